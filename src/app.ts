@@ -1,0 +1,56 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { adminRoutes } from './routes/admin-routes.ts';
+import { registerErrorHandler } from './routes/error-handler.ts';
+import { rowRoutes } from './routes/row-routes.ts';
+import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
+import { WriteQueue } from './sheets/write-queue.ts';
+import type { SheetStore } from './store/store.ts';
+
+export interface AppDeps {
+  store: SheetStore;
+}
+
+export interface AppOptions {
+  bodyLimit: number;
+  uploadLimit: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP application around a store. It never listens: see `server.ts`. */
+export async function createApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+  });
+  registerErrorHandler(app);
+  app.addSchema(ProblemDocument);
+  app.addSchema(SheetDescription);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sheetport',
+        version: '1',
+        description:
+          'Spreadsheets as REST APIs of rows. Errors are RFC 9457 problem documents with a stable `code`.',
+      },
+      tags: [
+        { name: 'rows', description: 'Read and write the rows of a sheet' },
+        { name: 'sheets', description: 'Manage sheets' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const writes = new WriteQueue(deps.store);
+  await app.register(rowRoutes, { store: deps.store, writes });
+  await app.register(adminRoutes, { store: deps.store, uploadLimit: options.uploadLimit });
+  return app;
+}

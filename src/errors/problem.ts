@@ -1,0 +1,59 @@
+/**
+ * The closed list of everything that can go wrong, each with its HTTP status and the stable `code`
+ * clients can switch on. One handler (see `routes/error-handler.ts`) turns them into RFC 9457
+ * problem documents; nothing else picks a status.
+ */
+export const problemKinds = {
+  'sheet-not-found': { status: 404, title: 'Sheet not found' },
+  'row-not-found': { status: 404, title: 'Row not found' },
+  'route-not-found': { status: 404, title: 'No such endpoint' },
+  'unknown-column': { status: 400, title: 'Unknown column' },
+  'invalid-filter': { status: 400, title: 'Malformed filter' },
+  'invalid-id': { status: 400, title: 'Invalid _id' },
+  'invalid-parameter': { status: 400, title: 'Invalid query parameter' },
+  'selection-required': { status: 400, title: 'No rows selected' },
+  'invalid-body': { status: 400, title: 'Invalid request body' },
+  'malformed-json': { status: 400, title: 'Malformed JSON' },
+  'invalid-header': { status: 400, title: 'Invalid header row' },
+  'invalid-upload': { status: 400, title: 'Unreadable upload' },
+  'delete-disabled': { status: 405, title: 'DELETE is disabled for this sheet' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'body-too-large': { status: 413, title: 'Request body too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'unsupported-upload': { status: 415, title: 'Unsupported file type' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof problemKinds;
+
+/** Extra members of a problem document beyond the RFC's, e.g. `column` or `cells`. */
+export type ProblemExtensions = Record<string, unknown>;
+
+export class Problem extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly extensions: ProblemExtensions = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'Problem';
+    this.status = problemKinds[code].status;
+    this.headers = headers;
+  }
+
+  toDocument(instance?: string): Record<string, unknown> {
+    return {
+      type: `urn:sheetport:problem:${this.code}`,
+      title: problemKinds[this.code].title,
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      ...(instance === undefined ? {} : { instance }),
+      ...this.extensions,
+    };
+  }
+}

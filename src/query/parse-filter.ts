@@ -1,0 +1,65 @@
+import { Problem } from '../errors/problem.ts';
+
+/** Operators of `<column>=__<op>(<value>)`, listed once; the type is derived from the list. */
+export const operators = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] as const;
+export type Operator = (typeof operators)[number];
+
+/** A filter value as typed in the URL: its text, and the number it stands for, if it is one. */
+export interface FilterValue {
+  text: string;
+  number: number | null;
+}
+
+export type Filter =
+  | { column: string; op: Operator; value: FilterValue }
+  | { column: string; op: 'like'; pattern: string };
+
+const operatorForm = /^__([A-Za-z]*)\(/;
+const decimal = /^-?[0-9]+(\.[0-9]+)?$/;
+
+export function filterValue(text: string): FilterValue {
+  return { text, number: decimal.test(text) ? Number(text) : null };
+}
+
+/**
+ * Parses one filter parameter. `Ann` is equality, `Jo*` a wildcard pattern (`*` is any run of
+ * characters), `__gt(30)` an operator. Text that starts like an operator (`__name(`) must be one;
+ * to match such text literally, write `__eq(...)`.
+ */
+export function parseFilter(column: string, raw: string): Filter {
+  const form = operatorForm.exec(raw);
+  if (form === null) {
+    if (raw.includes('*')) return { column, op: 'like', pattern: raw };
+    return { column, op: 'eq', value: filterValue(raw) };
+  }
+  const name = form[1] ?? '';
+  if (!isOperator(name)) {
+    throw new Problem(
+      'invalid-filter',
+      `Unknown operator "__${name}" in filter ${column}=${raw}: expected one of ${operators
+        .map((op) => `__${op}(...)`)
+        .join(', ')}.`,
+      { column, parameter: raw },
+    );
+  }
+  if (!raw.endsWith(')')) {
+    throw new Problem(
+      'invalid-filter',
+      `Filter ${column}=${raw} is missing its closing parenthesis: expected __${name}(<value>).`,
+      { column, parameter: raw },
+    );
+  }
+  const text = raw.slice(form[0].length, -1);
+  if (text === '' && name !== 'eq' && name !== 'ne') {
+    throw new Problem(
+      'invalid-filter',
+      `Filter ${column}=${raw} has no value to compare with: expected __${name}(<value>), e.g. __${name}(30).`,
+      { column, parameter: raw },
+    );
+  }
+  return { column, op: name, value: filterValue(text) };
+}
+
+function isOperator(name: string): name is Operator {
+  return (operators as readonly string[]).includes(name);
+}

@@ -1,0 +1,118 @@
+import { Problem } from '../errors/problem.ts';
+import { parseFilter, type Filter } from './parse-filter.ts';
+
+export interface SortKey {
+  column: string;
+  descending: boolean;
+}
+
+/** What a row request's query string asks for, before it is checked against a sheet. */
+export interface RowQuery {
+  ids: number[] | null;
+  filters: Filter[];
+  sort: SortKey[];
+  limit: number | null;
+  offset: number;
+}
+
+export type QueryString = Record<string, string | string[] | undefined>;
+
+const reserved = ['_id', '_limit', '_offset', '_sort'] as const;
+const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * Splits a query string into `_id`, filters and paging. Parameters starting with `_` are reserved:
+ * an unknown one is an error rather than a filter on a column named like it.
+ */
+export function parseRowQuery(query: QueryString): RowQuery {
+  const result: RowQuery = { ids: null, filters: [], sort: [], limit: null, offset: 0 };
+  for (const [name, raw] of Object.entries(query)) {
+    const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    if (!name.startsWith('_')) {
+      for (const value of values) result.filters.push(parseFilter(name, value));
+      continue;
+    }
+    const value = single(name, values);
+    switch (name) {
+      case '_id':
+        result.ids = parseIds(value);
+        break;
+      case '_limit':
+        result.limit = parseCount(name, value);
+        break;
+      case '_offset':
+        result.offset = parseCount(name, value);
+        break;
+      case '_sort':
+        result.sort = parseSort(value);
+        break;
+      default:
+        throw new Problem(
+          'invalid-parameter',
+          `Unknown parameter "${name}": names starting with "_" are reserved; supported are ${reserved.join(', ')}.`,
+          { parameter: name },
+        );
+    }
+  }
+  if (result.ids !== null && result.filters.length > 0) {
+    throw new Problem(
+      'invalid-parameter',
+      'Choose rows either by _id or by filters, not both in one request.',
+      { parameter: '_id' },
+    );
+  }
+  return result;
+}
+
+function single(name: string, values: string[]): string {
+  if (values.length !== 1) {
+    throw new Problem('invalid-parameter', `Parameter ${name} may appear only once.`, {
+      parameter: name,
+    });
+  }
+  return values[0] ?? '';
+}
+
+function parseIds(value: string): number[] {
+  const ids = value.split(',').map((part) => {
+    const id = Number(part);
+    if (!nonNegativeInteger.test(part) || !Number.isSafeInteger(id)) {
+      throw new Problem(
+        'invalid-id',
+        `_id must be a non-negative integer or a comma-separated list of them (row 0 is the first row under the header); got "${value}".`,
+        { parameter: '_id' },
+      );
+    }
+    return id;
+  });
+  return [...new Set(ids)];
+}
+
+function parseCount(name: string, value: string): number {
+  const count = Number(value);
+  if (!nonNegativeInteger.test(value) || !Number.isSafeInteger(count)) {
+    throw new Problem(
+      'invalid-parameter',
+      `${name} must be a non-negative integer; got "${value}".`,
+      {
+        parameter: name,
+      },
+    );
+  }
+  return count;
+}
+
+function parseSort(value: string): SortKey[] {
+  return value.split(',').map((part) => {
+    const descending = part.startsWith('-');
+    const column = descending ? part.slice(1) : part;
+    if (column === '') {
+      throw new Problem(
+        'invalid-parameter',
+        `_sort takes column names separated by commas, each optionally preceded by "-" for descending order; got "${value}".`,
+        { parameter: '_sort' },
+      );
+    }
+    return { column, descending };
+  });
+}

@@ -1,0 +1,132 @@
+import type { Cell } from '../cells/cell.ts';
+import { Problem } from '../errors/problem.ts';
+import type { Sheet } from '../sheets/sheet.ts';
+import type { Filter } from './parse-filter.ts';
+import type { RowQuery } from './parse-row-query.ts';
+
+/** A filter whose column has been found in the sheet: `index` is the column's position. */
+export type PlannedFilter = Filter & { index: number };
+
+/** Which rows a request is about: positions before the request, or filters (none means all). */
+export type Selection = { ids: number[] } | { filters: PlannedFilter[] };
+
+export interface ReadPlan {
+  selection: Selection;
+  sort: { index: number; descending: boolean }[];
+  limit: number | null;
+  offset: number;
+}
+
+/** One change to a sheet, checked against its columns and ready for a store to apply. */
+export type WriteOp =
+  | { kind: 'append'; rows: Cell[][] }
+  | { kind: 'replace'; selection: Selection; cells: Cell[] }
+  | { kind: 'patch'; selection: Selection; cells: Map<number, Cell> }
+  | { kind: 'delete'; selection: Selection };
+
+export type WriteOutcome = { created: number } | { updated: number } | { deleted: number };
+
+/** What planning needs of a sheet: its name (for messages) and its columns. */
+export type SheetShape = Pick<Sheet, 'name' | 'columns'>;
+
+export function columnIndex(sheet: SheetShape, column: string): number {
+  const index = sheet.columns.indexOf(column);
+  if (index < 0) {
+    throw new Problem(
+      'unknown-column',
+      `Column "${column}" does not exist in sheet "${sheet.name}"; its columns are ${sheet.columns
+        .map((name) => `"${name}"`)
+        .join(', ')}.`,
+      { column },
+    );
+  }
+  return index;
+}
+
+export function planSelection(sheet: SheetShape, query: RowQuery): Selection {
+  if (query.ids !== null) return { ids: query.ids };
+  return {
+    filters: query.filters.map((filter) => ({
+      ...filter,
+      index: columnIndex(sheet, filter.column),
+    })),
+  };
+}
+
+export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
+  return {
+    selection: planSelection(sheet, query),
+    sort: query.sort.map((key) => ({
+      index: columnIndex(sheet, key.column),
+      descending: key.descending,
+    })),
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+/** PUT, PATCH and DELETE must name their rows: an empty query never means "every row". */
+export function planTargetedSelection(
+  sheet: SheetShape,
+  query: RowQuery,
+  method: string,
+): Selection {
+  if (query.sort.length > 0 || query.limit !== null || query.offset !== 0) {
+    throw new Problem(
+      'invalid-parameter',
+      `_sort, _limit and _offset apply to GET only, not to ${method}.`,
+    );
+  }
+  if (query.ids === null && query.filters.length === 0) {
+    throw new Problem(
+      'selection-required',
+      `${method} needs _id=<n>[,<n>...] or at least one filter to choose rows; it never means every row.`,
+    );
+  }
+  return planSelection(sheet, query);
+}
+
+/** Checks a JSON row object against the sheet's columns; returns its cells by column position. */
+export function planCells(sheet: SheetShape, body: unknown, where = 'The body'): Map<number, Cell> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new Problem(
+      'invalid-body',
+      `${where} must be a JSON object mapping column names to values, e.g. {"${sheet.columns[0] ?? 'column'}": "value"}.`,
+    );
+  }
+  const cells = new Map<number, Cell>();
+  for (const [column, value] of Object.entries(body)) {
+    cells.set(columnIndex(sheet, column), planCell(column, value, where));
+  }
+  return cells;
+}
+
+function planCell(column: string, value: unknown, where: string): Cell {
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') return value === '' ? null : value;
+  throw new Problem(
+    'invalid-body',
+    `${where} gives column "${column}" a ${Array.isArray(value) ? 'list' : 'nested object'}; a cell holds text, a number, true/false or null.`,
+    { column },
+  );
+}
+
+export function fullRow(sheet: SheetShape, cells: Map<number, Cell>): Cell[] {
+  return sheet.columns.map((_, index) => cells.get(index) ?? null);
+}
+
+/** POST takes one row object or a non-empty array of them. */
+export function planAppend(sheet: SheetShape, body: unknown): WriteOp {
+  const objects = Array.isArray(body) ? body : [body];
+  if (objects.length === 0) {
+    throw new Problem('invalid-body', 'The body is an empty array: there is no row to add.');
+  }
+  const rows = objects.map((object, i) =>
+    fullRow(
+      sheet,
+      planCells(sheet, object, Array.isArray(body) ? `Row ${i} of the body` : 'The body'),
+    ),
+  );
+  return { kind: 'append', rows };
+}

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { Problem, type ProblemCode } from '../errors/problem.ts';
+
+/** Framework and plugin errors that a client caused, by their stable codes. */
+const clientErrors: Record<string, ProblemCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported-media-type',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported-media-type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body-too-large',
+  FST_REQ_FILE_TOO_LARGE: 'body-too-large',
+  FST_PARTS_LIMIT: 'body-too-large',
+  FST_FILES_LIMIT: 'body-too-large',
+  FST_FIELDS_LIMIT: 'body-too-large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed-json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed-json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid-body',
+  FST_PROTO_VIOLATION: 'invalid-body',
+  FST_MP_PREMATURE_CLOSE: 'invalid-upload',
+};
+
+/** Turns every error into a problem document; the only place where statuses are chosen. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply
+      .code(problem.status)
+      .headers(problem.headers)
+      .type('application/problem+json')
+      .send(problem.toDocument(request.url));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const problem = new Problem(
+      'route-not-found',
+      `No endpoint answers ${request.method} ${request.url.split('?')[0]}; rows are served under /api/v1/<sheet_id>, sheets managed under /admin/v1/sheets.`,
+    );
+    void reply
+      .code(problem.status)
+      .type('application/problem+json')
+      .send(problem.toDocument(request.url));
+  });
+}
+
+function toProblem(error: FastifyError): Problem {
+  if (error instanceof Problem) return error;
+  const code = clientErrors[error.code];
+  if (code !== undefined) return new Problem(code, describe(code, error));
+  if (error.validation !== undefined) {
+    const context =
+      error.validationContext === 'querystring' ? 'query string' : error.validationContext;
+    return new Problem(
+      error.validationContext === 'body' ? 'invalid-body' : 'invalid-parameter',
+      `The ${context ?? 'request'} is invalid: ${error.message.replace(/^(body|querystring|params)\/?/, '')}.`,
+    );
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    // secure-json-parse refuses "__proto__" and "constructor.prototype" keys.
+    return new Problem('malformed-json', `The JSON body was refused: ${error.message}.`);
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new Problem('invalid-body', error.message);
+  }
+  return new Problem(
+    'internal-error',
+    'The server failed to handle this request; it has been logged.',
+  );
+}
+
+function describe(code: ProblemCode, error: FastifyError): string {
+  switch (code) {
+    case 'unsupported-media-type':
+      return 'Send the body as application/json (or multipart/form-data for file uploads to /admin/v1/sheets).';
+    case 'body-too-large':
+      return `The request body is larger than this server accepts (${error.message}); send fewer rows per request or raise SHEETPORT_BODY_LIMIT / SHEETPORT_UPLOAD_LIMIT.`;
+    case 'malformed-json':
+      return `The body is not valid JSON: ${error.message}.`;
+    default:
+      return error.message;
+  }
+}

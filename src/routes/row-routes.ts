@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Problem } from '../errors/problem.ts';
+import { parseRowQuery, type QueryString } from '../query/parse-row-query.ts';
+import {
+  fullRow,
+  planAppend,
+  planCells,
+  planRead,
+  planTargetedSelection,
+  type WriteOp,
+} from '../query/plan.ts';
+import type { Sheet } from '../sheets/sheet.ts';
+import type { WriteQueue } from '../sheets/write-queue.ts';
+import type { SheetStore } from '../store/store.ts';
+import { negotiateFormat, rowsToCsv, rowsToJson } from './row-response.ts';
+import { rowRouteSchemas } from './schemas.ts';
+
+export interface RowRouteDeps {
+  store: SheetStore;
+  writes: WriteQueue;
+}
+
+type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
+
+const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * The row API. Each handler reads as the request's stages: find the sheet, parse the query,
+ * plan it against the sheet's columns, run it on the store or the write queue, shape the answer.
+ */
+export async function rowRoutes(
+  app: FastifyInstance,
+  { store, writes }: RowRouteDeps,
+): Promise<void> {
+  // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
+  app.removeContentTypeParser('text/plain');
+
+  async function sheetFor(request: RowRequest): Promise<Sheet> {
+    const sheet = await store.getSheet(request.params.sheetId);
+    if (sheet === null) {
+      throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
+    }
+    return sheet;
+  }
+
+  async function read(request: RowRequest, reply: FastifyReply) {
+    const sheet = await sheetFor(request);
+    const plan = planRead(sheet, parseRowQuery(request.query));
+    const etag = `W/"${sheet.version}"`;
+    void reply.header('etag', etag).header('vary', 'accept');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    const rows = await store.readRows(sheet, plan);
+    if (negotiateFormat(request.headers.accept) === 'csv') {
+      return reply.type('text/csv; charset=utf-8').send(rowsToCsv(sheet.columns, rows));
+    }
+    return reply.type('application/json; charset=utf-8').send(rowsToJson(sheet.columns, rows));
+  }
+
+  async function write(request: RowRequest, reply: FastifyReply) {
+    const sheet = await sheetFor(request);
+    const query = parseRowQuery(request.query);
+    const method = request.method as (typeof writeMethods)[number];
+    let op: WriteOp;
+    switch (method) {
+      case 'POST':
+        if (Object.keys(request.query).length > 0) {
+          throw new Problem(
+            'invalid-parameter',
+            'POST appends rows and takes no query parameters.',
+          );
+        }
+        op = planAppend(sheet, request.body);
+        break;
+      case 'PUT':
+        op = {
+          kind: 'replace',
+          selection: planTargetedSelection(sheet, query, method),
+          cells: fullRow(sheet, planCells(sheet, request.body)),
+        };
+        break;
+      case 'PATCH':
+        op = {
+          kind: 'patch',
+          selection: planTargetedSelection(sheet, query, method),
+          cells: planCells(sheet, request.body),
+        };
+        break;
+      case 'DELETE':
+        if (!sheet.settings.deleteEnabled) {
+          throw new Problem(
+            'delete-disabled',
+            `DELETE is switched off for sheet "${sheet.name}"; turn it on with PATCH /admin/v1/sheets/${sheet.id} {"deleteEnabled": true}.`,
+            {},
+            { allow: 'GET, HEAD, POST, PUT, PATCH' },
+          );
+        }
+        op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
+        break;
+    }
+    const outcome = await writes.submit(sheet.id, op);
+    return reply.code(method === 'POST' ? 201 : 200).send(outcome);
+  }
+
+  for (const path of ['/api/v1/:sheetId', '/api/v1/sheets/:sheetId']) {
+    app.get(path, { schema: rowRouteSchemas.read }, read);
+    for (const method of writeMethods) {
+      app.route({ method, url: path, schema: rowRouteSchemas[method], handler: write });
+    }
+  }
+  app.get('/api/v1/:sheetId/query', { schema: rowRouteSchemas.read }, read);
+  app.route({
+    method: [...writeMethods],
+    url: '/api/v1/:sheetId/query',
+    schema: { hide: true },
+    handler: async () => {
+      throw new Problem(
+        'method-not-allowed',
+        'The /query endpoint only reads rows; send writes to /api/v1/<sheet_id>.',
+        {},
+        { allow: 'GET, HEAD' },
+      );
+    },
+  });
+}

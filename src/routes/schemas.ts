@@ -1,0 +1,151 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Request and response shapes, for validation where the framework can do it and for the
+ * OpenAPI document served at /openapi.json.
+ */
+export const ProblemDocument = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable, machine-readable error code.' }),
+    instance: Type.Optional(Type.String()),
+  },
+  { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem document.' },
+);
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+});
+
+const CellValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+const RowObject = Type.Record(Type.String(), CellValue, {
+  description: 'A row: column name to cell value.',
+});
+
+const sheetParams = Type.Object({
+  sheetId: Type.String({ description: 'The sheet id from /admin/v1/sheets.' }),
+});
+
+const filterQuery = Type.Object(
+  {
+    _id: Type.Optional(
+      Type.String({ description: 'Zero-based row position, or several separated by commas.' }),
+    ),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'Filters: <column>=<text> (equality), <column>=Jo* (wildcard), <column>=__gt(30) (eq, ne, gt, ge, lt, le).',
+  },
+);
+
+const readQuery = Type.Object(
+  {
+    _id: Type.Optional(Type.String()),
+    _limit: Type.Optional(Type.String({ description: 'At most this many rows.' })),
+    _offset: Type.Optional(Type.String({ description: 'Skip this many rows first.' })),
+    _sort: Type.Optional(
+      Type.String({ description: 'Columns to sort by, "-" for descending: name,-age' }),
+    ),
+  },
+  { additionalProperties: true, description: filterQuery.description },
+);
+
+const errors = {
+  400: problem('Bad filter, _id, column or body.'),
+  404: problem('Unknown sheet, or _id past the last row.'),
+  415: problem('Body is not application/json.'),
+};
+
+const count = (name: string) => Type.Object({ [name]: Type.Integer() });
+
+const rowWrite = (summary: string, body: TSchema, status: number, counted: string) => ({
+  summary,
+  tags: ['rows'],
+  params: sheetParams,
+  querystring: filterQuery,
+  body,
+  response: { [status]: count(counted), ...errors },
+});
+
+export const rowRouteSchemas = {
+  read: {
+    summary: 'Read rows, optionally filtered, sorted and paged',
+    tags: ['rows'],
+    params: sheetParams,
+    querystring: readQuery,
+    response: {
+      200: {
+        description: 'Rows in sheet order (or _sort order); CSV with Accept: text/csv.',
+        content: {
+          'application/json': { schema: Type.Array(RowObject) },
+          'text/csv': { schema: Type.String() },
+        },
+      },
+      ...errors,
+    },
+  },
+  POST: rowWrite(
+    'Append one row (object) or several (array), atomically',
+    Type.Union([RowObject, Type.Array(RowObject)]),
+    201,
+    'created',
+  ),
+  PUT: rowWrite(
+    'Replace the chosen rows whole; columns left out become empty',
+    RowObject,
+    200,
+    'updated',
+  ),
+  PATCH: rowWrite('Change only the columns sent in the chosen rows', RowObject, 200, 'updated'),
+  DELETE: {
+    summary: 'Delete the chosen rows; rows below move up',
+    tags: ['rows'],
+    params: sheetParams,
+    querystring: filterQuery,
+    response: {
+      200: count('deleted'),
+      405: problem('DELETE is switched off for this sheet.'),
+      ...errors,
+    },
+  },
+};
+
+export const SheetDescription = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    columns: Type.Array(Type.String()),
+    rowCount: Type.Integer(),
+    source: Type.Object({ provider: Type.String() }, { additionalProperties: true }),
+    settings: Type.Object({ deleteEnabled: Type.Boolean() }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Sheet' },
+);
+
+export const NewScratchSheet = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    columns: Type.Array(Type.String(), { minItems: 1 }),
+    rows: Type.Optional(Type.Array(RowObject)),
+  },
+  { additionalProperties: false },
+);
+
+export const SheetPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    deleteEnabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const adminParams = Type.Object({ sheetId: Type.String() });
+export const sheetRef = Type.Ref('Sheet');
+export { problem };

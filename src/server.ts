@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createApp } from './app.ts';
+import type { Config } from './config/config.ts';
+import { seedDemoSheet } from './demo/demo-sheet.ts';
+import { SqliteStore } from './store/sqlite/sqlite-store.ts';
+import type { SheetStore } from './store/store.ts';
+
+export function openStore(config: Config): SheetStore {
+  return new SqliteStore({ path: join(config.dataDir, 'sheetport.db'), synchronous: config.sync });
+}
+
+/** Opens the store, serves the API, and closes both cleanly on SIGINT or SIGTERM. */
+export async function serve(config: Config): Promise<FastifyInstance> {
+  const store = openStore(config);
+  const app = await createApp(
+    { store },
+    {
+      bodyLimit: config.bodyLimit,
+      uploadLimit: config.uploadLimit,
+      logger: { level: config.logLevel },
+    },
+  );
+  app.addHook('onClose', () => store.close());
+  const demo = config.demo ? await seedDemoSheet(store) : null;
+  const address = await app.listen({ host: config.host, port: config.port });
+  if (demo !== null) app.log.info(`demo sheet "${demo.name}" is at ${address}/api/v1/${demo.id}`);
+  app.log.info(`sheets: ${address}/admin/v1/sheets, API docs: ${address}/docs`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info(`${signal}: finishing requests in flight`);
+      void app.close().then(() => process.exit(0));
+    });
+  }
+  return app;
+}

@@ -1,0 +1,9 @@
+import type { Cell } from '../cells/cell.ts';
+
+/** A spreadsheet file opened for import: its column names, and its rows still to be read. */
+export interface SheetFile {
+  columns: string[];
+  rows: AsyncIterable<Cell[][]>;
+  /** The worksheet read, for workbooks with several. */
+  tab?: string;
+}

@@ -1,0 +1,44 @@
+import type { Cell } from '../cells/cell.ts';
+import type { Problem } from '../errors/problem.ts';
+import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
+
+export interface NewSheet {
+  id: string;
+  name: string;
+  columns: string[];
+  source: SheetSource;
+  settings: SheetSettings;
+}
+
+export interface SheetChanges {
+  name?: string;
+  settings?: Partial<SheetSettings>;
+}
+
+/**
+ * Where sheets and their rows live. Everything above this interface is the same whichever
+ * database runs; each backend compiles plans into its own SQL.
+ */
+export interface SheetStore {
+  listSheets(): Promise<Sheet[]>;
+  getSheet(id: string): Promise<Sheet | null>;
+  /**
+   * Creates a sheet from rows that may arrive over time (a streamed upload). The sheet becomes
+   * visible only once every row is in: if the rows fail part way, nothing is left behind.
+   */
+  createSheet(sheet: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet>;
+  updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null>;
+  deleteSheet(id: string): Promise<boolean>;
+  readRows(sheet: Sheet, plan: ReadPlan): Promise<Cell[][]>;
+  /**
+   * Applies writes in order in one transaction that is durable when the promise resolves. Each
+   * write applies whole or not at all: a write that fails yields its Problem and leaves the
+   * others to commit.
+   */
+  applyWrites(sheetId: string, ops: WriteOp[]): Promise<(WriteOutcome | Problem)[]>;
+  /** A value such as `true` stored under a name, for one-time set-up like the demo sheet. */
+  getFlag(name: string): Promise<boolean>;
+  setFlag(name: string): Promise<void>;
+  close(): Promise<void>;
+}

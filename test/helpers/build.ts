@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { createApp, type AppOptions } from '../../src/app.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import type { SheetStore } from '../../src/store/store.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  store: SheetStore;
+  /** Base URL of the listening server, e.g. http://127.0.0.1:40123 */
+  url: string;
+  dataDir: string;
+}
+
+/**
+ * Starts the real application on a free loopback port over a fresh SQLite file, and stops it and
+ * removes its files when the test ends.
+ */
+export async function build(
+  t: TestContext,
+  options: Partial<AppOptions> = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sheetport-test-'));
+  const store = new SqliteStore({ path: join(dataDir, 'sheetport.db'), synchronous: 'normal' });
+  const app = await createApp(
+    { store },
+    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, ...options },
+  );
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  t.after(async () => {
+    await app.close();
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { app, store, url, dataDir };
+}
+
+/** JSON request helper: returns status, headers and the parsed body (or text when not JSON). */
+export async function call(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: string | undefined;
+  if (init.body !== undefined) {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(url, { method: init.method ?? 'GET', headers, body });
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: type.includes('json') && text !== '' ? JSON.parse(text) : text,
+  };
+}
