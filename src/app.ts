@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { registerErrorHandler } from './routes/error-handler.ts';
+import { ReadCache } from './routes/read-cache.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { WriteQueue } from './sheets/write-queue.ts';
@@ -15,6 +16,8 @@ export interface AppDeps {
 export interface AppOptions {
   bodyLimit: number;
   uploadLimit: number;
+  /** Bytes of read answers kept in memory; 0 turns the cache off. */
+  cacheSize: number;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -50,7 +53,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const writes = new WriteQueue(deps.store);
-  await app.register(rowRoutes, { store: deps.store, writes });
+  const cache = new ReadCache(options.cacheSize);
+  await app.register(rowRoutes, { store: deps.store, writes, cache });
   await app.register(adminRoutes, { store: deps.store, uploadLimit: options.uploadLimit });
   return app;
 }

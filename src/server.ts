@@ -18,6 +18,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     {
       bodyLimit: config.bodyLimit,
       uploadLimit: config.uploadLimit,
+      cacheSize: config.cacheSize,
       logger: { level: config.logLevel },
     },
   );

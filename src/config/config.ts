@@ -11,6 +11,7 @@ export const configSchema = Type.Object({
   SHEETPORT_DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   SHEETPORT_BODY_LIMIT: Type.Integer({ default: 1_048_576, minimum: 1024 }),
   SHEETPORT_UPLOAD_LIMIT: Type.Integer({ default: 104_857_600, minimum: 1024 }),
+  SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
   SHEETPORT_LOG_LEVEL: oneOf(
@@ -31,6 +32,7 @@ export interface Config {
   dataDir: string;
   bodyLimit: number;
   uploadLimit: number;
+  cacheSize: number;
   sync: 'full' | 'normal';
   demo: boolean;
   logLevel: string;
@@ -57,6 +59,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: parsed.SHEETPORT_DATA_DIR,
     bodyLimit: parsed.SHEETPORT_BODY_LIMIT,
     uploadLimit: parsed.SHEETPORT_UPLOAD_LIMIT,
+    cacheSize: parsed.SHEETPORT_CACHE_SIZE,
     sync: parsed.SHEETPORT_SYNC,
     demo: parsed.SHEETPORT_DEMO,
     logLevel: parsed.SHEETPORT_LOG_LEVEL,

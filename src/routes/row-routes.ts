@@ -12,12 +12,14 @@ import {
 import type { Sheet } from '../sheets/sheet.ts';
 import type { WriteQueue } from '../sheets/write-queue.ts';
 import type { SheetStore } from '../store/store.ts';
+import type { ReadCache } from './read-cache.ts';
 import { negotiateFormat, rowsToCsv, rowsToJson } from './row-response.ts';
 import { rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
   store: SheetStore;
   writes: WriteQueue;
+  cache: ReadCache;
 }
 
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
@@ -30,7 +32,7 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { store, writes }: RowRouteDeps,
+  { store, writes, cache }: RowRouteDeps,
 ): Promise<void> {
   // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
   app.removeContentTypeParser('text/plain');
@@ -49,11 +51,19 @@ export async function rowRoutes(
     const etag = `W/"${sheet.version}"`;
     void reply.header('etag', etag).header('vary', 'accept');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    const format = negotiateFormat(request.headers.accept);
+    void reply.type(
+      format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    );
+    const key = `${sheet.id}\n${sheet.version}\n${format}\n${request.url.slice(request.url.indexOf('?') + 1)}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return reply.send(cached);
     const rows = await store.readRows(sheet, plan);
-    if (negotiateFormat(request.headers.accept) === 'csv') {
-      return reply.type('text/csv; charset=utf-8').send(rowsToCsv(sheet.columns, rows));
-    }
-    return reply.type('application/json; charset=utf-8').send(rowsToJson(sheet.columns, rows));
+    const body = Buffer.from(
+      format === 'csv' ? rowsToCsv(sheet.columns, rows) : rowsToJson(sheet.columns, rows),
+    );
+    cache.set(key, body);
+    return reply.send(body);
   }
 
   async function write(request: RowRequest, reply: FastifyReply) {

@@ -27,7 +27,7 @@ export async function build(
   const store = new SqliteStore({ path: join(dataDir, 'sheetport.db'), synchronous: 'normal' });
   const app = await createApp(
     { store },
-    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, ...options },
+    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 16_777_216, ...options },
   );
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   t.after(async () => {
