@@ -35,6 +35,9 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);
   await app.register(swagger, {
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
