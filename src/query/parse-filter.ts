@@ -17,8 +17,18 @@ export type Filter =
 const operatorForm = /^__([A-Za-z]*)\(/;
 const decimal = /^-?[0-9]+(\.[0-9]+)?$/;
 
-export function filterValue(text: string): FilterValue {
+/** An operator's value is a number whenever it is written as a decimal: `__gt(1.50)` is 1.5. */
+function operatorValue(text: string): FilterValue {
   return { text, number: decimal.test(text) ? Number(text) : null };
+}
+
+/**
+ * A plain `col=text` compares with the text a person sees in the cell, so it stands for a number
+ * only when the number would be shown as exactly that text: `31` matches 31, `031` does not.
+ */
+function equalityValue(text: string): FilterValue {
+  const number = decimal.test(text) ? Number(text) : null;
+  return { text, number: number !== null && String(number) === text ? number : null };
 }
 
 /**
@@ -30,7 +40,7 @@ export function parseFilter(column: string, raw: string): Filter {
   const form = operatorForm.exec(raw);
   if (form === null) {
     if (raw.includes('*')) return { column, op: 'like', pattern: raw };
-    return { column, op: 'eq', value: filterValue(raw) };
+    return { column, op: 'eq', value: equalityValue(raw) };
   }
   const name = form[1] ?? '';
   if (!isOperator(name)) {
@@ -57,7 +67,7 @@ export function parseFilter(column: string, raw: string): Filter {
       { column, parameter: raw },
     );
   }
-  return { column, op: name, value: filterValue(text) };
+  return { column, op: name, value: operatorValue(text) };
 }
 
 function isOperator(name: string): name is Operator {

@@ -48,10 +48,10 @@ export async function rowRoutes(
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheetFor(request);
     const plan = planRead(sheet, parseRowQuery(request.query));
-    const etag = `W/"${sheet.version}"`;
-    void reply.header('etag', etag).header('vary', 'accept');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     const format = negotiateFormat(request.headers.accept);
+    const etag = `W/"${sheet.version}${format === 'csv' ? '-csv' : ''}"`;
+    void reply.header('etag', etag).header('vary', 'accept');
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
     void reply.type(
       format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     );
@@ -117,18 +117,27 @@ export async function rowRoutes(
       app.route({ method, url: path, schema: rowRouteSchemas[method], handler: write });
     }
   }
-  app.get('/api/v1/:sheetId/query', { schema: rowRouteSchemas.read }, read);
-  app.route({
-    method: [...writeMethods],
-    url: '/api/v1/:sheetId/query',
-    schema: { hide: true },
-    handler: async () => {
-      throw new Problem(
-        'method-not-allowed',
-        'The /query endpoint only reads rows; send writes to /api/v1/<sheet_id>.',
-        {},
-        { allow: 'GET, HEAD' },
-      );
-    },
-  });
+  for (const url of ['/api/v1/:sheetId/query', '/api/v1/sheets/:sheetId/query']) {
+    app.get(url, { schema: rowRouteSchemas.read }, read);
+    app.route({
+      method: [...writeMethods],
+      url,
+      schema: { hide: true },
+      handler: async () => {
+        throw new Problem(
+          'method-not-allowed',
+          'The /query endpoint only reads rows; send writes to /api/v1/<sheet_id>.',
+          {},
+          { allow: 'GET, HEAD' },
+        );
+      },
+    });
+  }
+}
+
+/** If-None-Match is a list compared weakly (RFC 9110, 13.1.2); `*` matches any current rows. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }

@@ -73,7 +73,12 @@ export function compileFilter(filter: PlannedFilter): SqlFragment {
           params: [numberParam(number)],
         };
       }
-      return { sql: `(typeof(${column}) = 'text' AND ${column} ${sign} ?)`, params: [text] };
+      // Text comparison covers text and dates; booleans are not text, though stored as such.
+      const marker = markerColumn(filter.index);
+      return {
+        sql: `(typeof(${column}) = 'text' AND ${marker} IS NOT 'b' AND ${column} ${sign} ?)`,
+        params: [text],
+      };
     }
   }
 }
