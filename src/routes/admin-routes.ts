@@ -34,6 +34,18 @@ export function describeSheet(sheet: Sheet) {
   };
 }
 
+/**
+ * The upload form, for the OpenAPI document. It has no `type`: the multipart plugin streams the
+ * parts instead of building a body, so there is no object for the validator to check.
+ */
+const UploadForm = Type.Unsafe<unknown>({
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'A .csv or .xlsx file (required).' },
+    name: { type: 'string', description: 'The sheet name; the file name by default.' },
+    tab: { type: 'string', description: 'XLSX worksheet; the first by default.' },
+  },
+});
+
 type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
 
 export async function adminRoutes(
@@ -60,15 +72,7 @@ export async function adminRoutes(
         body: {
           content: {
             'application/json': { schema: NewScratchSheet },
-            'multipart/form-data': {
-              schema: Type.Object({
-                file: Type.String({ format: 'binary', description: 'A .csv or .xlsx file.' }),
-                name: Type.Optional(Type.String()),
-                tab: Type.Optional(
-                  Type.String({ description: 'XLSX worksheet; the first by default.' }),
-                ),
-              }),
-            },
+            'multipart/form-data': { schema: UploadForm },
           },
         },
         response: {
@@ -184,8 +188,13 @@ async function createFromUpload(store: SheetStore, request: FastifyRequest): Pro
         const path = join(dir, 'upload');
         await pipeline(part.file, createWriteStream(path));
         upload = { path, fileName: part.filename };
-      } else {
+      } else if (part.fieldname === 'name' || part.fieldname === 'tab') {
         fields[part.fieldname] = String(part.value);
+      } else {
+        throw new Problem(
+          'invalid-body',
+          `Unexpected form field "${part.fieldname}"; an upload takes "file", and optionally "name" and "tab".`,
+        );
       }
     }
     if (upload === null) {

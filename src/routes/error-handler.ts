@@ -7,9 +7,9 @@ const clientErrors: Record<string, ProblemCode> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported-media-type',
   FST_ERR_CTP_BODY_TOO_LARGE: 'body-too-large',
   FST_REQ_FILE_TOO_LARGE: 'body-too-large',
-  FST_PARTS_LIMIT: 'body-too-large',
-  FST_FILES_LIMIT: 'body-too-large',
-  FST_FIELDS_LIMIT: 'body-too-large',
+  FST_PARTS_LIMIT: 'invalid-body',
+  FST_FILES_LIMIT: 'invalid-body',
+  FST_FIELDS_LIMIT: 'invalid-body',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed-json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed-json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid-body',
@@ -73,6 +73,10 @@ function describe(code: ProblemCode, error: FastifyError): string {
       return `The request body is larger than this server accepts (${error.message}); send fewer rows per request or raise SHEETPORT_BODY_LIMIT / SHEETPORT_UPLOAD_LIMIT.`;
     case 'malformed-json':
       return `The body is not valid JSON: ${error.message}.`;
+    case 'invalid-body':
+      return error.code.startsWith('FST_') && error.code.endsWith('_LIMIT')
+        ? 'An upload is one "file" part, with optional "name" and "tab" fields; this form has more parts.'
+        : error.message;
     default:
       return error.message;
   }

@@ -46,7 +46,7 @@ async function sniffFormat(path: string, fileName: string): Promise<UploadFormat
       `"${fileName}" is an old Excel 97-2003 (.xls) workbook; save it as .xlsx or .csv and upload that.`,
     );
   }
-  if (bytes.includes(0) || !isUtf8Prefix(bytes)) {
+  if (bytes.includes(0) || !isUtf8Prefix(bytes, bytesRead === head.length)) {
     throw new Problem(
       'unsupported-upload',
       `"${fileName}" is neither a CSV text file (UTF-8) nor an XLSX workbook.`,
@@ -61,9 +61,9 @@ async function sniffFormat(path: string, fileName: string): Promise<UploadFormat
   return 'csv';
 }
 
-/** UTF-8 check that forgives a multi-byte character cut off at the end of the sample. */
-function isUtf8Prefix(bytes: Buffer): boolean {
-  for (let cut = 0; cut < 4 && cut <= bytes.length; cut++) {
+/** UTF-8 check that forgives a multi-byte character cut off at the end of a partial sample. */
+function isUtf8Prefix(bytes: Buffer, partial: boolean): boolean {
+  for (let cut = 0; cut < (partial ? 4 : 1) && cut <= bytes.length; cut++) {
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, bytes.length - cut));
       return true;

@@ -1,0 +1,255 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig, type Config } from '../src/config/config.ts';
+
+const repoRoot = new URL('..', import.meta.url).pathname;
+
+/** The settings named in `expected`, so that a setting added later does not break these tests. */
+function settings(config: Config, expected: Partial<Config>): Partial<Config> {
+  return Object.fromEntries(
+    Object.keys(expected).map((key) => [key, config[key as keyof Config]]),
+  ) as Partial<Config>;
+}
+
+test('with no SHEETPORT_ variables set every setting takes its documented default', () => {
+  const defaults: Partial<Config> = {
+    host: '127.0.0.1',
+    port: 8080,
+    dataDir: './data',
+    bodyLimit: 1_048_576,
+    uploadLimit: 104_857_600,
+    cacheSize: 67_108_864,
+    sync: 'full',
+    demo: true,
+    logLevel: 'info',
+  };
+  assert.deepEqual(settings(loadConfig({}), defaults), defaults);
+});
+
+test('every SHEETPORT_ variable is read and converted to its type', () => {
+  const expected: Partial<Config> = {
+    host: '0.0.0.0',
+    port: 9000,
+    dataDir: '/var/lib/sheetport',
+    bodyLimit: 2048,
+    uploadLimit: 4096,
+    cacheSize: 0,
+    sync: 'normal',
+    demo: false,
+    logLevel: 'warn',
+  };
+  const config = loadConfig({
+    SHEETPORT_HOST: '0.0.0.0',
+    SHEETPORT_PORT: '9000',
+    SHEETPORT_DATA_DIR: '/var/lib/sheetport',
+    SHEETPORT_BODY_LIMIT: '2048',
+    SHEETPORT_UPLOAD_LIMIT: '4096',
+    SHEETPORT_CACHE_SIZE: '0',
+    SHEETPORT_SYNC: 'normal',
+    SHEETPORT_DEMO: 'false',
+    SHEETPORT_LOG_LEVEL: 'warn',
+  });
+  assert.deepEqual(settings(config, expected), expected);
+});
+
+test('variables without the SHEETPORT_ prefix are ignored', () => {
+  const config = loadConfig({ PORT: '1234', HOST: '10.0.0.1', SYNC: 'maybe' });
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.sync, 'full');
+});
+
+test('a bad value is refused with a ConfigError naming the variable', () => {
+  const cases: [string, string][] = [
+    ['SHEETPORT_PORT', 'abc'],
+    ['SHEETPORT_PORT', '70000'],
+    ['SHEETPORT_PORT', '-1'],
+    ['SHEETPORT_PORT', '80.5'],
+    ['SHEETPORT_SYNC', 'maybe'],
+    ['SHEETPORT_DEMO', 'nope'],
+    ['SHEETPORT_BODY_LIMIT', '10'],
+    ['SHEETPORT_BODY_LIMIT', 'lots'],
+    ['SHEETPORT_UPLOAD_LIMIT', '1023'],
+    ['SHEETPORT_CACHE_SIZE', '-1'],
+    ['SHEETPORT_LOG_LEVEL', 'loud'],
+    ['SHEETPORT_HOST', ''],
+  ];
+  for (const [name, value] of cases) {
+    assert.throws(
+      () => loadConfig({ [name]: value }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError, `${name}=${value} throws a ConfigError`);
+        assert.match(error.message, new RegExp(`\\b${name}\\b`), `${name}=${value}`);
+        return true;
+      },
+      `${name}=${JSON.stringify(value)} is refused`,
+    );
+  }
+});
+
+test('the message for a value outside a fixed list names the values allowed', () => {
+  assert.throws(() => loadConfig({ SHEETPORT_SYNC: 'maybe' }), /full.*normal/);
+});
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child CLI: this process's, minus any SHEETPORT_ settings, plus `env`. */
+function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_'));
+  return { ...Object.fromEntries(inherited), ...env };
+}
+
+function runCli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: repoRoot,
+      env: cliEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+async function tempDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sheetport-cli-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('`sheetport serve` with SHEETPORT_PORT=abc exits non-zero, naming the variable on stderr', async (t) => {
+  const dataDir = await tempDir(t);
+  const run = await runCli(['serve'], { SHEETPORT_PORT: 'abc', SHEETPORT_DATA_DIR: dataDir });
+  assert.notEqual(run.code, 0, run.stderr);
+  assert.notEqual(run.code, null, 'the process exits by itself rather than being killed');
+  assert.match(run.stderr, /SHEETPORT_PORT must be integer/);
+  assert.doesNotMatch(run.stdout, /Server listening/);
+});
+
+/**
+ * Starts `sheetport serve` on a free port and resolves with its address once it logs that it
+ * listens; the process is stopped with SIGTERM when the test ends.
+ */
+async function serveCli(t: TestContext, env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    cwd: repoRoot,
+    env: cliEnv({ SHEETPORT_PORT: '0', SHEETPORT_LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  });
+  const lines = createInterface({ input: child.stdout });
+  const address = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return address;
+}
+
+test('`sheetport import` prints the new sheet as one JSON line, and `sheetport serve` on that data directory serves it', async (t) => {
+  const dataDir = await tempDir(t);
+  const run = await runCli(['import', 'test/fixtures/people.csv', '--name', 'ppl'], {
+    SHEETPORT_DATA_DIR: dataDir,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, run.stdout);
+  const printed = JSON.parse(lines[0] ?? '') as { id: string; name: string; rowCount: number };
+  assert.deepEqual(Object.keys(printed).sort(), ['id', 'name', 'rowCount']);
+  assert.equal(printed.name, 'ppl');
+  assert.equal(printed.rowCount, 4);
+  assert.match(printed.id, /^[A-Za-z0-9_-]{16,}$/);
+  assert.match(run.stderr, /imported 4 rows/);
+
+  const url = await serveCli(t, { SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DEMO: 'false' });
+  const sheets = (await (await fetch(`${url}/admin/v1/sheets`)).json()) as {
+    id: string;
+    name: string;
+    rowCount: number;
+    source: unknown;
+  }[];
+  assert.equal(sheets.length, 1);
+  assert.equal(sheets[0]?.id, printed.id);
+  assert.equal(sheets[0]?.name, 'ppl');
+  assert.equal(sheets[0]?.rowCount, 4);
+  assert.deepEqual(sheets[0]?.source, {
+    provider: 'upload',
+    fileName: 'people.csv',
+    format: 'csv',
+  });
+  const rows = (await (await fetch(`${url}/api/v1/${printed.id}?_id=0`)).json()) as unknown[];
+  assert.deepEqual(rows, [
+    {
+      name: 'Ann',
+      age: 31,
+      code: '007',
+      price: '1.50',
+      plus: '+5',
+      sci: '1e3',
+      amount: '1,000',
+      phone: '+1 555 0100',
+      note: 'Lisbon, Portugal',
+      Straße: 'Rua Augusta',
+    },
+  ]);
+});
+
+test('`sheetport import` of a workbook with --tab imports that worksheet, named after the file', async (t) => {
+  const dataDir = await tempDir(t);
+  const run = await runCli(['import', 'test/fixtures/workbook.xlsx', '--tab', 'Budget'], {
+    SHEETPORT_DATA_DIR: dataDir,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const printed = JSON.parse(run.stdout) as { name: string; rowCount: number };
+  assert.equal(printed.name, 'workbook');
+  assert.equal(printed.rowCount, 2);
+});
+
+test('`sheetport import` of a file with a bad header exits 1 naming the cell, and creates no sheet', async (t) => {
+  const dataDir = await tempDir(t);
+  const run = await runCli(['import', 'test/fixtures/bad-header-duplicate.csv'], {
+    SHEETPORT_DATA_DIR: dataDir,
+  });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /C1/);
+  assert.equal(run.stdout, '');
+
+  const url = await serveCli(t, { SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DEMO: 'false' });
+  assert.deepEqual(await (await fetch(`${url}/admin/v1/sheets`)).json(), []);
+});
+
+test('`sheetport serve` with SHEETPORT_DEMO=true starts with the demo sheet "people"', async (t) => {
+  const dataDir = await tempDir(t);
+  const url = await serveCli(t, { SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DEMO: 'true' });
+  const sheets = (await (await fetch(`${url}/admin/v1/sheets`)).json()) as {
+    name: string;
+    columns: string[];
+    rowCount: number;
+  }[];
+  assert.deepEqual(
+    sheets.map((s) => [s.name, s.columns, s.rowCount]),
+    [['people', ['name', 'email', 'age', 'city', 'member'], 5]],
+  );
+});
