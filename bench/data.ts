@@ -1,0 +1,135 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+
+/**
+ * The benchmark's data: people rows drawn from a seeded generator, so that every server gets the
+ * very same rows and every run the very same files. Cells are numbers or plain text (no values
+ * that CSV typing could read differently from JSON), so Sheetport and json-server serve equal data.
+ */
+export const columns = ['id', 'name', 'email', 'age', 'city', 'active'] as const;
+
+export type Person = { [C in (typeof columns)[number]]: C extends 'id' | 'age' ? number : string };
+
+const firstNames = [
+  'Ada', 'Alan', 'Amara', 'Bjarne', 'Barbara', 'Chen', 'Claude', 'Dana', 'Edsger', 'Emeka',
+  'Fatima', 'Frances', 'Grace', 'Guido', 'Hedy', 'Ingrid', 'Ivan', 'Joan', 'John', 'Ken',
+  'Katherine', 'Linus', 'Leslie', 'Margaret', 'Mei', 'Niklaus', 'Noor', 'Olga', 'Pedro', 'Radia',
+  'Rasmus', 'Sophie', 'Tim', 'Tomás', 'Uma', 'Vint', 'Wen', 'Xavier', 'Yukihiro', 'Zoe',
+]; // prettier-ignore
+const lastNames = [
+  'Adams', 'Backus', 'Cerf', 'Dijkstra', 'Eich', 'Floyd', 'Goldberg', 'Hopper', 'Iverson', 'Jones',
+  'Kay', 'Lamport', 'Liskov', 'McCarthy', 'Nakamura', 'Okafor', 'Perlman', 'Quinn', 'Ritchie', 'Stroustrup',
+  'Thompson', 'Torvalds', 'Ullman', 'Van Rossum', 'Wirth', 'Wing', 'Xu', 'Yamada', 'Zuse', 'Hamilton',
+  'Lovelace', 'Turing', 'Knuth', 'Shannon', 'Hoare', 'Milner', 'Pike', 'Allen', 'Tarjan', 'Codd',
+]; // prettier-ignore
+const cities = [
+  'Lagos', 'Lisbon', 'London', 'Lyon', 'Madrid', 'Melbourne', 'Mumbai', 'Nairobi', 'Osaka', 'Oslo',
+  'Paris', 'Porto', 'Prague', 'Quito', 'Rome', 'Santiago', 'Seoul', 'Sydney', 'Taipei', 'Tokyo',
+  'Toronto', 'Utrecht', 'Valencia', 'Vienna', 'Warsaw', 'Zagreb', 'Zurich', 'Berlin', 'Cairo', 'Delhi',
+]; // prettier-ignore
+const initials = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+
+/** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(next: () => number, list: readonly T[]): T {
+  return list[Math.floor(next() * list.length)] as T;
+}
+
+/**
+ * `count` people; 40 x 26 x 40 = 41,600 possible names, so a name matches a few rows of a
+ * 100,000-row sheet.
+ */
+export function* people(count: number, seed: number): Generator<Person> {
+  const next = random(seed);
+  for (let id = 1; id <= count; id++) {
+    const first = pick(next, firstNames);
+    const last = pick(next, lastNames);
+    yield {
+      id,
+      name: `${first} ${pick(next, initials)}. ${last}`,
+      email: `${first}.${last}.${id}@example.com`.toLowerCase().replace(/ /g, ''),
+      age: 18 + Math.floor(next() * 70),
+      city: pick(next, cities),
+      active: next() < 0.7 ? 'yes' : 'no',
+    };
+  }
+}
+
+/** Writes text produced piece by piece, waiting whenever the disk falls behind. */
+async function writeStreamed(path: string, pieces: Iterable<string>): Promise<void> {
+  const out = createWriteStream(path);
+  let buffer = '';
+  for (const piece of pieces) {
+    buffer += piece;
+    if (buffer.length < 1 << 16) continue;
+    if (!out.write(buffer)) await once(out, 'drain');
+    buffer = '';
+  }
+  out.end(buffer);
+  await once(out, 'finish');
+}
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function* csvLines(rows: Iterable<Person>): Generator<string> {
+  yield `${columns.join(',')}\n`;
+  for (const row of rows) yield `${columns.map((column) => csvField(row[column])).join(',')}\n`;
+}
+
+/** A CSV file of `count` people, streamed to disk: a million rows never sit in memory. */
+export function writeCsv(path: string, count: number, seed: number): Promise<void> {
+  return writeStreamed(path, csvLines(people(count, seed)));
+}
+
+function* jsonServerLines(collection: string, rows: Iterable<Person>): Generator<string> {
+  yield `{${JSON.stringify(collection)}: [\n`;
+  let first = true;
+  for (const row of rows) {
+    yield `${first ? '' : ',\n'}${JSON.stringify(row)}`;
+    first = false;
+  }
+  yield '\n]}\n';
+}
+
+/** A json-server database holding one collection of `count` people. */
+export function writeJsonServerDb(
+  path: string,
+  collection: string,
+  count: number,
+  seed: number,
+): Promise<void> {
+  return writeStreamed(path, jsonServerLines(collection, people(count, seed)));
+}
+
+/**
+ * Names to filter on: the names of about `wanted` rows spread over the sheet, so each one matches
+ * at least one row and no single cached answer serves them all.
+ */
+export function filterNames(count: number, seed: number, wanted: number): string[] {
+  const stride = Math.max(1, Math.floor(count / wanted));
+  const names = new Set<string>();
+  for (const row of people(count, seed)) {
+    if ((row.id - 1) % stride === 0) names.add(row.name);
+  }
+  return [...names];
+}
+
+/** The rows that carry `name`: what a filter on that name answers. */
+export function rowsNamed(count: number, seed: number, name: string): Person[] {
+  const rows: Person[] = [];
+  for (const row of people(count, seed)) if (row.name === name) rows.push(row);
+  return rows;
+}

@@ -1,0 +1,144 @@
+import type { MeasuredImport } from './import-case.ts';
+import type { Measurement } from './load.ts';
+
+/** A goal for how Sheetport compares with another server on requests per second. */
+export interface Goal {
+  against: string;
+  /** Sheetport's requests per second divided by the other's must reach this. */
+  atLeast: number;
+  /** How the ratio reads: a share of a ceiling (25%) or a multiple (10x). */
+  style: 'percent' | 'times';
+}
+
+export interface GoalOutcome {
+  label: string;
+  subject: string;
+  ratio: number;
+  goal: Goal;
+  met: boolean;
+  clean: boolean;
+}
+
+const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+
+export function formatRate(value: number): string {
+  return value < 100 ? value.toFixed(1) : integer.format(value);
+}
+
+function formatMs(value: number): string {
+  if (value < 10) return value.toFixed(2);
+  return value < 100 ? value.toFixed(1) : integer.format(value);
+}
+
+function formatCores(value: number | null): string {
+  return value === null ? '?' : value.toFixed(2);
+}
+
+export function formatRatio(ratio: number, style: Goal['style']): string {
+  if (style === 'percent') return `${(ratio * 100).toFixed(1)}%`;
+  return ratio >= 10 ? `${ratio.toFixed(0)}x` : `${ratio.toFixed(2)}x`;
+}
+
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A plain-text table; the first column is left-aligned, the others right-aligned. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, i) =>
+    Math.max(cell.length, ...rows.map((r) => r[i]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function isClean(m: Measurement): boolean {
+  return m.non2xx === 0 && m.errors === 0 && m.timeouts === 0;
+}
+
+/**
+ * The table of one load case: Sheetport (default settings) first, then the servers it is compared
+ * with; the ratio columns divide Sheetport's figure by each row's.
+ */
+export function loadTable(measurements: Measurement[]): string {
+  const [sheetport] = measurements;
+  const ratio = (m: Measurement, value: (m: Measurement) => number) =>
+    m === sheetport || sheetport === undefined
+      ? ''
+      : formatRatio(value(sheetport) / value(m), 'times');
+  const header = ['server', 'req/s', 'runs (req/s)', 'p50 ms', 'p99 ms', 'req/s ratio'];
+  header.push('p99 ratio', 'CPU server', 'client', 'other', 'requests', 'non-2xx', 'errors');
+  const rows = measurements.map((m) => [
+    m.name,
+    formatRate(m.requestsPerSecond),
+    m.runs.map(formatRate).join(' / '),
+    formatMs(m.p50Ms),
+    formatMs(m.p99Ms),
+    ratio(m, (x) => x.requestsPerSecond),
+    ratio(m, (x) => x.p99Ms),
+    formatCores(m.serverCores),
+    formatCores(m.clientCores),
+    formatCores(m.otherCores),
+    integer.format(m.requests),
+    integer.format(m.non2xx),
+    integer.format(m.errors),
+  ]);
+  return table(header, rows);
+}
+
+/** Warnings for every server that answered anything but 2xx: its numbers are suspect. */
+export function errorLines(measurements: Measurement[]): string[] {
+  return measurements
+    .filter((m) => !isClean(m))
+    .map((m) => {
+      const codes = Object.entries(m.statusCodes)
+        .map(([code, count]) => `${code}: ${integer.format(count)}`)
+        .join(', ');
+      return `ERRORS: ${m.name} had ${integer.format(m.non2xx)} non-2xx responses (${codes}), ${integer.format(m.errors)} errors, ${integer.format(m.timeouts)} timeouts; its figures are not a clean measurement.`;
+    });
+}
+
+export function checkGoal(
+  label: string,
+  measurements: Measurement[],
+  subject: string,
+  goal: Goal,
+): GoalOutcome {
+  const sheetport = measurements.find((m) => m.name === subject);
+  const other = measurements.find((m) => m.name === goal.against);
+  if (sheetport === undefined || other === undefined) {
+    throw new Error(`no result for ${subject} or ${goal.against}`);
+  }
+  const ratio = sheetport.requestsPerSecond / other.requestsPerSecond;
+  return {
+    label,
+    subject,
+    ratio,
+    goal,
+    met: ratio >= goal.atLeast,
+    clean: isClean(sheetport) && isClean(other),
+  };
+}
+
+export function goalLine(outcome: GoalOutcome): string {
+  const { goal } = outcome;
+  const verdict = outcome.met ? 'MET' : 'MISSED';
+  const caveat = outcome.clean ? '' : ' (with errors: see above)';
+  return `${outcome.label}: ${outcome.subject} req/s ÷ ${goal.against} req/s = ${formatRatio(outcome.ratio, goal.style)}, target >= ${formatRatio(goal.atLeast, goal.style)}: ${verdict}${caveat}`;
+}
+
+export function importTable(imports: MeasuredImport[]): string {
+  const rows = imports.map(({ fileBytes, databaseBytes, result }) => [
+    integer.format(result.rowCount),
+    mib(fileBytes),
+    mib(databaseBytes),
+    `${(result.elapsedMs / 1000).toFixed(1)} s`,
+    integer.format(result.rowCount / (result.elapsedMs / 1000)),
+    mib(result.peakRssKib * 1024),
+  ]);
+  return table(['rows', 'CSV size', 'SQLite size', 'elapsed', 'rows/s', 'peak RSS'], rows);
+}

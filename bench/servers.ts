@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, realpathSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { cleanEnv, cli, root } from './paths.ts';
+
+/** A server under test, running as a child process of the benchmark. */
+export interface Server {
+  name: string;
+  url: string;
+  /** Its peak resident set size so far, in KiB (Linux only; null elsewhere). */
+  peakRssKib(): number | null;
+  /** CPU time it has used so far, user and system, in seconds (Linux only; null elsewhere). */
+  cpuSeconds(): number | null;
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  probe.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Starts `args` under Node and resolves once `probePath` answers over HTTP. */
+async function startServer(
+  name: string,
+  port: number,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  probePath: string,
+): Promise<Server> {
+  const child = spawn(process.execPath, args, {
+    env,
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (text: string) => (output = (output + text).slice(-4000));
+  child.stdout?.setEncoding('utf8').on('data', keep);
+  child.stderr?.setEncoding('utf8').on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilAnswering(child, `${url}${probePath}`);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
+  }
+  return {
+    name,
+    url,
+    peakRssKib: () => peakRss(child.pid),
+    cpuSeconds: () => cpuSeconds(child.pid),
+    stop: () => stop(child),
+  };
+}
+
+async function waitUntilAnswering(child: ChildProcess, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no answer from ${url} within 60 s`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function peakRss(pid: number | undefined): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return match === null ? null : Number(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat: USER_HZ, 100 on every Linux in use. */
+const ticksPerSecond = 100;
+
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `sheetport serve` over an existing data directory, fsync at every commit; `settings` adds or
+ * overrides SHEETPORT_ variables.
+ */
+export async function startSheetport(
+  name: string,
+  dataDir: string,
+  probeSheetId: string,
+  settings: Record<string, string> = {},
+): Promise<Server> {
+  const port = await freePort();
+  const env = cleanEnv({
+    SHEETPORT_DATA_DIR: dataDir,
+    SHEETPORT_PORT: String(port),
+    SHEETPORT_HOST: '127.0.0.1',
+    SHEETPORT_LOG_LEVEL: 'warn',
+    SHEETPORT_DEMO: 'false',
+    SHEETPORT_SYNC: 'full',
+    ...settings,
+  });
+  return startServer(name, port, [cli, 'serve'], env, `/api/v1/${probeSheetId}?_limit=1`);
+}
+
+/** json-server 0.17 over a db.json file, started the way its README shows. */
+export async function startJsonServer(
+  name: string,
+  dbPath: string,
+  collection: string,
+): Promise<Server> {
+  const port = await freePort();
+  const bin = realpathSync(join(root, 'node_modules/.bin/json-server'));
+  const args = [bin, '--quiet', '--port', String(port), dbPath];
+  return startServer(name, port, args, cleanEnv({}), `/${collection}/1`);
+}
+
+/** The bare node:http server, answering `body` to everything. */
+export async function startBareServer(body: string): Promise<Server> {
+  const port = await freePort();
+  const script = join(root, 'bench/bare-server.ts');
+  const env = cleanEnv({ BENCH_PORT: String(port), BENCH_BODY: body });
+  return startServer('bare node:http', port, ['--import', 'tsx', script], env, '/');
+}

@@ -1,0 +1,99 @@
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runImport } from './cli-import.ts';
+import { filterNames, rowsNamed, writeCsv, writeJsonServerDb } from './data.ts';
+import { work } from './paths.ts';
+import { startBareServer, startJsonServer, startSheetport, type Server } from './servers.ts';
+
+/** The two sheets every server holds: the same seeded rows, loaded each server's own way. */
+export const large = { rows: 100_000, seed: 1, collection: 'people_100k' } as const;
+export const small = { rows: 10_000, seed: 2, collection: 'people_10k' } as const;
+
+export interface Fleet {
+  sheetport: Server;
+  /** The same data in a copy of the data directory, served with SHEETPORT_CACHE_SIZE=0. */
+  sheetportNoCache: Server;
+  /** json-server holding the 100,000-row collection. */
+  jsonServerLarge: Server;
+  /** json-server holding the 10,000-row collection, in its own db.json (see below). */
+  jsonServerSmall: Server;
+  bare: Server;
+  largeSheetId: string;
+  smallSheetId: string;
+  /** Names to filter the large sheet on; each matches at least one row. */
+  names: string[];
+  /** What the bare server answers: the rows that the first name matches, as JSON. */
+  bareBody: string;
+  dir: string;
+}
+
+/**
+ * Generates the data, loads it into each server and starts them all. json-server gets one db.json
+ * per collection: it rewrites its whole file on every write, so a POST to the small collection
+ * would otherwise pay for serializing the large one too, an unfair handicap.
+ */
+export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+  const dir = join(work, 'run');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const started: Server[] = [];
+  try {
+    const sheetIds: string[] = [];
+    for (const sheet of [large, small]) {
+      log(`generating ${sheet.rows.toLocaleString('en')} rows (seed ${sheet.seed})`);
+      const csv = join(dir, `${sheet.collection}.csv`);
+      await writeCsv(csv, sheet.rows, sheet.seed);
+      await writeJsonServerDb(
+        join(dir, `${sheet.collection}.json`),
+        sheet.collection,
+        sheet.rows,
+        sheet.seed,
+      );
+      const imported = await runImport(join(dir, 'sheetport'), csv, sheet.collection);
+      sheetIds.push(imported.id);
+    }
+    const [largeSheetId = '', smallSheetId = ''] = sheetIds;
+    // A copy, not a second server on one file: a Sheetport process expects to be its file's only writer.
+    await cp(join(dir, 'sheetport'), join(dir, 'sheetport-no-cache'), { recursive: true });
+    const names = filterNames(large.rows, large.seed, 5000);
+    const bareBody = JSON.stringify(rowsNamed(large.rows, large.seed, names[0] ?? ''));
+    log('starting servers');
+    const start = async (server: Promise<Server>) => {
+      const running = await server;
+      started.push(running);
+      return running;
+    };
+    return {
+      sheetport: await start(startSheetport('sheetport', join(dir, 'sheetport'), largeSheetId)),
+      sheetportNoCache: await start(
+        startSheetport('sheetport, cache off', join(dir, 'sheetport-no-cache'), largeSheetId, {
+          SHEETPORT_CACHE_SIZE: '0',
+        }),
+      ),
+      jsonServerLarge: await start(
+        startJsonServer('json-server', join(dir, `${large.collection}.json`), large.collection),
+      ),
+      jsonServerSmall: await start(
+        startJsonServer('json-server', join(dir, `${small.collection}.json`), small.collection),
+      ),
+      bare: await start(startBareServer(bareBody)),
+      largeSheetId,
+      smallSheetId,
+      names,
+      bareBody,
+      dir,
+    };
+  } catch (error) {
+    await Promise.all(started.map((server) => server.stop()));
+    throw error;
+  }
+}
+
+export function servers(fleet: Fleet): Server[] {
+  const { sheetport, sheetportNoCache, jsonServerLarge, jsonServerSmall, bare } = fleet;
+  return [sheetport, sheetportNoCache, jsonServerLarge, jsonServerSmall, bare];
+}
+
+export async function stopFleet(fleet: Fleet): Promise<void> {
+  await Promise.all(servers(fleet).map((server) => server.stop()));
+}
