@@ -253,12 +253,21 @@ export class SqliteStore implements SheetStore {
         { ids: missing },
       );
     }
-    const seqs = selection.ids.map(
-      (id) =>
-        this.#statement(`SELECT seq FROM ${table} ORDER BY seq LIMIT 1 OFFSET ?`)
-          .pluck()
-          .get(id) as number,
-    );
+    // One pass over the rows finds every position, however many were asked for.
+    const seqs = (
+      selection.ids.length === 1
+        ? [
+            this.#statement(`SELECT seq FROM ${table} ORDER BY seq LIMIT 1 OFFSET ?`)
+              .pluck()
+              .get(selection.ids[0]),
+          ]
+        : this.#statement(
+            `SELECT seq FROM (SELECT seq, row_number() OVER (ORDER BY seq) - 1 AS position FROM ${table})
+             WHERE position IN (SELECT value FROM json_each(?))`,
+          )
+            .pluck()
+            .all(JSON.stringify(selection.ids))
+    ) as number[];
     return { sql: `seq IN (${seqs.map(() => '?').join(', ')})`, params: seqs };
   }
 
