@@ -6,11 +6,12 @@ import { registerErrorHandler } from './routes/error-handler.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
-import { WriteQueue } from './sheets/write-queue.ts';
+import { Sheets, type Providers } from './sheets/sheets.ts';
 import type { SheetStore } from './store/store.ts';
 
 export interface AppDeps {
   store: SheetStore;
+  providers?: Providers;
 }
 
 export interface AppOptions {
@@ -55,9 +56,9 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const writes = new WriteQueue(deps.store);
+  const sheets = new Sheets(deps.store, deps.providers ?? {});
   const cache = new ReadCache(options.cacheSize);
-  await app.register(rowRoutes, { store: deps.store, writes, cache });
-  await app.register(adminRoutes, { store: deps.store, uploadLimit: options.uploadLimit });
+  await app.register(rowRoutes, { sheets, cache });
+  await app.register(adminRoutes, { sheets, uploadLimit: options.uploadLimit });
   return app;
 }

@@ -18,16 +18,34 @@ export const problemKinds = {
   'invalid-upload': { status: 400, title: 'Unreadable upload' },
   'delete-disabled': { status: 405, title: 'DELETE is disabled for this sheet' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'provider-read-only': { status: 403, title: 'The spreadsheet is read-only here' },
+  'spreadsheet-forbidden': { status: 403, title: 'Spreadsheet not shared with Sheetport' },
+  'spreadsheet-not-found': { status: 404, title: 'Spreadsheet not found' },
+  'tab-not-found': { status: 404, title: 'Tab not found' },
+  'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
+  'header-changed': { status: 409, title: 'The header row changed' },
   'body-too-large': { status: 413, title: 'Request body too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'unsupported-upload': { status: 415, title: 'Unsupported file type' },
+  'provider-rate-limited': { status: 429, title: 'The provider is rate-limiting writes' },
   'internal-error': { status: 500, title: 'Internal server error' },
+  'provider-error': { status: 502, title: 'The provider refused the request' },
+  'provider-credentials-rejected': { status: 502, title: 'The provider rejected our credentials' },
+  'provider-unavailable': { status: 503, title: 'The provider is unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof problemKinds;
 
 /** Extra members of a problem document beyond the RFC's, e.g. `column` or `cells`. */
 export type ProblemExtensions = Record<string, unknown>;
+
+/** A sheet's header changed in its spreadsheet between planning a write and committing it. */
+export function headerChanged(sheetName: string): Problem {
+  return new Problem(
+    'header-changed',
+    `The header row of sheet "${sheetName}" changed in its spreadsheet while this request waited; nothing was written. Check the columns and send it again.`,
+  );
+}
 
 export class Problem extends Error {
   readonly status: number;

@@ -1,22 +1,22 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import { fullRow, planCells } from '../query/plan.ts';
 import type { Sheet } from '../sheets/sheet.ts';
-import { columnsFromHeader } from '../sources/header.ts';
-import { importFile } from '../sources/import-file.ts';
-import { newSheetId } from '../sheets/sheet-id.ts';
-import type { SheetStore } from '../store/store.ts';
-import { adminParams, NewScratchSheet, problem, sheetRef, SheetPatch } from './schemas.ts';
+import type { Sheets } from '../sheets/sheets.ts';
+import { createFromGoogle, createFromScratch, createFromUpload } from './create-sheet.ts';
+import {
+  adminParams,
+  NewGoogleSheet,
+  NewScratchSheet,
+  problem,
+  ProvidersDescription,
+  sheetRef,
+  SheetPatch,
+} from './schemas.ts';
 
 export interface AdminRouteDeps {
-  store: SheetStore;
+  sheets: Sheets;
   uploadLimit: number;
 }
 
@@ -50,42 +50,42 @@ type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
 
 export async function adminRoutes(
   app: FastifyInstance,
-  { store, uploadLimit }: AdminRouteDeps,
+  { sheets, uploadLimit }: AdminRouteDeps,
 ): Promise<void> {
   await app.register(multipart, {
     limits: { fileSize: uploadLimit, files: 1, fields: 10, parts: 12 },
   });
-
-  async function sheetFor(request: SheetRequest): Promise<Sheet> {
-    const sheet = await store.getSheet(request.params.sheetId);
-    if (sheet === null)
-      throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
-    return sheet;
-  }
+  const sheetFor = (request: SheetRequest) => sheets.get(request.params.sheetId);
 
   app.post(
     '/admin/v1/sheets',
     {
       schema: {
-        summary: 'Create a sheet from scratch (JSON) or from an uploaded CSV/XLSX file (multipart)',
+        summary:
+          'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart)',
         tags: ['sheets'],
         body: {
           content: {
-            'application/json': { schema: NewScratchSheet },
+            'application/json': { schema: Type.Union([NewScratchSheet, NewGoogleSheet]) },
             'multipart/form-data': { schema: UploadForm },
           },
         },
         response: {
           201: sheetRef,
           400: problem('Bad header, body or upload.'),
+          403: problem('The spreadsheet is not shared with Sheetport.'),
+          404: problem('No such spreadsheet or tab.'),
           415: problem('Not CSV or XLSX.'),
         },
       },
     },
     async (request, reply) => {
+      const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;
       const sheet = request.isMultipart()
-        ? await createFromUpload(store, request)
-        : await createFromScratch(store, request.body as Static<typeof NewScratchSheet>);
+        ? await createFromUpload(sheets.store, request)
+        : 'source' in body
+          ? await createFromGoogle(sheets, body)
+          : await createFromScratch(sheets.store, body);
       return reply.code(201).send(describeSheet(sheet));
     },
   );
@@ -93,9 +93,13 @@ export async function adminRoutes(
   app.get(
     '/admin/v1/sheets',
     {
-      schema: { summary: 'List sheets', tags: ['sheets'], response: { 200: Type.Array(sheetRef) } },
+      schema: {
+        summary: 'List sheets',
+        tags: ['sheets'],
+        response: { 200: Type.Array(sheetRef) },
+      },
     },
-    async () => (await store.listSheets()).map(describeSheet),
+    async () => (await sheets.store.listSheets()).map(describeSheet),
   );
 
   app.get(
@@ -124,13 +128,22 @@ export async function adminRoutes(
     },
     async (request: SheetRequest) => {
       const sheet = await sheetFor(request);
-      const patch = request.body as Static<typeof SheetPatch>;
-      const updated = await store.updateSheet(sheet.id, {
-        ...(patch.name === undefined ? {} : { name: patch.name }),
-        settings: patch.deleteEnabled === undefined ? {} : { deleteEnabled: patch.deleteEnabled },
+      const { name, deleteEnabled, freshnessSeconds } = request.body as Static<typeof SheetPatch>;
+      if (freshnessSeconds !== undefined && sheets.providerFor(sheet) === null) {
+        throw new Problem(
+          'invalid-body',
+          'freshnessSeconds applies to sheets connected to a spreadsheet service only.',
+        );
+      }
+      const settings = {
+        ...(deleteEnabled === undefined ? {} : { deleteEnabled }),
+        ...(freshnessSeconds === undefined ? {} : { freshnessSeconds }),
+      };
+      const updated = await sheets.store.updateSheet(sheet.id, {
+        ...(name === undefined ? {} : { name }),
+        settings,
       });
-      if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${sheet.id}".`);
-      return describeSheet(updated);
+      return describeSheet(updated ?? sheet);
     },
   );
 
@@ -138,76 +151,52 @@ export async function adminRoutes(
     '/admin/v1/sheets/:sheetId',
     {
       schema: {
-        summary: 'Remove a sheet and all its rows',
+        summary: 'Remove a sheet and all its rows (the spreadsheet it mirrors is left alone)',
         tags: ['sheets'],
         params: adminParams,
         response: { 204: Type.Null(), 404: problem('Unknown sheet.') },
       },
     },
     async (request: SheetRequest, reply) => {
-      const sheet = await sheetFor(request);
-      await store.deleteSheet(sheet.id);
+      await sheets.remove(request.params.sheetId);
       return reply.code(204).send();
     },
   );
-}
 
-async function createFromScratch(
-  store: SheetStore,
-  body: Static<typeof NewScratchSheet>,
-): Promise<Sheet> {
-  const columns = columnsFromHeader(body.columns, { trailingEmpty: 'refuse' });
-  const draft = {
-    id: newSheetId(),
-    name: body.name,
-    columns,
-    source: { provider: 'scratch' as const },
-    settings: { deleteEnabled: true },
-  };
-  const rows = (body.rows ?? []).map((row, i) =>
-    fullRow(draft, planCells(draft, row, `Row ${i} of "rows"`)),
+  app.post(
+    '/admin/v1/sheets/:sheetId/refresh',
+    {
+      schema: {
+        summary: 'Re-read a sheet from the spreadsheet it mirrors, now',
+        tags: ['sheets'],
+        params: adminParams,
+        response: {
+          200: sheetRef,
+          400: problem('Not a mirrored sheet.'),
+          404: problem('Unknown sheet.'),
+        },
+      },
+    },
+    async (request: SheetRequest) => describeSheet(await sheets.refresh(request.params.sheetId)),
   );
-  return store.createSheet(draft, [rows]);
-}
 
-/** Streams the file part to a temporary file, then imports it; the file is gone either way. */
-async function createFromUpload(store: SheetStore, request: FastifyRequest): Promise<Sheet> {
-  const dir = await mkdtemp(join(tmpdir(), 'sheetport-upload-'));
-  try {
-    const fields: Record<string, string> = {};
-    let upload: { path: string; fileName: string } | null = null;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          throw new Problem(
-            'invalid-body',
-            `Unexpected file part "${part.fieldname}"; send the file as "file".`,
-          );
-        }
-        const path = join(dir, 'upload');
-        await pipeline(part.file, createWriteStream(path));
-        upload = { path, fileName: part.filename };
-      } else if (part.fieldname === 'name' || part.fieldname === 'tab') {
-        fields[part.fieldname] = String(part.value);
-      } else {
-        throw new Problem(
-          'invalid-body',
-          `Unexpected form field "${part.fieldname}"; an upload takes "file", and optionally "name" and "tab".`,
-        );
-      }
-    }
-    if (upload === null) {
-      throw new Problem(
-        'invalid-body',
-        'The multipart body has no "file" part; attach the CSV or XLSX file as "file".',
-      );
-    }
-    return await importFile(store, upload.path, upload.fileName, {
-      name: fields.name,
-      tab: fields.tab,
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  app.get(
+    '/admin/v1/providers',
+    {
+      schema: {
+        summary: 'Which spreadsheet services this server can reach, and as whom',
+        tags: ['sheets'],
+        response: { 200: ProvidersDescription },
+      },
+    },
+    async () => {
+      const google = sheets.providers.google;
+      return {
+        google:
+          google === undefined
+            ? { configured: false, canWrite: false, shareWith: null }
+            : { configured: true, canWrite: google.canWrite, shareWith: google.email },
+      };
+    },
+  );
 }

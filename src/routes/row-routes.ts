@@ -9,16 +9,13 @@ import {
   planTargetedSelection,
   type WriteOp,
 } from '../query/plan.ts';
-import type { Sheet } from '../sheets/sheet.ts';
-import type { WriteQueue } from '../sheets/write-queue.ts';
-import type { SheetStore } from '../store/store.ts';
+import type { Sheets } from '../sheets/sheets.ts';
 import type { ReadCache } from './read-cache.ts';
 import { negotiateFormat, rowsToCsv, rowsToJson } from './row-response.ts';
 import { rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
-  store: SheetStore;
-  writes: WriteQueue;
+  sheets: Sheets;
   cache: ReadCache;
 }
 
@@ -32,21 +29,13 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { store, writes, cache }: RowRouteDeps,
+  { sheets, cache }: RowRouteDeps,
 ): Promise<void> {
   // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
   app.removeContentTypeParser('text/plain');
 
-  async function sheetFor(request: RowRequest): Promise<Sheet> {
-    const sheet = await store.getSheet(request.params.sheetId);
-    if (sheet === null) {
-      throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
-    }
-    return sheet;
-  }
-
   async function read(request: RowRequest, reply: FastifyReply) {
-    const sheet = await sheetFor(request);
+    const sheet = await sheets.forRead(request.params.sheetId);
     const plan = planRead(sheet, parseRowQuery(request.query));
     const format = negotiateFormat(request.headers.accept);
     const etag = `W/"${sheet.version}${format === 'csv' ? '-csv' : ''}"`;
@@ -58,7 +47,7 @@ export async function rowRoutes(
     const key = `${sheet.id}\n${sheet.version}\n${format}\n${request.url.slice(request.url.indexOf('?') + 1)}`;
     const cached = cache.get(key);
     if (cached !== undefined) return reply.send(cached);
-    const rows = await store.readRows(sheet, plan);
+    const rows = await sheets.store.readRows(sheet, plan);
     const body = Buffer.from(
       format === 'csv' ? rowsToCsv(sheet.columns, rows) : rowsToJson(sheet.columns, rows),
     );
@@ -67,7 +56,8 @@ export async function rowRoutes(
   }
 
   async function write(request: RowRequest, reply: FastifyReply) {
-    const sheet = await sheetFor(request);
+    // Writes are planned against the columns a fresh read shows, as reads are.
+    const sheet = await sheets.forRead(request.params.sheetId);
     const query = parseRowQuery(request.query);
     const method = request.method as (typeof writeMethods)[number];
     let op: WriteOp;
@@ -107,7 +97,7 @@ export async function rowRoutes(
         op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
         break;
     }
-    const outcome = await writes.submit(sheet.id, op);
+    const outcome = await sheets.write(sheet, op);
     return reply.code(method === 'POST' ? 201 : 200).send(outcome);
   }
 

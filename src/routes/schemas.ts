@@ -122,7 +122,10 @@ export const SheetDescription = Type.Object(
     columns: Type.Array(Type.String()),
     rowCount: Type.Integer(),
     source: Type.Object({ provider: Type.String() }, { additionalProperties: true }),
-    settings: Type.Object({ deleteEnabled: Type.Boolean() }),
+    settings: Type.Object({
+      deleteEnabled: Type.Boolean(),
+      freshnessSeconds: Type.Optional(Type.Integer()),
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -138,10 +141,47 @@ export const NewScratchSheet = Type.Object(
   { additionalProperties: false },
 );
 
+const freshnessSeconds = Type.Integer({
+  minimum: 0,
+  maximum: 86_400,
+  description:
+    'How old, in seconds, the copy of a mirrored spreadsheet may be before it is re-read.',
+});
+
+export const NewGoogleSheet = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    source: Type.Object(
+      {
+        provider: Type.Literal('google'),
+        spreadsheetId: Type.String({
+          minLength: 1,
+          description: 'The spreadsheet id, or its address as the browser shows it.',
+        }),
+        tab: Type.Optional(Type.String({ description: 'The tab to serve; the first by default.' })),
+      },
+      { additionalProperties: false },
+    ),
+    freshnessSeconds: Type.Optional(freshnessSeconds),
+  },
+  { additionalProperties: false },
+);
+
+export const ProvidersDescription = Type.Object({
+  google: Type.Object({
+    configured: Type.Boolean(),
+    canWrite: Type.Boolean(),
+    shareWith: Type.Union([Type.String(), Type.Null()], {
+      description: 'The address to share spreadsheets with.',
+    }),
+  }),
+});
+
 export const SheetPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     deleteEnabled: Type.Optional(Type.Boolean()),
+    freshnessSeconds: Type.Optional(freshnessSeconds),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -1,10 +1,21 @@
 /** Where a sheet's rows came from. Providers that mirror a live spreadsheet add their own kind. */
 export type SheetSource =
   | { provider: 'scratch' }
-  | { provider: 'upload'; fileName: string; format: 'csv' | 'xlsx'; tab?: string };
+  | { provider: 'upload'; fileName: string; format: 'csv' | 'xlsx'; tab?: string }
+  | GoogleSource;
+
+/** A tab of a Google spreadsheet; `tabId` keeps finding it when the tab is renamed. */
+export interface GoogleSource {
+  provider: 'google';
+  spreadsheetId: string;
+  tab: string;
+  tabId: number;
+}
 
 export interface SheetSettings {
   deleteEnabled: boolean;
+  /** For sheets mirrored from a provider: how old the copy served may be before it is re-read. */
+  freshnessSeconds?: number;
 }
 
 /** A sheet as the management API describes it. */
@@ -19,4 +30,9 @@ export interface Sheet {
   updatedAt: string;
   /** Grows with every committed write; lets readers tell whether what they hold is current. */
   version: number;
+}
+
+/** Whether two headers name the same columns in the same places. */
+export function sameColumns(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((column, i) => column === b[i]);
 }

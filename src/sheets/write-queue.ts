@@ -1,9 +1,14 @@
-import { Problem } from '../errors/problem.ts';
+import { headerChanged, Problem } from '../errors/problem.ts';
 import type { WriteOp, WriteOutcome } from '../query/plan.ts';
 import type { SheetStore } from '../store/store.ts';
+import { sameColumns, type Sheet } from './sheet.ts';
+import type { WritePath } from './write-path.ts';
 
 interface Pending {
   op: WriteOp;
+  /** The columns the write was planned against, by name and position. */
+  columns: string[];
+  arrival: number;
   resolve: (outcome: WriteOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -12,53 +17,81 @@ interface Pending {
 const maxBatch = 500;
 
 /**
- * The write path. Writes to one sheet are applied one after another in arrival order, and the
- * writes that arrive while a commit is running are committed together in the next one (group
- * commit): each client still sees its own write succeed or fail alone, but many share one sync
- * to disk. A request is answered only after its commit is durable.
+ * The write path. Work on one sheet runs one piece at a time, in arrival order. Writes that
+ * arrive while a commit is running are committed together in the next one (group commit): each
+ * client still sees its own write succeed or fail alone, but many share one sync to disk, or one
+ * upstream request. A request is answered only after its commit is durable.
  */
 export class WriteQueue {
-  readonly #queues = new Map<string, Pending[]>();
-  readonly #running = new Set<string>();
+  readonly #pending = new Map<string, Pending[]>();
+  /** The tail of each sheet's chain of work; a new piece starts when the one before ends. */
+  readonly #tails = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: SheetStore) {}
+  constructor(
+    private readonly store: SheetStore,
+    private readonly pathFor: (sheet: Sheet) => WritePath,
+  ) {}
 
-  submit(sheetId: string, op: WriteOp): Promise<WriteOutcome> {
+  submit(sheet: Sheet, op: WriteOp): Promise<WriteOutcome> {
+    const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
-      let queue = this.#queues.get(sheetId);
-      if (queue === undefined) {
-        queue = [];
-        this.#queues.set(sheetId, queue);
-      }
-      queue.push({ op, resolve, reject });
-      if (!this.#running.has(sheetId)) {
-        this.#running.add(sheetId);
+      let pending = this.#pending.get(sheetId);
+      if (pending === undefined) {
+        pending = [];
+        this.#pending.set(sheetId, pending);
         // Let the requests already read from the sockets join this first commit.
-        setImmediate(() => void this.#drain(sheetId));
+        setImmediate(() => void this.exclusive(sheetId, () => this.#drain(sheetId)));
       }
+      pending.push({ op, columns: sheet.columns, arrival: Date.now(), resolve, reject });
     });
+  }
+
+  /** Runs `work` when nothing else is running on the sheet, e.g. re-reading it from a provider. */
+  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(sheetId) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.#tails.set(sheetId, tail);
+    void tail.then(() => {
+      if (this.#tails.get(sheetId) === tail) this.#tails.delete(sheetId);
+    });
+    return run;
   }
 
   async #drain(sheetId: string): Promise<void> {
     for (;;) {
-      const queue = this.#queues.get(sheetId) ?? [];
-      const batch = queue.splice(0, maxBatch);
-      if (batch.length === 0) break;
+      const sheet = await this.store.getSheet(sheetId);
+      const path = sheet === null ? null : this.pathFor(sheet);
+      await path?.ready?.(sheet as Sheet);
+      const pending = this.#pending.get(sheetId) ?? [];
+      const taken = pending.splice(0, maxBatch);
+      if (pending.length === 0) this.#pending.delete(sheetId);
+      if (taken.length === 0) return;
+      if (sheet === null || path === null) {
+        const gone = new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
+        for (const write of taken) write.reject(gone);
+        continue;
+      }
+      const batch = taken.filter((write) => {
+        if (sameColumns(write.columns, sheet.columns)) return true;
+        write.reject(headerChanged(sheet.name));
+        return false;
+      });
+      if (batch.length === 0) continue;
       try {
-        const outcomes = await this.store.applyWrites(
-          sheetId,
-          batch.map((pending) => pending.op),
+        const results = await path.commit(
+          sheet,
+          batch.map((write) => write.op),
+          { firstArrival: Math.min(...batch.map((write) => write.arrival)) },
         );
-        batch.forEach((pending, i) => {
-          const outcome = outcomes[i];
-          if (outcome instanceof Problem) pending.reject(outcome);
-          else if (outcome !== undefined) pending.resolve(outcome);
+        batch.forEach((write, i) => {
+          const result = results[i];
+          if (result instanceof Problem || result === undefined) write.reject(result);
+          else write.resolve(result);
         });
       } catch (error) {
-        for (const pending of batch) pending.reject(error);
+        for (const write of batch) write.reject(error);
       }
     }
-    this.#queues.delete(sheetId);
-    this.#running.delete(sheetId);
   }
 }

@@ -1,7 +1,8 @@
 import type { Cell } from '../cells/cell.ts';
 import type { Problem } from '../errors/problem.ts';
-import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
+import type { WriteResult } from '../sheets/write-effect.ts';
 
 export interface NewSheet {
   id: string;
@@ -14,6 +15,7 @@ export interface NewSheet {
 export interface SheetChanges {
   name?: string;
   settings?: Partial<SheetSettings>;
+  source?: SheetSource;
 }
 
 /**
@@ -34,9 +36,16 @@ export interface SheetStore {
   /**
    * Applies writes in order in one transaction that is durable when the promise resolves. Each
    * write applies whole or not at all: a write that fails yields its Problem and leaves the
-   * others to commit.
+   * others to commit. In 'plan' mode nothing is kept: the results say what the writes would do,
+   * with their effects in positions, for a provider to replay upstream first.
    */
-  applyWrites(sheetId: string, ops: WriteOp[]): Promise<(WriteOutcome | Problem)[]>;
+  applyWrites(
+    sheetId: string,
+    ops: WriteOp[],
+    mode?: 'commit' | 'plan',
+  ): Promise<(WriteResult | Problem)[]>;
+  /** Replaces a sheet's columns and rows at once, e.g. with a fresh read of its spreadsheet. */
+  replaceRows(sheetId: string, columns: string[], rows: Cell[][]): Promise<Sheet>;
   /** A value such as `true` stored under a name, for one-time set-up like the demo sheet. */
   getFlag(name: string): Promise<boolean>;
   setFlag(name: string): Promise<void>;

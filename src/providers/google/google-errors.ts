@@ -1,0 +1,120 @@
+import { Problem } from '../../errors/problem.ts';
+import type { Verdict } from '../retry.ts';
+
+/** The parts of an HTTP client error that matter here (gaxios' GaxiosError has them all). */
+interface HttpError {
+  status?: number;
+  code?: string | number;
+  message?: string;
+  response?: { status?: number; data?: unknown; headers?: unknown };
+}
+
+interface GoogleErrorBody {
+  error?: { code?: number; message?: string; status?: string } | string;
+  error_description?: string;
+}
+
+/**
+ * Reads a failed Google call: 429 and 5xx (and a dropped connection) are worth another try,
+ * anything else is final. `context` names the spreadsheet and the address to share it with.
+ */
+export function judgeGoogleError(
+  error: unknown,
+  context: { what: string; email: string | null },
+): Verdict {
+  if (error instanceof Problem) return { retry: false, problem: error };
+  const failure = (error ?? {}) as HttpError;
+  const status = failure.response?.status ?? failure.status;
+  const body = (failure.response?.data ?? {}) as GoogleErrorBody;
+  const google = typeof body.error === 'object' ? body.error : undefined;
+  const message = google?.message ?? body.error_description ?? failure.message ?? 'no details';
+  const retryAfterMs = retryAfter(failure.response?.headers);
+  if (status === undefined) {
+    return {
+      retry: true,
+      problem: new Problem(
+        'provider-unavailable',
+        `Google Sheets could not be reached (${message}).`,
+      ),
+    };
+  }
+  if (status === 429) {
+    return {
+      retry: true,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      problem: new Problem(
+        'provider-rate-limited',
+        `Google Sheets refused the change to ${context.what} for now (rate limit: ${message}); nothing was changed. Try again after the Retry-After delay.`,
+      ),
+    };
+  }
+  if (status >= 500) {
+    return {
+      retry: true,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      problem: new Problem(
+        'provider-unavailable',
+        `Google Sheets failed (${status}: ${message}); nothing was changed. Try again after the Retry-After delay.`,
+      ),
+    };
+  }
+  return {
+    retry: false,
+    problem: finalProblem(status, google?.status, message, typeof body.error === 'string', context),
+  };
+}
+
+function finalProblem(
+  status: number,
+  googleStatus: string | undefined,
+  message: string,
+  fromTokenEndpoint: boolean,
+  context: { what: string; email: string | null },
+): Problem {
+  if (fromTokenEndpoint || status === 401) {
+    return new Problem(
+      'provider-credentials-rejected',
+      `Google rejected Sheetport's credentials (${message}); check SHEETPORT_GOOGLE_CREDENTIALS.`,
+    );
+  }
+  if (status === 404) {
+    return new Problem(
+      'spreadsheet-not-found',
+      `Google Sheets has no spreadsheet ${context.what}; check the id or address.`,
+    );
+  }
+  if (status === 403) {
+    const share =
+      context.email === null ? '' : ` Share it with ${context.email} (as an editor, for writes).`;
+    return new Problem(
+      'spreadsheet-forbidden',
+      `Sheetport may not open spreadsheet ${context.what}.${share}`,
+      context.email === null ? {} : { shareWith: context.email },
+    );
+  }
+  if (status === 400 && googleStatus === 'INVALID_ARGUMENT' && /parse range/i.test(message)) {
+    return new Problem(
+      'tab-not-found',
+      `Spreadsheet ${context.what} has no such tab (${message}).`,
+    );
+  }
+  return new Problem(
+    'provider-error',
+    `Google Sheets refused the request (${status}: ${message}).`,
+  );
+}
+
+/** Retry-After in milliseconds, from seconds or an HTTP date. */
+function retryAfter(headers: unknown): number | undefined {
+  let value: string | null | undefined;
+  if (headers instanceof Headers) value = headers.get('retry-after');
+  else if (typeof headers === 'object' && headers !== null) {
+    const raw = (headers as Record<string, unknown>)['retry-after'];
+    value = typeof raw === 'string' ? raw : undefined;
+  }
+  if (value === null || value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

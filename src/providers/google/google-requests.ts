@@ -1,0 +1,82 @@
+import type { sheets_v4 } from '@googleapis/sheets';
+import type { Cell } from '../../cells/cell.ts';
+import type { WriteEffect } from '../../sheets/write-effect.ts';
+import { cellToGoogle } from './google-cells.ts';
+
+type Request = sheets_v4.Schema$Request;
+
+/**
+ * Turns write effects into the requests of one `spreadsheets.batchUpdate`, which Google applies
+ * in order and all or none. Position p is grid row p + 1, under the header row. Consecutive rows
+ * and columns are coalesced into ranges, and deletions run bottom-up so that each range still
+ * means what it meant before the others.
+ */
+export function batchRequests(tabId: number, width: number, effects: WriteEffect[]): Request[] {
+  return effects.flatMap((effect): Request[] => {
+    switch (effect.kind) {
+      case 'append':
+        return [
+          {
+            appendCells: {
+              sheetId: tabId,
+              rows: effect.rows.map((row) => ({
+                values: Array.from({ length: width }, (_, i) => cellToGoogle(row[i] ?? null)),
+              })),
+              fields: 'userEnteredValue',
+            },
+          },
+        ];
+      case 'update':
+        return runs(effect.positions).flatMap(([first, last]) =>
+          columnRuns(effect.cells).map(([start, cells]) => ({
+            updateCells: {
+              range: {
+                sheetId: tabId,
+                startRowIndex: first + 1,
+                endRowIndex: last + 2,
+                startColumnIndex: start,
+                endColumnIndex: start + cells.length,
+              },
+              rows: Array.from({ length: last - first + 1 }, () => ({
+                values: cells.map(cellToGoogle),
+              })),
+              fields: 'userEnteredValue',
+            },
+          })),
+        );
+      case 'delete':
+        return runs(effect.positions)
+          .reverse()
+          .map(([first, last]) => ({
+            deleteDimension: {
+              range: {
+                sheetId: tabId,
+                dimension: 'ROWS',
+                startIndex: first + 1,
+                endIndex: last + 2,
+              },
+            },
+          }));
+    }
+  });
+}
+
+/** Sorted positions as runs of consecutive ones: [0,1,2,5] -> [[0,2],[5,5]]. */
+export function runs(positions: number[]): [number, number][] {
+  const sorted = [...new Set(positions)].sort((a, b) => a - b);
+  const result: [number, number][] = [];
+  for (const position of sorted) {
+    const last = result.at(-1);
+    if (last !== undefined && last[1] === position - 1) last[1] = position;
+    else result.push([position, position]);
+  }
+  return result;
+}
+
+/** Cells by column as runs of adjacent columns, each with its cells in order. */
+function columnRuns(cells: Map<number, Cell>): [number, Cell[]][] {
+  return runs([...cells.keys()]).map(([first, last]) => [
+    first,
+    Array.from({ length: last - first + 1 }, (_, i) => cells.get(first + i) ?? null),
+  ]);
+}

@@ -1,0 +1,113 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { Problem } from '../errors/problem.ts';
+import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
+import { fullRow, planCells } from '../query/plan.ts';
+import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
+import { newSheetId } from '../sheets/sheet-id.ts';
+import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheets } from '../sheets/sheets.ts';
+import { columnsFromHeader } from '../sources/header.ts';
+import { importFile } from '../sources/import-file.ts';
+import type { SheetStore } from '../store/store.ts';
+import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
+
+/** The three ways to make a sheet: from scratch, from an uploaded file, from a Google tab. */
+export async function createFromScratch(
+  store: SheetStore,
+  body: Static<typeof NewScratchSheet>,
+): Promise<Sheet> {
+  const columns = columnsFromHeader(body.columns, { trailingEmpty: 'refuse' });
+  const draft = {
+    id: newSheetId(),
+    name: body.name,
+    columns,
+    source: { provider: 'scratch' as const },
+    settings: { deleteEnabled: true },
+  };
+  const rows = (body.rows ?? []).map((row, i) =>
+    fullRow(draft, planCells(draft, row, `Row ${i} of "rows"`)),
+  );
+  return store.createSheet(draft, [rows]);
+}
+
+/** Streams the file part to a temporary file, then imports it; the file is gone either way. */
+export async function createFromUpload(store: SheetStore, request: FastifyRequest): Promise<Sheet> {
+  const dir = await mkdtemp(join(tmpdir(), 'sheetport-upload-'));
+  try {
+    const fields: Record<string, string> = {};
+    let upload: { path: string; fileName: string } | null = null;
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw new Problem(
+            'invalid-body',
+            `Unexpected file part "${part.fieldname}"; send the file as "file".`,
+          );
+        }
+        const path = join(dir, 'upload');
+        await pipeline(part.file, createWriteStream(path));
+        upload = { path, fileName: part.filename };
+      } else if (part.fieldname === 'name' || part.fieldname === 'tab') {
+        fields[part.fieldname] = String(part.value);
+      } else {
+        throw new Problem(
+          'invalid-body',
+          `Unexpected form field "${part.fieldname}"; an upload takes "file", and optionally "name" and "tab".`,
+        );
+      }
+    }
+    if (upload === null) {
+      throw new Problem(
+        'invalid-body',
+        'The multipart body has no "file" part; attach the CSV or XLSX file as "file".',
+      );
+    }
+    return await importFile(store, upload.path, upload.fileName, {
+      name: fields.name,
+      tab: fields.tab,
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Connects a tab of a Google spreadsheet: reads it whole, then keeps it as a mirrored sheet. */
+export async function createFromGoogle(
+  sheets: Sheets,
+  body: Static<typeof NewGoogleSheet>,
+): Promise<Sheet> {
+  const google = sheets.providers.google;
+  if (google === undefined) {
+    throw new Problem(
+      'provider-not-configured',
+      'This server has no Google access configured: set SHEETPORT_GOOGLE_CREDENTIALS (or SHEETPORT_GOOGLE_API_KEY for read-only sheets), as the README explains.',
+    );
+  }
+  const table = await google.connect(
+    parseSpreadsheetId(body.source.spreadsheetId),
+    body.source.tab,
+  );
+  const id = newSheetId();
+  const sheet = await sheets.store.createSheet(
+    {
+      id,
+      name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
+      columns: table.columns,
+      source: table.source,
+      settings: {
+        deleteEnabled: true,
+        freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
+      },
+    },
+    [table.rows],
+  );
+  sheets.synced(id, table);
+  return sheet;
+}

@@ -1,0 +1,100 @@
+import { Problem } from '../errors/problem.ts';
+import type { WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { GoogleProvider } from '../providers/google/google-provider.ts';
+import type { SheetProvider } from '../providers/provider.ts';
+import type { SheetStore } from '../store/store.ts';
+import { MirrorWritePath } from './mirror-write-path.ts';
+import type { Sheet } from './sheet.ts';
+import { SheetMirror } from './sheet-mirror.ts';
+import { StoreWritePath, type WritePath } from './write-path.ts';
+import { WriteQueue } from './write-queue.ts';
+
+/** The spreadsheet services sheets can be connected to; absent when not configured. */
+export interface Providers {
+  google?: GoogleProvider | undefined;
+}
+
+/**
+ * Sheets as the routes see them: found by id, fresh for reading, and written through the write
+ * path that fits where each sheet lives.
+ */
+export class Sheets {
+  readonly #queue: WriteQueue;
+  readonly #mirror: SheetMirror;
+
+  constructor(
+    readonly store: SheetStore,
+    readonly providers: Providers,
+  ) {
+    const storePath = new StoreWritePath(store);
+    const mirrorPaths = new Map<SheetProvider, WritePath>();
+    this.#queue = new WriteQueue(store, (sheet) => {
+      if (sheet.source.provider === 'scratch' || sheet.source.provider === 'upload')
+        return storePath;
+      const provider = this.providerFor(sheet);
+      if (provider === null) return unconfigured(sheet);
+      let path = mirrorPaths.get(provider);
+      if (path === undefined) {
+        path = new MirrorWritePath(store, this.#mirror, provider);
+        mirrorPaths.set(provider, path);
+      }
+      return path;
+    });
+    this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
+  }
+
+  providerFor(sheet: Sheet): SheetProvider | null {
+    return sheet.source.provider === 'google' ? (this.providers.google ?? null) : null;
+  }
+
+  async get(id: string): Promise<Sheet> {
+    const sheet = await this.store.getSheet(id);
+    if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    return sheet;
+  }
+
+  /** The sheet with rows no older than its freshness window. */
+  async forRead(id: string): Promise<Sheet> {
+    return this.#mirror.fresh(await this.get(id));
+  }
+
+  /** Queues a write planned against `sheet` as it was; answered once it is durable. */
+  write(sheet: Sheet, op: WriteOp): Promise<WriteOutcome> {
+    return this.#queue.submit(sheet, op);
+  }
+
+  /** Re-reads a provider-backed sheet now. */
+  async refresh(id: string): Promise<Sheet> {
+    const sheet = await this.get(id);
+    if (this.providerFor(sheet) === null) {
+      throw new Problem(
+        'invalid-parameter',
+        `Sheet "${sheet.name}" is not connected to a spreadsheet service, so there is nothing to refresh from.`,
+      );
+    }
+    return this.#mirror.refresh(id);
+  }
+
+  /** Notes that a provider-backed sheet was just read upstream, e.g. when it was connected. */
+  synced(...args: Parameters<SheetMirror['synced']>): void {
+    this.#mirror.synced(...args);
+  }
+
+  async remove(id: string): Promise<void> {
+    const sheet = await this.get(id);
+    await this.#queue.exclusive(sheet.id, () => this.store.deleteSheet(sheet.id));
+    this.#mirror.forget(sheet.id);
+  }
+}
+
+function unconfigured(sheet: Sheet): WritePath {
+  return {
+    async commit(_sheet, ops) {
+      const problem = new Problem(
+        'provider-not-configured',
+        `Sheet "${sheet.name}" mirrors a ${sheet.source.provider} spreadsheet, but this server has no ${sheet.source.provider} access configured; see the README.`,
+      );
+      return ops.map(() => problem);
+    },
+  };
+}

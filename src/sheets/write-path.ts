@@ -1,0 +1,26 @@
+import { Problem } from '../errors/problem.ts';
+import type { WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { SheetStore } from '../store/store.ts';
+import type { Sheet } from './sheet.ts';
+
+export type CommitResult = WriteOutcome | Problem;
+
+/**
+ * How a group of writes to one sheet is committed. Sheets that live only here commit to the
+ * store; sheets mirrored from a provider first replay their writes upstream.
+ */
+export interface WritePath {
+  /** Commits the writes in order; each gets its outcome or its Problem. */
+  commit(sheet: Sheet, ops: WriteOp[], context: { firstArrival: number }): Promise<CommitResult[]>;
+  /** Resolves when the next commit may start; a provider uses it to pace upstream writes. */
+  ready?(sheet: Sheet): Promise<void>;
+}
+
+export class StoreWritePath implements WritePath {
+  constructor(private readonly store: SheetStore) {}
+
+  async commit(sheet: Sheet, ops: WriteOp[]): Promise<CommitResult[]> {
+    const results = await this.store.applyWrites(sheet.id, ops);
+    return results.map((result) => (result instanceof Problem ? result : result.outcome));
+  }
+}
