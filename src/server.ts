@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import type { Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
+import { googleIdentity } from './providers/google/google-auth.ts';
+import { GoogleProvider } from './providers/google/google-provider.ts';
 import { SqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { SheetStore } from './store/store.ts';
 
@@ -13,8 +15,10 @@ export function openStore(config: Config): SheetStore {
 /** Opens the store, serves the API, and closes both cleanly on SIGINT or SIGTERM. */
 export async function serve(config: Config): Promise<FastifyInstance> {
   const store = openStore(config);
+  const identity = googleIdentity(config.google);
+  const google = identity === null ? undefined : new GoogleProvider(identity, config.google);
   const app = await createApp(
-    { store },
+    { store, providers: { google } },
     {
       bodyLimit: config.bodyLimit,
       uploadLimit: config.uploadLimit,
@@ -27,6 +31,13 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const address = await app.listen({ host: config.host, port: config.port });
   if (demo !== null) app.log.info(`demo sheet "${demo.name}" is at ${address}/api/v1/${demo.id}`);
   app.log.info(`sheets: ${address}/admin/v1/sheets, API docs: ${address}/docs`);
+  if (google !== undefined) {
+    app.log.info(
+      google.email === null
+        ? `Google Sheets: ${google.canWrite ? 'read and write' : 'read-only (API key)'}`
+        : `Google Sheets: share spreadsheets with ${google.email}`,
+    );
+  }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.log.info(`${signal}: finishing requests in flight`);

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import type { GoogleSettings } from '../providers/google/google-auth.ts';
 
 /**
  * Every setting, one typed schema: variables start with `SHEETPORT_`, defaults live here, and a
@@ -14,6 +15,18 @@ export const configSchema = Type.Object({
   SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
+  SHEETPORT_GOOGLE_CREDENTIALS: Type.Optional(Type.String({ minLength: 1 })),
+  SHEETPORT_GOOGLE_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  SHEETPORT_GOOGLE_API_URL: Type.String({
+    default: 'https://sheets.googleapis.com/',
+    pattern: '^https?://',
+  }),
+  SHEETPORT_GOOGLE_TOKEN_URL: Type.String({
+    default: 'https://oauth2.googleapis.com/token',
+    pattern: '^https?://',
+  }),
+  SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
+  SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -36,6 +49,7 @@ export interface Config {
   sync: 'full' | 'normal';
   demo: boolean;
   logLevel: string;
+  google: GoogleSettings;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +77,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sync: parsed.SHEETPORT_SYNC,
     demo: parsed.SHEETPORT_DEMO,
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
+    google: {
+      credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
+      apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,
+      // The client library joins paths onto the root URL, which must end in a slash.
+      apiUrl: parsed.SHEETPORT_GOOGLE_API_URL.replace(/\/?$/, '/'),
+      tokenUrl: parsed.SHEETPORT_GOOGLE_TOKEN_URL,
+      deadlineMs: parsed.SHEETPORT_GOOGLE_DEADLINE_MS,
+      writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
+    },
   };
 }
 
