@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp, type AppOptions } from '../../src/app.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
+import type { Providers } from '../../src/sheets/sheets.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -22,11 +23,12 @@ export interface TestServer {
 export async function build(
   t: TestContext,
   options: Partial<AppOptions> = {},
+  providers: Providers = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sheetport-test-'));
   const store = new SqliteStore({ path: join(dataDir, 'sheetport.db'), synchronous: 'normal' });
   const app = await createApp(
-    { store },
+    { store, providers },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 16_777_216, ...options },
   );
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -10,7 +10,9 @@ export interface GoogleSettings {
   apiUrl: string;
   tokenUrl: string;
   deadlineMs: number;
+  /** Upstream writes allowed per window; Google's quota is per minute, tests use shorter ones. */
   writesPerMinute: number;
+  writeWindowMs?: number;
 }
 
 /** Who Sheetport is to Google. */

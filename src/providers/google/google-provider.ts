@@ -29,7 +29,7 @@ export class GoogleProvider implements SheetProvider {
     private readonly retryPolicy: RetryPolicy = defaultRetryPolicy,
   ) {
     this.#api = sheets({ version: 'v4', auth: identity.auth, rootUrl: settings.apiUrl });
-    this.#slots = new WriteSlots(settings.writesPerMinute, 60_000);
+    this.#slots = new WriteSlots(settings.writesPerMinute, settings.writeWindowMs ?? 60_000);
   }
 
   get deadlineMs(): number {

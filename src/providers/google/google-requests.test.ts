@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Cell } from '../../cells/cell.ts';
 import { batchRequests, runs } from './google-requests.ts';
 
 test('positions coalesce into runs of consecutive rows', () => {
@@ -45,7 +46,7 @@ test('updates cover each run of rows and each run of columns once', () => {
     {
       kind: 'update',
       positions: [0, 1, 4],
-      cells: new Map([
+      cells: new Map<number, Cell>([
         [0, 'a'],
         [1, true],
         [3, null],
