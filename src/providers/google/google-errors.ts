@@ -106,13 +106,14 @@ function finalProblem(
 
 /** Retry-After in milliseconds, from seconds or an HTTP date. */
 function retryAfter(headers: unknown): number | undefined {
-  let value: string | null | undefined;
-  if (headers instanceof Headers) value = headers.get('retry-after');
-  else if (typeof headers === 'object' && headers !== null) {
-    const raw = (headers as Record<string, unknown>)['retry-after'];
-    value = typeof raw === 'string' ? raw : undefined;
+  // The HTTP client may hand over a fetch-style Headers object (of its own fetch) or a plain one.
+  let value: unknown;
+  if (typeof (headers as { get?: unknown } | null)?.get === 'function') {
+    value = (headers as { get(name: string): unknown }).get('retry-after');
+  } else if (typeof headers === 'object' && headers !== null) {
+    value = (headers as Record<string, unknown>)['retry-after'];
   }
-  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || value === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);

@@ -1,0 +1,200 @@
+/**
+ * A Google Sheets API v4 emulator for tests: the real `@googleapis/sheets` and
+ * `google-auth-library` clients talk to it over loopback HTTP, and the test plays the person
+ * editing the sheet and the network misbehaving. See README.md beside this file.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseCells } from './a1.ts';
+import { Credentials, type OAuthClientCredentials, type ServiceAccountKey } from './auth.ts';
+import { fromEmulatorCell, toEmulatorCell, type EmulatorCell } from './cells.ts';
+import { growTo, gridBox, hasValue, setCell, trimmedRows, type Tab } from './grid.ts';
+import { createListener } from './server.ts';
+import { fillTab, newBook, tabByTitle, type Book, type SpreadsheetInput } from './state.ts';
+import {
+  Traffic,
+  type EmulatorStats,
+  type InjectedFailure,
+  type QuotaSettings,
+} from './traffic.ts';
+
+export type { EmulatorCell } from './cells.ts';
+export type { ServiceAccountKey, OAuthClientCredentials } from './auth.ts';
+export type { SpreadsheetInput, TabInput } from './state.ts';
+export type { EmulatorStats, InjectedFailure, QuotaSettings, RequestRecord } from './traffic.ts';
+
+export interface GoogleSheetsEmulator {
+  /** `http://127.0.0.1:PORT`; the Sheets rootUrl is `${url}/`. */
+  readonly url: string;
+  /** `${url}/token`, the OAuth 2.0 token endpoint (jwt-bearer and refresh_token grants). */
+  readonly tokenUrl: string;
+  /** Adds a spreadsheet and returns its id (a random 44-character one unless given). */
+  createSpreadsheet(input: SpreadsheetInput): string;
+  /** The tab as a person sees it: trailing empty rows and trailing empty cells of a row left out. */
+  rows(spreadsheetId: string, tab: string): EmulatorCell[][];
+  /** A person typing into one cell (`B2`); strings are kept as text, as typed after `'`. */
+  editCell(spreadsheetId: string, tab: string, a1: string, value: EmulatorCell): void;
+  /** Replaces every cell of a tab. */
+  setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void;
+  /** A service-account key whose JWT assertions the token endpoint accepts. */
+  serviceAccount(name?: string): ServiceAccountKey;
+  /** An OAuth client and a refresh token for `email` (default user@example.com). */
+  oauthClient(email?: string): OAuthClientCredentials;
+  /** An API key, accepted as `?key=` on reads of spreadsheets created with `public: true`. */
+  apiKey(): string;
+  share(spreadsheetId: string, email: string): void;
+  unshare(spreadsheetId: string, email: string): void;
+  /** Write requests per principal per sliding window; null is unlimited (the default). */
+  quota: QuotaSettings | null;
+  /** Retry-After header of quota 429s; null sends none, as Google usually does. */
+  quotaRetryAfterSeconds: number | null;
+  /**
+   * Makes the next `count` matching API requests fail, changing nothing; replaces a failure still
+   * pending, so `count` 0 clears it. Token requests never fail.
+   */
+  failNext(count: number, failure: InjectedFailure): void;
+  /** Added before every answer. */
+  latencyMs: number;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Expires every access token handed out, as if an hour had passed. */
+  expireAccessTokens(): void;
+  close(): Promise<void>;
+}
+
+class Emulator implements GoogleSheetsEmulator {
+  readonly tokenUrl: string;
+  private readonly books = new Map<string, Book>();
+  private readonly credentials: Credentials;
+  private readonly traffic = new Traffic();
+
+  constructor(
+    readonly url: string,
+    private readonly server: Server,
+  ) {
+    this.tokenUrl = `${url}/token`;
+    this.credentials = new Credentials(this.tokenUrl);
+    server.on(
+      'request',
+      createListener({ books: this.books, credentials: this.credentials, traffic: this.traffic }),
+    );
+  }
+
+  createSpreadsheet(input: SpreadsheetInput): string {
+    const book = newBook(input);
+    if (this.books.has(book.id)) throw new Error(`Spreadsheet ${book.id} already exists`);
+    this.books.set(book.id, book);
+    return book.id;
+  }
+
+  rows(spreadsheetId: string, tab: string): EmulatorCell[][] {
+    const sheet = this.tab(spreadsheetId, tab);
+    return trimmedRows(sheet, gridBox(sheet), hasValue).map((cells) => cells.map(toEmulatorCell));
+  }
+
+  editCell(spreadsheetId: string, tab: string, a1: string, value: EmulatorCell): void {
+    const sheet = this.tab(spreadsheetId, tab);
+    const cell = parseCells(a1);
+    if (cell?.startRow === undefined || cell.startColumn === undefined) {
+      throw new Error(`Not a cell: ${a1}`);
+    }
+    growTo(sheet, cell.startRow + 1, cell.startColumn + 1);
+    setCell(sheet, cell.startRow, cell.startColumn, fromEmulatorCell(value));
+  }
+
+  setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void {
+    fillTab(this.tab(spreadsheetId, tab), rows);
+  }
+
+  serviceAccount(name?: string): ServiceAccountKey {
+    return this.credentials.serviceAccount(name);
+  }
+
+  oauthClient(email?: string): OAuthClientCredentials {
+    return this.credentials.oauthClient(email);
+  }
+
+  apiKey(): string {
+    return this.credentials.apiKeyValue;
+  }
+
+  share(spreadsheetId: string, email: string): void {
+    this.book(spreadsheetId).sharedWith.add(email);
+  }
+
+  unshare(spreadsheetId: string, email: string): void {
+    this.book(spreadsheetId).sharedWith.delete(email);
+  }
+
+  get quota(): QuotaSettings | null {
+    return this.traffic.quota;
+  }
+
+  set quota(settings: QuotaSettings | null) {
+    this.traffic.quota = settings;
+  }
+
+  get quotaRetryAfterSeconds(): number | null {
+    return this.traffic.quotaRetryAfterSeconds;
+  }
+
+  set quotaRetryAfterSeconds(seconds: number | null) {
+    this.traffic.quotaRetryAfterSeconds = seconds;
+  }
+
+  get latencyMs(): number {
+    return this.traffic.latencyMs;
+  }
+
+  set latencyMs(ms: number) {
+    this.traffic.latencyMs = ms;
+  }
+
+  failNext(count: number, failure: InjectedFailure): void {
+    this.traffic.failNext(count, failure);
+  }
+
+  stats(): EmulatorStats {
+    return this.traffic.stats();
+  }
+
+  resetStats(): void {
+    this.traffic.resetStats();
+  }
+
+  expireAccessTokens(): void {
+    this.credentials.expireAccessTokens();
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.close((error) => (error ? reject(error) : resolve()));
+      this.server.closeAllConnections();
+    });
+  }
+
+  private book(spreadsheetId: string): Book {
+    const book = this.books.get(spreadsheetId);
+    if (!book) throw new Error(`No spreadsheet ${spreadsheetId}`);
+    return book;
+  }
+
+  private tab(spreadsheetId: string, title: string): Tab {
+    const tab = tabByTitle(this.book(spreadsheetId), title);
+    if (!tab) throw new Error(`No tab ${title} in spreadsheet ${spreadsheetId}`);
+    return tab;
+  }
+}
+
+/** Starts the emulator on 127.0.0.1 (a free port unless one is given). */
+export async function startGoogleSheetsEmulator(
+  options: { port?: number } = {},
+): Promise<GoogleSheetsEmulator> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return new Emulator(`http://127.0.0.1:${port}`, server);
+}
