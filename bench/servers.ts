@@ -119,7 +119,27 @@ export async function startSheetport(
   settings: Record<string, string> = {},
 ): Promise<Server> {
   const port = await freePort();
-  const env = cleanEnv({
+  const env = sheetportEnv(dataDir, port, settings);
+  return startServer(name, port, [cli, 'serve'], env, `/api/v1/${probeSheetId}?_limit=1`);
+}
+
+/** `sheetport serve` over a data directory with no sheet yet; it is probed through the admin API. */
+export async function startEmptySheetport(
+  name: string,
+  dataDir: string,
+  settings: Record<string, string> = {},
+): Promise<Server> {
+  const port = await freePort();
+  const env = sheetportEnv(dataDir, port, settings);
+  return startServer(name, port, [cli, 'serve'], env, '/admin/v1/sheets');
+}
+
+function sheetportEnv(
+  dataDir: string,
+  port: number,
+  settings: Record<string, string>,
+): NodeJS.ProcessEnv {
+  return cleanEnv({
     SHEETPORT_DATA_DIR: dataDir,
     SHEETPORT_PORT: String(port),
     SHEETPORT_HOST: '127.0.0.1',
@@ -128,7 +148,6 @@ export async function startSheetport(
     SHEETPORT_SYNC: 'full',
     ...settings,
   });
-  return startServer(name, port, [cli, 'serve'], env, `/api/v1/${probeSheetId}?_limit=1`);
 }
 
 /** json-server 0.17 over a db.json file, started the way its README shows. */

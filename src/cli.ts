@@ -48,7 +48,7 @@ async function importCommand(
   name: string | undefined,
   tab: string | undefined,
 ) {
-  const store = openStore(config);
+  const store = await openStore(config);
   try {
     let shown = 0;
     const sheet = await importFile(store, path, basename(path), {

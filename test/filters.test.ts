@@ -3,13 +3,10 @@ import assert from 'node:assert/strict';
 import { DateCell, type Cell } from '../src/cells/cell.ts';
 import { parseRowQuery } from '../src/query/parse-row-query.ts';
 import { planRead } from '../src/query/plan.ts';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
-import type { SheetStore } from '../src/store/store.ts';
+import { backend, openTestStore } from './helpers/stores.ts';
 
-/** Every store must give the same answers; each backend is listed here once. */
-const stores: { name: string; open: () => SheetStore }[] = [
-  { name: 'sqlite', open: () => new SqliteStore({ path: ':memory:', synchronous: 'normal' }) },
-];
+/** Every store must give the same answers: this file runs once per backend (see stores.ts). */
+const stores = [{ name: backend, open: openTestStore }];
 
 const columns = ['name', 'age', 'note', 'member', 'joined'];
 const rows: Cell[][] = [
@@ -23,8 +20,8 @@ const rows: Cell[][] = [
 
 for (const { name, open } of stores) {
   test(`${name}: filters select the same rows as a person reading the sheet would`, async (t) => {
-    const store = open();
-    t.after(() => store.close());
+    const { store, dispose } = await open();
+    t.after(dispose);
     const sheet = await store.createSheet(
       {
         id: 'f',
@@ -85,8 +82,8 @@ for (const { name, open } of stores) {
   });
 
   test(`${name}: sorting puts empty cells last and breaks ties by sheet order`, async (t) => {
-    const store = open();
-    t.after(() => store.close());
+    const { store, dispose } = await open();
+    t.after(dispose);
     const sheet = await store.createSheet(
       {
         id: 's',

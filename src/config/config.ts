@@ -10,6 +10,8 @@ export const configSchema = Type.Object({
   SHEETPORT_HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   SHEETPORT_PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
   SHEETPORT_DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  SHEETPORT_DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  SHEETPORT_DATABASE_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
   SHEETPORT_BODY_LIMIT: Type.Integer({ default: 1_048_576, minimum: 1024 }),
   SHEETPORT_UPLOAD_LIMIT: Type.Integer({ default: 104_857_600, minimum: 1024 }),
   SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
@@ -43,6 +45,9 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** PostgreSQL instead of the embedded SQLite file, when set. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
   bodyLimit: number;
   uploadLimit: number;
   cacheSize: number;
@@ -71,6 +76,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: parsed.SHEETPORT_HOST,
     port: parsed.SHEETPORT_PORT,
     dataDir: parsed.SHEETPORT_DATA_DIR,
+    databaseUrl: parsed.SHEETPORT_DATABASE_URL,
+    databasePoolSize: parsed.SHEETPORT_DATABASE_POOL_SIZE,
     bodyLimit: parsed.SHEETPORT_BODY_LIMIT,
     uploadLimit: parsed.SHEETPORT_UPLOAD_LIMIT,
     cacheSize: parsed.SHEETPORT_CACHE_SIZE,

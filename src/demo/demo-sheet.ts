@@ -17,7 +17,7 @@ const demoRows: Cell[][] = [
  * It is created once: after it has been deleted, it does not come back.
  */
 export async function seedDemoSheet(store: SheetStore): Promise<Sheet | null> {
-  if (await store.getFlag('demo-seeded')) return null;
+  if (!(await store.claimFlag('demo-seeded'))) return null;
   const sheet = await store.createSheet(
     {
       id: newSheetId(),
@@ -28,6 +28,5 @@ export async function seedDemoSheet(store: SheetStore): Promise<Sheet | null> {
     },
     [demoRows],
   );
-  await store.setFlag('demo-seeded');
   return sheet;
 }

@@ -23,7 +23,12 @@ export class MirrorWritePath implements WritePath {
     return this.provider.writeSlot();
   }
 
-  async commit(
+  /** Servers sharing a store take turns: one at a time replays a sheet's writes upstream. */
+  commit(stale: Sheet, ops: WriteOp[], context: { firstArrival: number }): Promise<CommitResult[]> {
+    return this.store.exclusive(stale.id, () => this.#commit(stale, ops, context));
+  }
+
+  async #commit(
     stale: Sheet,
     ops: WriteOp[],
     { firstArrival }: { firstArrival: number },

@@ -29,7 +29,9 @@ export class SheetMirror {
     let refresh = this.#inFlight.get(sheet.id);
     if (refresh === undefined) {
       refresh = this.queue
-        .exclusive(sheet.id, () => this.refreshIfStale(sheet.id))
+        .exclusive(sheet.id, () =>
+          this.store.exclusive(sheet.id, () => this.refreshIfStale(sheet.id)),
+        )
         .finally(() => this.#inFlight.delete(sheet.id));
       this.#inFlight.set(sheet.id, refresh);
     }
@@ -38,7 +40,9 @@ export class SheetMirror {
 
   /** Re-reads now, whatever the window. */
   refresh(sheetId: string): Promise<Sheet> {
-    return this.queue.exclusive(sheetId, () => this.#reread(sheetId));
+    return this.queue.exclusive(sheetId, () =>
+      this.store.exclusive(sheetId, () => this.#reread(sheetId)),
+    );
   }
 
   /** For work already running in the sheet's queue, such as a commit. */

@@ -46,8 +46,16 @@ export interface SheetStore {
   ): Promise<(WriteResult | Problem)[]>;
   /** Replaces a sheet's columns and rows at once, e.g. with a fresh read of its spreadsheet. */
   replaceRows(sheetId: string, columns: string[], rows: Cell[][]): Promise<Sheet>;
-  /** A value such as `true` stored under a name, for one-time set-up like the demo sheet. */
-  getFlag(name: string): Promise<boolean>;
-  setFlag(name: string): Promise<void>;
+  /**
+   * Sets a flag for one-time set-up, like the demo sheet: true for the one caller, across all
+   * servers sharing the store, that set it first.
+   */
+  claimFlag(name: string): Promise<boolean>;
+  /**
+   * Runs `work` holding the sheet's write lock, which servers sharing the store take in turn.
+   * Writes take it on their own; this is for work spanning more than one call, such as planning
+   * a write, replaying it upstream and applying it.
+   */
+  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

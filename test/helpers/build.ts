@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type AppOptions } from '../../src/app.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openTestStore } from './stores.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import type { Providers } from '../../src/sheets/sheets.ts';
 
@@ -13,20 +10,20 @@ export interface TestServer {
   store: SheetStore;
   /** Base URL of the listening server, e.g. http://127.0.0.1:40123 */
   url: string;
-  dataDir: string;
+  /** Settings that point another server process at the same store. */
+  env: Record<string, string>;
 }
 
 /**
- * Starts the real application on a free loopback port over a fresh SQLite file, and stops it and
- * removes its files when the test ends.
+ * Starts the real application on a free loopback port over a fresh store (see stores.ts), and
+ * stops it and removes the store when the test ends.
  */
 export async function build(
   t: TestContext,
   options: Partial<AppOptions> = {},
   providers: Providers = {},
 ): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sheetport-test-'));
-  const store = new SqliteStore({ path: join(dataDir, 'sheetport.db'), synchronous: 'normal' });
+  const { store, env, dispose } = await openTestStore();
   const app = await createApp(
     { store, providers },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 16_777_216, ...options },
@@ -34,10 +31,9 @@ export async function build(
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   t.after(async () => {
     await app.close();
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await dispose();
   });
-  return { app, store, url, dataDir };
+  return { app, store, url, env };
 }
 
 /** JSON request helper: returns status, headers and the parsed body (or text when not JSON). */

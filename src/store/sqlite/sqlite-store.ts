@@ -228,12 +228,13 @@ export class SqliteStore implements SheetStore {
     return sheet;
   }
 
-  async getFlag(name: string): Promise<boolean> {
-    return this.#sql.get('SELECT 1 FROM flags WHERE name = ?').get(name) !== undefined;
+  async claimFlag(name: string): Promise<boolean> {
+    return this.#sql.get('INSERT OR IGNORE INTO flags (name) VALUES (?)').run(name).changes === 1;
   }
 
-  async setFlag(name: string): Promise<void> {
-    this.#sql.get('INSERT OR IGNORE INTO flags (name) VALUES (?)').run(name);
+  /** One process owns the file, and the write queue already runs a sheet's work in turn. */
+  exclusive<T>(_sheetId: string, work: () => Promise<T>): Promise<T> {
+    return work();
   }
 
   async close(): Promise<void> {

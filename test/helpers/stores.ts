@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import type { SheetStore } from '../../src/store/store.ts';
+
+/**
+ * The store the suite runs against: SQLite by default; PostgreSQL when `npm test` runs the
+ * suite again with SHEETPORT_TEST_DATABASE_URL pointing at a throwaway server
+ * (see run-on-postgres.ts). Every store gets a fresh file or database of its own.
+ */
+export const backend =
+  process.env.SHEETPORT_TEST_DATABASE_URL === undefined ? 'sqlite' : 'postgres';
+
+export interface OpenedStore {
+  store: SheetStore;
+  /** For servers started as processes on the same data: a data dir, or a database URL. */
+  env: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+export async function openTestStore(): Promise<OpenedStore> {
+  const adminUrl = process.env.SHEETPORT_TEST_DATABASE_URL;
+  if (adminUrl === undefined) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sheetport-test-'));
+    const store = new SqliteStore({ path: join(dataDir, 'sheetport.db'), synchronous: 'normal' });
+    return {
+      store,
+      env: { SHEETPORT_DATA_DIR: dataDir },
+      dispose: async () => {
+        await store.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const database = `sheetport_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `CREATE DATABASE ${database}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const store = await PostgresStore.open({ connectionString: url.href, poolSize: 5 });
+  return {
+    store,
+    env: { SHEETPORT_DATABASE_URL: url.href },
+    dispose: async () => {
+      await store.close();
+      await adminQuery(adminUrl, `DROP DATABASE ${database} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
