@@ -57,7 +57,8 @@ export class RowTable {
 
   async insert(db: Queryable, rows: Cell[][]): Promise<void> {
     if (this.width === 0) {
-      for (const _ of rows) await db.query(`INSERT INTO ${this.name} DEFAULT VALUES`);
+      for (let i = 0; i < rows.length; i++)
+        await db.query(`INSERT INTO ${this.name} DEFAULT VALUES`);
       return;
     }
     const perStatement = Math.max(1, Math.floor(maxParameters / (this.width * 3)));
