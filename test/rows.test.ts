@@ -863,3 +863,22 @@ describe('Unicode', () => {
     assert.equal(assertProblem(unknown, 400, 'unknown-column').column, 'prenom');
   });
 });
+
+test('each write answers the version it made, and a GET then answers the same ETag', async (t) => {
+  const { rows } = await sheetWith(t, ['name'], [{ name: 'a' }]);
+  const versions: number[] = [];
+  for (const [method, query, body] of [
+    ['POST', '', { name: 'b' }],
+    ['PATCH', '?_id=0', { name: 'A' }],
+    ['DELETE', '?_id=1', undefined],
+  ] as const) {
+    const reply = await call(`${rows}${query}`, { method, body });
+    assert.equal(reply.status < 300, true, reply.text);
+    versions.push(Number(/^W\/"(\d+)"$/.exec(reply.headers.get('etag') ?? '')?.[1]));
+    const read = await call(rows);
+    assert.equal(read.headers.get('etag'), reply.headers.get('etag'));
+  }
+  assert.deepEqual(versions, [versions[0], (versions[0] ?? 0) + 1, (versions[0] ?? 0) + 2]);
+  const failed = await call(`${rows}?_id=9`, { method: 'DELETE' });
+  assert.equal(failed.headers.get('etag'), null, 'a failed write makes no version');
+});

@@ -97,7 +97,9 @@ export async function rowRoutes(
         op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
         break;
     }
-    const outcome = await sheets.write(sheet, op);
+    const { outcome, version } = await sheets.write(sheet, op);
+    // The version this write made: a GET answering the same ETag shows exactly its effect.
+    if (version !== undefined) void reply.header('etag', `W/"${version}"`);
     return reply.code(method === 'POST' ? 201 : 200).send(outcome);
   }
 

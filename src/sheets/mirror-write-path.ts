@@ -61,7 +61,7 @@ export class MirrorWritePath implements WritePath {
       if (result instanceof Problem) return result;
       if (refusal !== null) return refusal;
       const done = committed[next++];
-      return done === undefined || done instanceof Problem ? (done ?? unexpected()) : done.outcome;
+      return done ?? unexpected();
     });
   }
 }

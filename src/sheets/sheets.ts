@@ -1,5 +1,6 @@
 import { Problem } from '../errors/problem.ts';
-import type { WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { WriteOp } from '../query/plan.ts';
+import type { WriteResult } from './write-effect.ts';
 import type { GoogleProvider } from '../providers/google/google-provider.ts';
 import type { SheetProvider } from '../providers/provider.ts';
 import type { SheetStore } from '../store/store.ts';
@@ -59,7 +60,7 @@ export class Sheets {
   }
 
   /** Queues a write planned against `sheet` as it was; answered once it is durable. */
-  write(sheet: Sheet, op: WriteOp): Promise<WriteOutcome> {
+  write(sheet: Sheet, op: WriteOp): Promise<WriteResult> {
     return this.#queue.submit(sheet, op);
   }
 

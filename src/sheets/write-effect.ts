@@ -14,4 +14,9 @@ export type WriteEffect =
 export interface WriteResult {
   outcome: WriteOutcome;
   effect?: WriteEffect;
+  /**
+   * The sheet's version once this write is applied: versions count committed writes, so they
+   * order every write to a sheet, whichever server took it.
+   */
+  version?: number;
 }

@@ -1,9 +1,10 @@
-import { Problem } from '../errors/problem.ts';
-import type { WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { Problem } from '../errors/problem.ts';
+import type { WriteOp } from '../query/plan.ts';
 import type { SheetStore } from '../store/store.ts';
 import type { Sheet } from './sheet.ts';
+import type { WriteResult } from './write-effect.ts';
 
-export type CommitResult = WriteOutcome | Problem;
+export type CommitResult = WriteResult | Problem;
 
 /**
  * How a group of writes to one sheet is committed. Sheets that live only here commit to the
@@ -20,7 +21,6 @@ export class StoreWritePath implements WritePath {
   constructor(private readonly store: SheetStore) {}
 
   async commit(sheet: Sheet, ops: WriteOp[]): Promise<CommitResult[]> {
-    const results = await this.store.applyWrites(sheet.id, ops);
-    return results.map((result) => (result instanceof Problem ? result : result.outcome));
+    return this.store.applyWrites(sheet.id, ops);
   }
 }

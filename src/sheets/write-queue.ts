@@ -1,5 +1,6 @@
 import { headerChanged, Problem } from '../errors/problem.ts';
-import type { WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { WriteOp } from '../query/plan.ts';
+import type { WriteResult } from './write-effect.ts';
 import type { SheetStore } from '../store/store.ts';
 import { sameColumns, type Sheet } from './sheet.ts';
 import type { WritePath } from './write-path.ts';
@@ -9,7 +10,7 @@ interface Pending {
   /** The columns the write was planned against, by name and position. */
   columns: string[];
   arrival: number;
-  resolve: (outcome: WriteOutcome) => void;
+  resolve: (result: WriteResult) => void;
   reject: (error: unknown) => void;
 }
 
@@ -32,7 +33,7 @@ export class WriteQueue {
     private readonly pathFor: (sheet: Sheet) => WritePath,
   ) {}
 
-  submit(sheet: Sheet, op: WriteOp): Promise<WriteOutcome> {
+  submit(sheet: Sheet, op: WriteOp): Promise<WriteResult> {
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
       let pending = this.#pending.get(sheetId);

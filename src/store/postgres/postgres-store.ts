@@ -160,6 +160,7 @@ export class PostgresStore implements SheetStore {
       let sheet = toSheet(record);
       const table = new RowTable(record.rows_table, sheet.columns.length);
       const results: (WriteResult | Problem)[] = [];
+      let committed = 0;
       for (const op of ops) {
         await client.query('SAVEPOINT write');
         try {
@@ -169,7 +170,9 @@ export class PostgresStore implements SheetStore {
             'created' in outcome ? outcome.created : 'deleted' in outcome ? -outcome.deleted : 0;
           sheet = { ...sheet, rowCount: sheet.rowCount + change };
           await client.query('RELEASE SAVEPOINT write');
-          results.push(result);
+          results.push(
+            mode === 'plan' ? result : { ...result, version: sheet.version + ++committed },
+          );
         } catch (error) {
           if (!(error instanceof Problem)) throw error;
           await client.query('ROLLBACK TO SAVEPOINT write');
@@ -181,8 +184,8 @@ export class PostgresStore implements SheetStore {
         return results;
       }
       await client.query(
-        'UPDATE sheets SET row_count = $2, version = version + 1, updated_at = now() WHERE id = $1',
-        [sheetId, sheet.rowCount],
+        'UPDATE sheets SET row_count = $2, version = version + $3, updated_at = now() WHERE id = $1',
+        [sheetId, sheet.rowCount, committed],
       );
       await client.query('COMMIT');
       return results;

@@ -164,6 +164,7 @@ export class SqliteStore implements SheetStore {
     const entry = this.#entry(sheetId);
     const results: (WriteResult | Problem)[] = [];
     let sheet = entry.sheet;
+    let committed = 0;
     const applyOne = this.#db.transaction((op: WriteOp) =>
       entry.rows.apply(sheet, op, mode === 'plan'),
     );
@@ -177,7 +178,9 @@ export class SqliteStore implements SheetStore {
             const change =
               'created' in outcome ? outcome.created : 'deleted' in outcome ? -outcome.deleted : 0;
             sheet = { ...sheet, rowCount: sheet.rowCount + change };
-            results.push(result);
+            results.push(
+              mode === 'plan' ? result : { ...result, version: sheet.version + ++committed },
+            );
           } catch (error) {
             if (!(error instanceof Problem)) throw error;
             results.push(error);
@@ -186,15 +189,15 @@ export class SqliteStore implements SheetStore {
         if (mode === 'plan') throw new PlanOnly();
         this.#sql
           .get(
-            'UPDATE sheets SET row_count = ?, version = version + 1, updated_at = ? WHERE id = ?',
+            'UPDATE sheets SET row_count = ?, version = version + ?, updated_at = ? WHERE id = ?',
           )
-          .run(sheet.rowCount, now, sheetId);
+          .run(sheet.rowCount, committed, now, sheetId);
       })();
     } catch (error) {
       if (error instanceof PlanOnly) return results;
       throw error;
     }
-    entry.sheet = { ...sheet, version: sheet.version + 1, updatedAt: now };
+    entry.sheet = { ...sheet, version: sheet.version + committed, updatedAt: now };
     return results;
   }
 
