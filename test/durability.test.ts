@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { call } from './helpers/build.ts';
+import { startServer, type RunningServer } from './helpers/server-process.ts';
 
 type Row = Record<string, unknown>;
-
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** A port that was free a moment ago: the server is told to listen on it. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
 
 interface DataDir {
   /** Starts `sheetport serve` over this directory. */
@@ -41,68 +24,8 @@ async function dataDirFor(t: TestContext): Promise<DataDir> {
     for (const kill of kills) await kill();
     await rm(dir, { recursive: true, force: true });
   });
-  return { start: () => startServer(dir, (kill) => kills.push(kill)) };
-}
-
-interface RunningServer {
-  url: string;
-  child: ChildProcess;
-  /** Kills the process with SIGKILL, as a crash or `kill -9` would, and waits until it is gone. */
-  crash(): Promise<void>;
-}
-
-/**
- * Starts `sheetport serve` as its own process over `dataDir` and resolves once it logs that it
- * listens. `onSpawn` receives a function that kills the process if it still runs.
- */
-async function startServer(
-  dataDir: string,
-  onSpawn: (kill: () => Promise<void>) => void,
-): Promise<RunningServer> {
-  const port = await freePort();
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-    cwd: repoRoot,
-    env: {
-      ...env,
-      SHEETPORT_DATA_DIR: dataDir,
-      SHEETPORT_HOST: '127.0.0.1',
-      SHEETPORT_PORT: String(port),
-      SHEETPORT_LOG_LEVEL: 'info',
-      SHEETPORT_DEMO: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  onSpawn(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-
-  let output = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const url = await new Promise<string>((resolve, reject) => {
-    lines.on('line', (line) => {
-      output += `${line}\n`;
-      const listening = /Server listening at (http:\/\/[^\s"]+)/.exec(line);
-      if (listening?.[1] !== undefined) resolve(listening[1]);
-    });
-    child.once('exit', (code, signal) =>
-      reject(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`)),
-    );
-  });
-  assert.equal(url, `http://127.0.0.1:${port}`);
   return {
-    url,
-    child,
-    crash: async () => {
-      child.kill('SIGKILL');
-      await exited;
-      assert.equal(child.signalCode, 'SIGKILL');
-    },
+    start: () => startServer({ SHEETPORT_DATA_DIR: dir }, (kill) => kills.push(kill)),
   };
 }
 

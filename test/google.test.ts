@@ -4,12 +4,14 @@ import { generateKeyPairSync } from 'node:crypto';
 import { googleIdentity, type GoogleSettings } from '../src/providers/google/google-auth.ts';
 import { GoogleProvider } from '../src/providers/google/google-provider.ts';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from './google-emulator/index.ts';
+import type { SheetStore } from '../src/store/store.ts';
 import { build, call } from './helpers/build.ts';
 
 interface Setup {
   emulator: GoogleSheetsEmulator;
   url: string;
   spreadsheetId: string;
+  store: SheetStore;
 }
 
 const people = [
@@ -67,8 +69,8 @@ async function setup(
   const identity = googleIdentity(settings);
   assert.ok(identity !== null);
   const google = new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
-  const { url } = await build(t, {}, { google });
-  return { emulator, url, spreadsheetId };
+  const { url, store } = await build(t, {}, { google });
+  return { emulator, url, spreadsheetId, store };
 }
 
 async function connect(
@@ -408,4 +410,26 @@ test('a header changed in the spreadsheet is re-read; filters on a removed colum
   assert.equal((stale.body as { code: string }).code, 'unknown-column');
   const described = await call(`${google.url}/admin/v1/sheets/${id}`);
   assert.deepEqual((described.body as { columns: string[] }).columns, ['name', 'years']);
+});
+
+test('a push cut off before Google answered is repaired: the next write re-reads the spreadsheet first', async (t) => {
+  const google = await setup(t);
+  const id = await connect(google, { freshnessSeconds: 3600 });
+  // As a server that died mid-push leaves things: its marker set, its rows in the spreadsheet
+  // but not in the copy.
+  assert.equal(await google.store.claimFlag(`pushing:${id}`), true);
+  const [header = [], ...rows] = google.emulator.rows(google.spreadsheetId, 'People');
+  google.emulator.setRows(google.spreadsheetId, 'People', [
+    header,
+    ...rows,
+    ['Cut', 1, null, null],
+  ]);
+  const answer = await call(`${google.url}/api/v1/${id}?name=Cut`, {
+    method: 'PATCH',
+    body: { age: 2 },
+  });
+  assert.deepEqual(answer.body, { updated: 1 }, answer.text);
+  const { api, sheet } = await bothSides(google, id);
+  assert.deepEqual(api, sheet);
+  assert.equal(await google.store.claimFlag(`pushing:${id}`), true, 'the marker was cleared');
 });

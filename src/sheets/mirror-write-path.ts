@@ -33,8 +33,16 @@ export class MirrorWritePath implements WritePath {
     ops: WriteOp[],
     { firstArrival }: { firstArrival: number },
   ): Promise<CommitResult[]> {
-    const sheet = await this.mirror.refreshIfStale(stale.id);
-    if (!sameColumns(sheet.columns, stale.columns)) return ops.map(() => headerChanged(sheet.name));
+    // A marker is set while a push is under way. Found set, it means a push was cut off (its
+    // server died, or Google failed without saying whether it applied the batch): the
+    // spreadsheet may hold writes the copy lacks, so the copy is re-read before planning.
+    const marker = `pushing:${stale.id}`;
+    const interrupted = !(await this.store.claimFlag(marker));
+    const sheet = await this.mirror.refreshIfStale(stale.id, interrupted);
+    if (!sameColumns(sheet.columns, stale.columns)) {
+      await this.store.releaseFlag(marker);
+      return ops.map(() => headerChanged(sheet.name));
+    }
     const planned = await this.store.applyWrites(sheet.id, ops, 'plan');
     const accepted: WriteOp[] = [];
     const effects: WriteEffect[] = [];
@@ -53,6 +61,8 @@ export class MirrorWritePath implements WritePath {
       }
     }
     const committed = refusal === null ? await this.store.applyWrites(sheet.id, accepted) : [];
+    // Only an outage leaves it unknown whether Google applied the batch; then the marker stays.
+    if (refusal?.code !== 'provider-unavailable') await this.store.releaseFlag(marker);
     // The commit replays the plan on the same rows, so it cannot differ; if it ever did, the
     // copy is no longer the spreadsheet's and is re-read before it is used again.
     if (committed.some((result) => result instanceof Problem)) this.mirror.forget(sheet.id);

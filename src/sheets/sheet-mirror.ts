@@ -45,10 +45,10 @@ export class SheetMirror {
     );
   }
 
-  /** For work already running in the sheet's queue, such as a commit. */
-  async refreshIfStale(sheetId: string): Promise<Sheet> {
+  /** For work already running in the sheet's queue and lock, such as a commit. */
+  async refreshIfStale(sheetId: string, force = false): Promise<Sheet> {
     const sheet = await this.#current(sheetId);
-    return this.#isStale(sheet) ? this.#reread(sheetId) : sheet;
+    return force || this.#isStale(sheet) ? this.#reread(sheetId) : sheet;
   }
 
   /** Records a read made elsewhere, e.g. when a sheet is first connected. */

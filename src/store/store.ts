@@ -51,6 +51,7 @@ export interface SheetStore {
    * servers sharing the store, that set it first.
    */
   claimFlag(name: string): Promise<boolean>;
+  releaseFlag(name: string): Promise<void>;
   /**
    * Runs `work` holding the sheet's write lock, which servers sharing the store take in turn.
    * Writes take it on their own; this is for work spanning more than one call, such as planning

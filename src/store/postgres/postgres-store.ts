@@ -223,6 +223,10 @@ export class PostgresStore implements SheetStore {
     return rowCount === 1;
   }
 
+  async releaseFlag(name: string): Promise<void> {
+    await this.#pool.query('DELETE FROM flags WHERE name = $1', [name]);
+  }
+
   /** A session advisory lock on the sheet, held on a connection of its own while `work` runs. */
   async exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();

@@ -235,6 +235,10 @@ export class SqliteStore implements SheetStore {
     return this.#sql.get('INSERT OR IGNORE INTO flags (name) VALUES (?)').run(name).changes === 1;
   }
 
+  async releaseFlag(name: string): Promise<void> {
+    this.#sql.get('DELETE FROM flags WHERE name = ?').run(name);
+  }
+
   /** One process owns the file, and the write queue already runs a sheet's work in turn. */
   exclusive<T>(_sheetId: string, work: () => Promise<T>): Promise<T> {
     return work();

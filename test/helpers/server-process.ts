@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A port that was free a moment ago: the server is told to listen on it. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  /** Kills the process with SIGKILL, as a crash or `kill -9` would, and waits until it is gone. */
+  crash(): Promise<void>;
+}
+
+/**
+ * Starts `sheetport serve` as its own process with these settings (a data directory or a
+ * database URL) and resolves once it logs that it listens. `onSpawn` receives a function that kills the process if it still runs.
+ */
+export async function startServer(
+  settings: Record<string, string>,
+  onSpawn: (kill: () => Promise<void>) => void,
+): Promise<RunningServer> {
+  const port = await freePort();
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    cwd: repoRoot,
+    env: {
+      ...env,
+      ...settings,
+      SHEETPORT_HOST: '127.0.0.1',
+      SHEETPORT_PORT: String(port),
+      SHEETPORT_LOG_LEVEL: 'info',
+      SHEETPORT_DEMO: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  onSpawn(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+
+  let output = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      output += `${line}\n`;
+      const listening = /Server listening at (http:\/\/[^\s"]+)/.exec(line);
+      if (listening?.[1] !== undefined) resolve(listening[1]);
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`)),
+    );
+  });
+  assert.equal(url, `http://127.0.0.1:${port}`);
+  return {
+    url,
+    child,
+    crash: async () => {
+      child.kill('SIGKILL');
+      await exited;
+      assert.equal(child.signalCode, 'SIGKILL');
+    },
+  };
+}
