@@ -1,6 +1,10 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AccessControl } from './access/access-control.ts';
+import { registerCors } from './access/cors.ts';
+import { defaultLimits, type Limits } from './access/limits.ts';
+import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { registerErrorHandler } from './routes/error-handler.ts';
 import { ReadCache } from './routes/read-cache.ts';
@@ -20,18 +24,32 @@ export interface AppOptions {
   /** Bytes of read answers kept in memory; 0 turns the cache off. */
   cacheSize: number;
   logger?: FastifyServerOptions['logger'];
+  /** Unset: every caller is the administrator (the server then listens on loopback only). */
+  adminToken?: string | undefined;
+  rateLimits?: RateLimitOptions;
+  limits?: Limits;
+  /** Take the client address from X-Forwarded-For, behind a load balancer. */
+  trustProxy?: boolean;
+  timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
 }
+
+const defaultTimeouts = { requestMs: 120_000, headersMs: 10_000, keepAliveMs: 5_000 };
 
 /** Builds the HTTP application around a store. It never listens: see `server.ts`. */
 export async function createApp(deps: AppDeps, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy ?? false,
+    // A slow or stalled client may hold a connection only so long (slowloris and friends).
+    requestTimeout: (options.timeouts ?? defaultTimeouts).requestMs,
+    keepAliveTimeout: (options.timeouts ?? defaultTimeouts).keepAliveMs,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
+  app.server.headersTimeout = (options.timeouts ?? defaultTimeouts).headersMs;
   registerErrorHandler(app);
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);
@@ -58,7 +76,15 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
 
   const sheets = new Sheets(deps.store, deps.providers ?? {});
   const cache = new ReadCache(options.cacheSize);
-  await app.register(rowRoutes, { sheets, cache });
-  await app.register(adminRoutes, { sheets, uploadLimit: options.uploadLimit });
+  const access = new AccessControl(deps.store, { adminToken: options.adminToken });
+  const limits = options.limits ?? defaultLimits;
+  await registerCors(app, deps.store);
+  const keyLimit = await registerRateLimits(
+    app,
+    deps.store,
+    options.rateLimits ?? { perAddress: 0, perKey: 0 },
+  );
+  await app.register(rowRoutes, { sheets, cache, access, keyLimit, limits });
+  await app.register(adminRoutes, { sheets, uploadLimit: options.uploadLimit, access, limits });
   return app;
 }

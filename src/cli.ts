@@ -5,6 +5,7 @@ import { loadConfig, type Config } from './config/config.ts';
 import { Problem } from './errors/problem.ts';
 import { openStore, serve } from './server.ts';
 import { importFile } from './sources/import-file.ts';
+import { newSheetSettings } from './access/access-control.ts';
 
 const usage = `Usage:
   sheetport serve                     serve the API (settings: SHEETPORT_* variables, see README)
@@ -54,6 +55,8 @@ async function importCommand(
     const sheet = await importFile(store, path, basename(path), {
       name,
       tab,
+      settings: newSheetSettings(config.adminToken !== undefined),
+      limits: config.limits,
       onProgress: (rows) => {
         if (Date.now() - shown < 500) return;
         shown = Date.now();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
-import type { Config } from './config/config.ts';
+import { ConfigError, type Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { googleIdentity } from './providers/google/google-auth.ts';
 import { GoogleProvider } from './providers/google/google-provider.ts';
@@ -22,6 +22,11 @@ export async function openStore(config: Config): Promise<SheetStore> {
 
 /** Opens the store, serves the API, and closes both cleanly on SIGINT or SIGTERM. */
 export async function serve(config: Config): Promise<FastifyInstance> {
+  if (config.adminToken === undefined && !isLoopback(config.host)) {
+    throw new ConfigError(
+      `SHEETPORT_HOST is ${config.host}, but without SHEETPORT_ADMIN_TOKEN anyone who reaches the server could manage every sheet. Set SHEETPORT_ADMIN_TOKEN (16 characters or more), or listen on 127.0.0.1.`,
+    );
+  }
   const store = await openStore(config);
   const identity = googleIdentity(config.google);
   const google = identity === null ? undefined : new GoogleProvider(identity, config.google);
@@ -32,9 +37,19 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       uploadLimit: config.uploadLimit,
       cacheSize: config.cacheSize,
       logger: { level: config.logLevel },
+      adminToken: config.adminToken,
+      rateLimits: config.rateLimits,
+      limits: config.limits,
+      trustProxy: config.trustProxy,
+      timeouts: config.timeouts,
     },
   );
   app.addHook('onClose', () => store.close());
+  if (config.adminToken === undefined) {
+    app.log.warn(
+      'SHEETPORT_ADMIN_TOKEN is not set: listening on loopback only, and every local caller is the administrator. Set it before exposing the server.',
+    );
+  }
   const demo = config.demo ? await seedDemoSheet(store) : null;
   const address = await app.listen({ host: config.host, port: config.port });
   if (demo !== null) app.log.info(`demo sheet "${demo.name}" is at ${address}/api/v1/${demo.id}`);
@@ -53,4 +68,8 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -55,7 +55,7 @@ test('POST /admin/v1/sheets with JSON creates an empty sheet from scratch and an
   assert.deepEqual(sheet.columns, ['name', 'email']);
   assert.equal(sheet.rowCount, 0);
   assert.deepEqual(sheet.source, { provider: 'scratch' });
-  assert.deepEqual(sheet.settings, { deleteEnabled: true });
+  assert.deepEqual(sheet.settings, { deleteEnabled: true, access: 'open', allowedOrigins: ['*'] });
   assert.match(sheet.createdAt, isoTimestamp);
   assert.match(sheet.updatedAt, isoTimestamp);
   assert.deepEqual((await call(`${url}/api/v1/${sheet.id}`)).body, []);
@@ -211,7 +211,11 @@ test('PATCH /admin/v1/sheets/:id renames a sheet, and the new name is what GET s
   const patched = body as SheetBody;
   assert.equal(patched.id, sheet.id);
   assert.equal(patched.name, 'new');
-  assert.deepEqual(patched.settings, { deleteEnabled: true });
+  assert.deepEqual(patched.settings, {
+    deleteEnabled: true,
+    access: 'open',
+    allowedOrigins: ['*'],
+  });
   assert.equal(patched.createdAt, sheet.createdAt);
   assert.ok(patched.updatedAt >= sheet.updatedAt);
   assert.deepEqual((await call(`${url}/admin/v1/sheets/${sheet.id}`)).body, patched);
@@ -229,7 +233,11 @@ test('PATCH deleteEnabled=false makes row DELETE answer 405 delete-disabled, and
     body: { deleteEnabled: false },
   });
   assert.equal(off.status, 200);
-  assert.deepEqual((off.body as SheetBody).settings, { deleteEnabled: false });
+  assert.deepEqual((off.body as SheetBody).settings, {
+    deleteEnabled: false,
+    access: 'open',
+    allowedOrigins: ['*'],
+  });
   assert.equal((off.body as SheetBody).name, 'kept');
 
   const refused = await call(`${url}/api/v1/${sheet.id}?_id=0`, { method: 'DELETE' });
@@ -243,7 +251,11 @@ test('PATCH deleteEnabled=false makes row DELETE answer 405 delete-disabled, and
     method: 'PATCH',
     body: { deleteEnabled: true },
   });
-  assert.deepEqual((on.body as SheetBody).settings, { deleteEnabled: true });
+  assert.deepEqual((on.body as SheetBody).settings, {
+    deleteEnabled: true,
+    access: 'open',
+    allowedOrigins: ['*'],
+  });
   const deleted = await call(`${url}/api/v1/${sheet.id}?_id=0`, { method: 'DELETE' });
   assert.equal(deleted.status, 200);
   assert.deepEqual(deleted.body, { deleted: 1 });

@@ -129,7 +129,7 @@ test('a Google tab connects by its address and serves typed rows', async (t) => 
       tab: 'People',
       tabId: source.tabId,
     },
-    settings: { deleteEnabled: true, freshnessSeconds: 10 },
+    settings: { deleteEnabled: true, access: 'open', allowedOrigins: ['*'], freshnessSeconds: 10 },
   });
   const rows = await call(`${google.url}/api/v1/${id}`);
   assert.deepEqual(rows.body, [

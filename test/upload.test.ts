@@ -104,7 +104,7 @@ test('a CSV upload creates a sheet whose cells keep their types: numbers, text t
   assert.deepEqual(body.columns, peopleColumns);
   assert.equal(body.rowCount, 4);
   assert.deepEqual(body.source, { provider: 'upload', fileName: 'people.csv', format: 'csv' });
-  assert.deepEqual(body.settings, { deleteEnabled: true });
+  assert.deepEqual(body.settings, { deleteEnabled: true, access: 'open', allowedOrigins: ['*'] });
 
   const rows = await rowsOf(url, body.id as string);
   assert.deepEqual(rows, peopleRows);

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import type { Limits } from '../access/limits.ts';
 import type { GoogleSettings } from '../providers/google/google-auth.ts';
 
 /**
@@ -29,6 +30,16 @@ export const configSchema = Type.Object({
   }),
   SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
   SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
+  SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  SHEETPORT_TRUST_PROXY: Type.Boolean({ default: false }),
+  SHEETPORT_RATE_LIMIT_PER_ADDRESS: Type.Integer({ default: 1200, minimum: 0 }),
+  SHEETPORT_RATE_LIMIT_PER_KEY: Type.Integer({ default: 1200, minimum: 0 }),
+  SHEETPORT_MAX_ROWS_PER_REQUEST: Type.Integer({ default: 1000, minimum: 1 }),
+  SHEETPORT_MAX_COLUMNS: Type.Integer({ default: 500, minimum: 1, maximum: 1500 }),
+  SHEETPORT_MAX_CELL_LENGTH: Type.Integer({ default: 50_000, minimum: 1 }),
+  SHEETPORT_MAX_FILTERS: Type.Integer({ default: 20, minimum: 1 }),
+  SHEETPORT_REQUEST_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 1000 }),
+  SHEETPORT_HEADERS_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1000 }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -55,6 +66,11 @@ export interface Config {
   demo: boolean;
   logLevel: string;
   google: GoogleSettings;
+  adminToken: string | undefined;
+  trustProxy: boolean;
+  rateLimits: { perAddress: number; perKey: number };
+  limits: Limits;
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
 }
 
 export class ConfigError extends Error {
@@ -84,6 +100,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sync: parsed.SHEETPORT_SYNC,
     demo: parsed.SHEETPORT_DEMO,
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
+    adminToken: parsed.SHEETPORT_ADMIN_TOKEN,
+    trustProxy: parsed.SHEETPORT_TRUST_PROXY,
+    rateLimits: {
+      perAddress: parsed.SHEETPORT_RATE_LIMIT_PER_ADDRESS,
+      perKey: parsed.SHEETPORT_RATE_LIMIT_PER_KEY,
+    },
+    limits: {
+      rowsPerRequest: parsed.SHEETPORT_MAX_ROWS_PER_REQUEST,
+      columnsPerSheet: parsed.SHEETPORT_MAX_COLUMNS,
+      cellLength: parsed.SHEETPORT_MAX_CELL_LENGTH,
+      filtersPerRequest: parsed.SHEETPORT_MAX_FILTERS,
+    },
+    timeouts: {
+      requestMs: parsed.SHEETPORT_REQUEST_TIMEOUT_MS,
+      headersMs: parsed.SHEETPORT_HEADERS_TIMEOUT_MS,
+      keepAliveMs: 5_000,
+    },
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,

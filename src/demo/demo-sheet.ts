@@ -24,7 +24,8 @@ export async function seedDemoSheet(store: SheetStore): Promise<Sheet | null> {
       name: 'people',
       columns: demoColumns,
       source: { provider: 'scratch' },
-      settings: { deleteEnabled: true },
+      // The demo is for trying the API without set-up: anyone may read and write it.
+      settings: { deleteEnabled: true, access: 'open' },
     },
     [demoRows],
   );

@@ -6,7 +6,12 @@
 export const problemKinds = {
   'sheet-not-found': { status: 404, title: 'Sheet not found' },
   'row-not-found': { status: 404, title: 'Row not found' },
+  'key-not-found': { status: 404, title: 'API key not found' },
   'route-not-found': { status: 404, title: 'No such endpoint' },
+  unauthorized: { status: 401, title: 'Missing or wrong credentials' },
+  forbidden: { status: 403, title: 'Not allowed with this key' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  'limit-exceeded': { status: 400, title: 'Over a limit' },
   'unknown-column': { status: 400, title: 'Unknown column' },
   'invalid-filter': { status: 400, title: 'Malformed filter' },
   'invalid-id': { status: 400, title: 'Invalid _id' },

@@ -4,7 +4,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
-import { createFromGoogle, createFromScratch, createFromUpload } from './create-sheet.ts';
+import {
+  accessOf,
+  allowedOriginsOf,
+  newSheetSettings,
+  type AccessControl,
+} from '../access/access-control.ts';
+import type { Limits } from '../access/limits.ts';
+import {
+  createFromGoogle,
+  createFromScratch,
+  createFromUpload,
+  type NewSheetPolicy,
+} from './create-sheet.ts';
+import { keyRoutes } from './key-routes.ts';
 import {
   adminParams,
   NewGoogleSheet,
@@ -18,6 +31,8 @@ import {
 export interface AdminRouteDeps {
   sheets: Sheets;
   uploadLimit: number;
+  access: AccessControl;
+  limits: Limits;
 }
 
 /** A sheet as the management API shows it. */
@@ -28,7 +43,11 @@ export function describeSheet(sheet: Sheet) {
     columns: sheet.columns,
     rowCount: sheet.rowCount,
     source: sheet.source,
-    settings: sheet.settings,
+    settings: {
+      ...sheet.settings,
+      access: accessOf(sheet),
+      allowedOrigins: allowedOriginsOf(sheet),
+    },
     createdAt: sheet.createdAt,
     updatedAt: sheet.updatedAt,
   };
@@ -50,8 +69,10 @@ type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
 
 export async function adminRoutes(
   app: FastifyInstance,
-  { sheets, uploadLimit }: AdminRouteDeps,
+  { sheets, uploadLimit, access, limits }: AdminRouteDeps,
 ): Promise<void> {
+  app.addHook('onRequest', async (request) => access.admin(request));
+  const policy: NewSheetPolicy = { settings: newSheetSettings(access.adminTokenSet), limits };
   await app.register(multipart, {
     limits: { fileSize: uploadLimit, files: 1, fields: 10, parts: 12 },
   });
@@ -82,10 +103,10 @@ export async function adminRoutes(
     async (request, reply) => {
       const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;
       const sheet = request.isMultipart()
-        ? await createFromUpload(sheets.store, request)
+        ? await createFromUpload(sheets.store, request, policy)
         : 'source' in body
-          ? await createFromGoogle(sheets, body)
-          : await createFromScratch(sheets.store, body);
+          ? await createFromGoogle(sheets, body, policy)
+          : await createFromScratch(sheets.store, body, policy);
       return reply.code(201).send(describeSheet(sheet));
     },
   );
@@ -128,7 +149,8 @@ export async function adminRoutes(
     },
     async (request: SheetRequest) => {
       const sheet = await sheetFor(request);
-      const { name, deleteEnabled, freshnessSeconds } = request.body as Static<typeof SheetPatch>;
+      const { name, deleteEnabled, freshnessSeconds, access, allowedOrigins } =
+        request.body as Static<typeof SheetPatch>;
       if (freshnessSeconds !== undefined && sheets.providerFor(sheet) === null) {
         throw new Problem(
           'invalid-body',
@@ -138,6 +160,8 @@ export async function adminRoutes(
       const settings = {
         ...(deleteEnabled === undefined ? {} : { deleteEnabled }),
         ...(freshnessSeconds === undefined ? {} : { freshnessSeconds }),
+        ...(access === undefined ? {} : { access }),
+        ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
       };
       const updated = await sheets.store.updateSheet(sheet.id, {
         ...(name === undefined ? {} : { name }),
@@ -179,6 +203,8 @@ export async function adminRoutes(
     },
     async (request: SheetRequest) => describeSheet(await sheets.refresh(request.params.sheetId)),
   );
+
+  await app.register(keyRoutes, { sheets });
 
   app.get(
     '/admin/v1/providers',

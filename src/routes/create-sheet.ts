@@ -10,17 +10,25 @@ import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
 import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
 import { newSheetId } from '../sheets/sheet-id.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
+import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../sources/header.ts';
 import { importFile } from '../sources/import-file.ts';
 import type { SheetStore } from '../store/store.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
 
+/** What a new sheet gets unless told otherwise, and the limits it must keep within. */
+export interface NewSheetPolicy {
+  settings: SheetSettings;
+  limits: Limits;
+}
+
 /** The three ways to make a sheet: from scratch, from an uploaded file, from a Google tab. */
 export async function createFromScratch(
   store: SheetStore,
   body: Static<typeof NewScratchSheet>,
+  policy: NewSheetPolicy,
 ): Promise<Sheet> {
   const columns = columnsFromHeader(body.columns, { trailingEmpty: 'refuse' });
   const draft = {
@@ -28,16 +36,22 @@ export async function createFromScratch(
     name: body.name,
     columns,
     source: { provider: 'scratch' as const },
-    settings: { deleteEnabled: true },
+    settings: policy.settings,
   };
+  checkColumns(columns, policy.limits);
   const rows = (body.rows ?? []).map((row, i) =>
     fullRow(draft, planCells(draft, row, `Row ${i} of "rows"`)),
   );
+  checkWrite({ kind: 'append', rows }, policy.limits);
   return store.createSheet(draft, [rows]);
 }
 
 /** Streams the file part to a temporary file, then imports it; the file is gone either way. */
-export async function createFromUpload(store: SheetStore, request: FastifyRequest): Promise<Sheet> {
+export async function createFromUpload(
+  store: SheetStore,
+  request: FastifyRequest,
+  policy: NewSheetPolicy,
+): Promise<Sheet> {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-upload-'));
   try {
     const fields: Record<string, string> = {};
@@ -70,6 +84,8 @@ export async function createFromUpload(store: SheetStore, request: FastifyReques
       );
     }
     return await importFile(store, upload.path, upload.fileName, {
+      settings: policy.settings,
+      limits: policy.limits,
       name: fields.name,
       tab: fields.tab,
     });
@@ -82,6 +98,7 @@ export async function createFromUpload(store: SheetStore, request: FastifyReques
 export async function createFromGoogle(
   sheets: Sheets,
   body: Static<typeof NewGoogleSheet>,
+  policy: NewSheetPolicy,
 ): Promise<Sheet> {
   const google = sheets.providers.google;
   if (google === undefined) {
@@ -94,6 +111,8 @@ export async function createFromGoogle(
     parseSpreadsheetId(body.source.spreadsheetId),
     body.source.tab,
   );
+  checkColumns(table.columns, policy.limits);
+  checkCells(table.rows, policy.limits);
   const id = newSheetId();
   const sheet = await sheets.store.createSheet(
     {
@@ -102,7 +121,7 @@ export async function createFromGoogle(
       columns: table.columns,
       source: table.source,
       settings: {
-        deleteEnabled: true,
+        ...policy.settings,
         freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
       },
     },

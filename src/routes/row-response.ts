@@ -17,9 +17,19 @@ export function rowsToJson(columns: string[], rows: Cell[][]): string {
   return `[${parts.join(',')}]`;
 }
 
-/** Rows as CSV with the header first; cells are written as the text a person sees. */
+/**
+ * Rows as CSV with the header first; cells are written as the text a person sees. Text that a
+ * spreadsheet program would run as a formula when the file is opened (starting with =, +, -, @,
+ * tab or carriage return) is prefixed with an apostrophe, as OWASP advises against CSV injection.
+ */
 export function rowsToCsv(columns: string[], rows: Cell[][]): string {
-  return stringify([columns, ...rows.map((row) => row.map((cell) => cellText(cell)))]);
+  const safe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+  return stringify([
+    columns.map(safe),
+    ...rows.map((row) =>
+      row.map((cell) => (typeof cell === 'string' ? safe(cell) : cellText(cell))),
+    ),
+  ]);
 }
 
 export type RowFormat = 'json' | 'csv';

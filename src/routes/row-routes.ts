@@ -10,6 +10,8 @@ import {
   type WriteOp,
 } from '../query/plan.ts';
 import type { Sheets } from '../sheets/sheets.ts';
+import type { AccessControl } from '../access/access-control.ts';
+import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import { negotiateFormat, rowsToCsv, rowsToJson } from './row-response.ts';
 import { rowRouteSchemas } from './schemas.ts';
@@ -17,6 +19,10 @@ import { rowRouteSchemas } from './schemas.ts';
 export interface RowRouteDeps {
   sheets: Sheets;
   cache: ReadCache;
+  access: AccessControl;
+  /** Counts a request against its API key's rate limit. */
+  keyLimit: (request: FastifyRequest, keyId: string) => Promise<void>;
+  limits: Limits;
 }
 
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
@@ -29,14 +35,24 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { sheets, cache }: RowRouteDeps,
+  { sheets, cache, access, keyLimit, limits }: RowRouteDeps,
 ): Promise<void> {
   // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
   app.removeContentTypeParser('text/plain');
 
+  // Who may do this is settled before the body is read.
+  app.addHook('onRequest', async (request) => {
+    const { sheetId } = request.params as { sheetId?: string };
+    if (sheetId === undefined || request.method === 'OPTIONS') return;
+    const caller = await access.row(request, await sheets.store.getSheet(sheetId));
+    if (caller.kind === 'key') await keyLimit(request, caller.keyId);
+  });
+
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheets.forRead(request.params.sheetId);
-    const plan = planRead(sheet, parseRowQuery(request.query));
+    const query = parseRowQuery(request.query);
+    checkQuery(query, limits);
+    const plan = planRead(sheet, query);
     const format = negotiateFormat(request.headers.accept);
     const etag = `W/"${sheet.version}${format === 'csv' ? '-csv' : ''}"`;
     void reply.header('etag', etag).header('vary', 'accept');
@@ -59,6 +75,7 @@ export async function rowRoutes(
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.forRead(request.params.sheetId);
     const query = parseRowQuery(request.query);
+    checkQuery(query, limits);
     const method = request.method as (typeof writeMethods)[number];
     let op: WriteOp;
     switch (method) {
@@ -97,6 +114,7 @@ export async function rowRoutes(
         op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
         break;
     }
+    checkWrite(op, limits);
     const { outcome, version } = await sheets.write(sheet, op);
     // The version this write made: a GET answering the same ETag shows exactly its effect.
     if (version !== undefined) void reply.header('etag', `W/"${version}"`);

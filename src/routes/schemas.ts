@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { accessModes } from '../sheets/sheet.ts';
 
 /**
  * Request and response shapes, for validation where the framework can do it and for the
@@ -124,6 +125,8 @@ export const SheetDescription = Type.Object(
     source: Type.Object({ provider: Type.String() }, { additionalProperties: true }),
     settings: Type.Object({
       deleteEnabled: Type.Boolean(),
+      access: Type.String(),
+      allowedOrigins: Type.Array(Type.String()),
       freshnessSeconds: Type.Optional(Type.Integer()),
     }),
     createdAt: Type.String({ format: 'date-time' }),
@@ -177,15 +180,55 @@ export const ProvidersDescription = Type.Object({
   }),
 });
 
+const access = Type.Union(
+  accessModes.map((mode) => Type.Literal(mode)),
+  {
+    description:
+      'open: no key needed; public-read: reads need no key, writes do; private: every request needs a key.',
+  },
+);
+const allowedOrigins = Type.Array(
+  Type.String({
+    pattern: '^(\\*|https?://[^/\\s]+)$',
+    description: 'An origin like https://example.com, or *.',
+  }),
+  { maxItems: 100, description: 'Origins whose pages may call the row API from a browser.' },
+);
+
 export const SheetPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     deleteEnabled: Type.Optional(Type.Boolean()),
     freshnessSeconds: Type.Optional(freshnessSeconds),
+    access: Type.Optional(access),
+    allowedOrigins: Type.Optional(allowedOrigins),
   },
   { additionalProperties: false, minProperties: 1 },
 );
 
 export const adminParams = Type.Object({ sheetId: Type.String() });
+export const keyParams = Type.Object({ sheetId: Type.String(), keyId: Type.String() });
+
+export const NewApiKey = Type.Object(
+  {
+    scopes: Type.Array(
+      Type.Union(['read', 'create', 'update', 'delete'].map((s) => Type.Literal(s))),
+      {
+        minItems: 1,
+        uniqueItems: true,
+      },
+    ),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ApiKeyDescription = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  key: Type.Optional(Type.String({ description: 'The key itself: shown once, when created.' })),
+});
 export const sheetRef = Type.Ref('Sheet');
 export { problem };

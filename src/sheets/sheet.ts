@@ -12,8 +12,16 @@ export interface GoogleSource {
   tabId: number;
 }
 
+/** Who may use a sheet's row API: anyone, anyone to read, or only holders of its keys. */
+export const accessModes = ['open', 'public-read', 'private'] as const;
+export type AccessMode = (typeof accessModes)[number];
+
 export interface SheetSettings {
   deleteEnabled: boolean;
+  /** Absent on sheets made before access control, which were open. */
+  access?: AccessMode;
+  /** Origins whose pages may call the row API from a browser; `*` for any. */
+  allowedOrigins?: string[];
   /** For sheets mirrored from a provider: how old the copy served may be before it is re-read. */
   freshnessSeconds?: number;
 }

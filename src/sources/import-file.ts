@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Cell } from '../cells/cell.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import { checkColumns, defaultLimits, limitedRows, type Limits } from '../access/limits.ts';
+import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { newSheetId } from '../sheets/sheet-id.ts';
 import type { SheetStore } from '../store/store.ts';
 import { openUpload } from './upload.ts';
@@ -12,6 +13,9 @@ export interface ImportOptions {
   tab?: string | undefined;
   /** Called as rows are read, with the count so far. */
   onProgress?: (rows: number) => void;
+  /** Settings of the new sheet; DELETE on and open access by default. */
+  settings?: SheetSettings;
+  limits?: Limits;
 }
 
 /** Imports a CSV or XLSX file as a new sheet; used by the upload endpoint and the CLI alike. */
@@ -22,6 +26,9 @@ export async function importFile(
   options: ImportOptions = {},
 ): Promise<Sheet> {
   const { format, file } = await openUpload(path, fileName, options.tab);
+  const limits = options.limits ?? defaultLimits;
+  checkColumns(file.columns, limits);
+  const rows = limitedRows(file.rows, limits);
   const name = options.name?.trim() || basename(fileName).replace(/\.[^.]*$/, '') || 'upload';
   return store.createSheet(
     {
@@ -34,9 +41,9 @@ export async function importFile(
         format,
         ...(file.tab === undefined ? {} : { tab: file.tab }),
       },
-      settings: { deleteEnabled: true },
+      settings: options.settings ?? { deleteEnabled: true },
     },
-    options.onProgress === undefined ? file.rows : counted(file.rows, options.onProgress),
+    options.onProgress === undefined ? rows : counted(rows, options.onProgress),
   );
 }
 

@@ -4,6 +4,16 @@ import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
 import type { WriteResult } from '../sheets/write-effect.ts';
 
+/** An API key as stored: its secret only as a hash. */
+export interface ApiKeyRecord {
+  id: string;
+  sheetId: string;
+  name: string;
+  scopes: string[];
+  hash: string;
+  createdAt: string;
+}
+
 export interface NewSheet {
   id: string;
   name: string;
@@ -58,5 +68,15 @@ export interface SheetStore {
    * a write, replaying it upstream and applying it.
    */
   exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
+  createKey(key: ApiKeyRecord): Promise<void>;
+  listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
+  findKey(id: string): Promise<ApiKeyRecord | null>;
+  /** True if the key existed. A deleted sheet's keys go with it. */
+  deleteKey(sheetId: string, id: string): Promise<boolean>;
+  /**
+   * Counts a request against a rate limit shared by every server on this store; absent when one
+   * server owns the store and counts in memory.
+   */
+  countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
   close(): Promise<void>;
 }

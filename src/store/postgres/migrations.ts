@@ -22,6 +22,25 @@ const migrations: { version: number; sql: string }[] = [
       CREATE TABLE staging_tables (name text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());
     `,
   },
+  {
+    version: 2,
+    sql: `
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        sheet_id text NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        scopes jsonb NOT NULL,
+        hash text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX api_keys_sheet ON api_keys (sheet_id);
+      CREATE UNLOGGED TABLE rate_limits (
+        key text PRIMARY KEY,
+        window_start timestamptz NOT NULL,
+        count integer NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any fixed number: the advisory lock servers take in turn to migrate. */

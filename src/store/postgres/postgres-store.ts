@@ -4,7 +4,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../../query/plan.ts';
 import type { Sheet } from '../../sheets/sheet.ts';
 import type { WriteResult } from '../../sheets/write-effect.ts';
-import type { NewSheet, SheetChanges, SheetStore } from '../store.ts';
+import type { ApiKeyRecord, NewSheet, SheetChanges, SheetStore } from '../store.ts';
 import { migrate } from './migrations.ts';
 import { RowTable } from './row-table.ts';
 
@@ -223,6 +223,48 @@ export class PostgresStore implements SheetStore {
     return rowCount === 1;
   }
 
+  async createKey(key: ApiKeyRecord): Promise<void> {
+    await this.#pool.query(
+      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [key.id, key.sheetId, key.name, JSON.stringify(key.scopes), key.hash, key.createdAt],
+    );
+  }
+
+  async listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
+    const { rows } = await this.#pool.query<KeyRow>(
+      'SELECT * FROM api_keys WHERE sheet_id = $1 ORDER BY created_at, id',
+      [sheetId],
+    );
+    return rows.map(toKey);
+  }
+
+  async findKey(id: string): Promise<ApiKeyRecord | null> {
+    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+    return rows[0] === undefined ? null : toKey(rows[0]);
+  }
+
+  async deleteKey(sheetId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.#pool.query(
+      'DELETE FROM api_keys WHERE sheet_id = $1 AND id = $2',
+      [sheetId, id],
+    );
+    return rowCount === 1;
+  }
+
+  /** A fixed window per key, counted in one statement so that servers never race. */
+  async countHit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+    const { rows } = await this.#pool.query<{ count: number; reset_in_ms: number }>(
+      `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, now(), 1)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN r.window_start + $2 * interval '1 millisecond' <= now() THEN 1 ELSE r.count + 1 END,
+         window_start = CASE WHEN r.window_start + $2 * interval '1 millisecond' <= now() THEN now() ELSE r.window_start END
+       RETURNING count, extract(epoch FROM r.window_start + $2 * interval '1 millisecond' - now())::float8 * 1000 AS reset_in_ms`,
+      [key, windowMs],
+    );
+    const row = rows[0] as { count: number; reset_in_ms: number };
+    return { count: row.count, resetInMs: Math.max(0, Math.ceil(row.reset_in_ms)) };
+  }
+
   async releaseFlag(name: string): Promise<void> {
     await this.#pool.query('DELETE FROM flags WHERE name = $1', [name]);
   }
@@ -282,6 +324,26 @@ export class PostgresStore implements SheetStore {
     );
     for (const { name } of rows) await new RowTable(name, 0).drop(this.#pool);
   }
+}
+
+interface KeyRow {
+  id: string;
+  sheet_id: string;
+  name: string;
+  scopes: string[];
+  hash: string;
+  created_at: Date;
+}
+
+function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    name: row.name,
+    scopes: row.scopes,
+    hash: row.hash,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 function toSheet(record: SheetRecord): Sheet {

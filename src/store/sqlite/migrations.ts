@@ -20,6 +20,20 @@ const migrations: { version: number; sql: string }[] = [
       CREATE TABLE flags (name TEXT PRIMARY KEY);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        sheet_id TEXT NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX api_keys_sheet ON api_keys (sheet_id);
+    `,
+  },
 ];
 
 /** Runs pending migrations under a write lock, so that processes starting together take turns. */

@@ -6,7 +6,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../../query/plan.ts';
 import type { Sheet } from '../../sheets/sheet.ts';
 import type { WriteResult } from '../../sheets/write-effect.ts';
-import type { NewSheet, SheetChanges, SheetStore } from '../store.ts';
+import type { ApiKeyRecord, NewSheet, SheetChanges, SheetStore } from '../store.ts';
 import { migrate } from './migrations.ts';
 import { RowTable } from './row-table.ts';
 import { Statements } from './statements.ts';
@@ -49,6 +49,7 @@ export class SqliteStore implements SheetStore {
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');
+    this.#db.pragma('foreign_keys = ON');
     this.#sql = new Statements(this.#db);
     migrate(this.#db);
     const records = this.#db
@@ -235,6 +236,33 @@ export class SqliteStore implements SheetStore {
     return this.#sql.get('INSERT OR IGNORE INTO flags (name) VALUES (?)').run(name).changes === 1;
   }
 
+  async createKey(key: ApiKeyRecord): Promise<void> {
+    this.#sql
+      .get(
+        'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(key.id, key.sheetId, key.name, JSON.stringify(key.scopes), key.hash, key.createdAt);
+  }
+
+  async listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
+    const rows = this.#sql
+      .get('SELECT * FROM api_keys WHERE sheet_id = ? ORDER BY created_at, id')
+      .all(sheetId) as KeyRow[];
+    return rows.map(toKey);
+  }
+
+  async findKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = this.#sql.get('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRow | undefined;
+    return row === undefined ? null : toKey(row);
+  }
+
+  async deleteKey(sheetId: string, id: string): Promise<boolean> {
+    return (
+      this.#sql.get('DELETE FROM api_keys WHERE sheet_id = ? AND id = ?').run(sheetId, id)
+        .changes === 1
+    );
+  }
+
   async releaseFlag(name: string): Promise<void> {
     this.#sql.get('DELETE FROM flags WHERE name = ?').run(name);
   }
@@ -264,6 +292,26 @@ export class SqliteStore implements SheetStore {
       .all() as string[];
     for (const table of tables) new RowTable(this.#sql, table, 0).drop();
   }
+}
+
+interface KeyRow {
+  id: string;
+  sheet_id: string;
+  name: string;
+  scopes: string;
+  hash: string;
+  created_at: string;
+}
+
+function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as string[],
+    hash: row.hash,
+    createdAt: row.created_at,
+  };
 }
 
 function toSheet(record: SheetRecord): Sheet {

@@ -1,0 +1,98 @@
+import type { FastifyRequest } from 'fastify';
+import { Problem } from '../errors/problem.ts';
+import type { AccessMode, Sheet, SheetSettings } from '../sheets/sheet.ts';
+import type { SheetStore } from '../store/store.ts';
+import { hashSecret, parseApiKey, sameSecret, scopeFor } from './api-keys.ts';
+import { credentialOf } from './credentials.ts';
+
+export interface AccessOptions {
+  /** Without it the server listens on loopback only, and every caller there is the administrator. */
+  adminToken: string | undefined;
+}
+
+/** Who made a request, once checked. */
+export type Caller = { kind: 'admin' } | { kind: 'key'; keyId: string } | { kind: 'anonymous' };
+
+export function accessOf(sheet: Sheet): AccessMode {
+  return sheet.settings.access ?? 'open';
+}
+
+/** Origins allowed by default: none for private sheets, any for sheets anyone may read. */
+export function allowedOriginsOf(sheet: Sheet): string[] {
+  return sheet.settings.allowedOrigins ?? (accessOf(sheet) === 'private' ? [] : ['*']);
+}
+
+/** With an administrator token the server faces a network, and new sheets start private. */
+export function newSheetSettings(adminTokenSet: boolean): SheetSettings {
+  return { deleteEnabled: true, access: adminTokenSet ? 'private' : 'open' };
+}
+
+const challenge = { 'www-authenticate': 'Bearer realm="sheetport"' };
+
+/**
+ * Decides who may do what. The administrator token opens everything; a sheet's API key opens
+ * that sheet alone, within its scopes; without a credential, a sheet's access mode decides.
+ * Answers never tell a caller without rights whether a sheet exists.
+ */
+export class AccessControl {
+  readonly #adminHash: string | null;
+
+  constructor(
+    private readonly store: SheetStore,
+    options: AccessOptions,
+  ) {
+    this.#adminHash = options.adminToken === undefined ? null : hashSecret(options.adminToken);
+  }
+
+  get adminTokenSet(): boolean {
+    return this.#adminHash !== null;
+  }
+
+  /** Guards /admin/v1. */
+  admin(request: FastifyRequest): void {
+    if (this.#adminHash === null) return;
+    const credential = credentialOf(request);
+    if (credential === null || !sameSecret(this.#adminHash, credential)) {
+      throw new Problem(
+        'unauthorized',
+        'The management API needs the administrator token: send Authorization: Bearer <SHEETPORT_ADMIN_TOKEN>.',
+        {},
+        challenge,
+      );
+    }
+  }
+
+  /** Guards a row API request; `sheet` is null for an id no sheet has. */
+  async row(request: FastifyRequest, sheet: Sheet | null): Promise<Caller> {
+    const credential = credentialOf(request);
+    if (this.#adminHash === null) return { kind: 'admin' };
+    if (credential !== null && sameSecret(this.#adminHash, credential)) return { kind: 'admin' };
+    const scope = scopeFor(request.method);
+    if (credential === null) {
+      const access = sheet === null ? 'private' : accessOf(sheet);
+      if (access === 'open' || (access === 'public-read' && scope === 'read'))
+        return { kind: 'anonymous' };
+      throw new Problem(
+        'unauthorized',
+        `This request needs an API key of the sheet with the "${scope}" scope: send Authorization: Bearer <key> or X-Api-Key: <key>.`,
+        {},
+        challenge,
+      );
+    }
+    const parsed = parseApiKey(credential);
+    const key = parsed === null ? null : await this.store.findKey(parsed.id);
+    // The hash is compared even for a key of another sheet, so timing tells nothing either way.
+    const valid = parsed !== null && key !== null && sameSecret(key.hash, parsed.secret);
+    if (!valid || sheet === null || key.sheetId !== sheet.id) {
+      throw new Problem('unauthorized', 'The API key is not valid for this sheet.', {}, challenge);
+    }
+    if (!key.scopes.includes(scope)) {
+      throw new Problem(
+        'forbidden',
+        `This API key may ${key.scopes.join(', ')}, not ${scope}; create a key with the "${scope}" scope.`,
+        { scope },
+      );
+    }
+    return { kind: 'key', keyId: key.id };
+  }
+}

@@ -1,0 +1,86 @@
+import { cellText, type Cell } from '../cells/cell.ts';
+import { Problem } from '../errors/problem.ts';
+import type { RowQuery } from '../query/parse-row-query.ts';
+import type { WriteOp } from '../query/plan.ts';
+
+/** Bounds on what one request or one sheet may hold; each is a setting (see the README). */
+export interface Limits {
+  rowsPerRequest: number;
+  columnsPerSheet: number;
+  /** Characters in one cell; Google Sheets allows 50,000. */
+  cellLength: number;
+  filtersPerRequest: number;
+}
+
+export const defaultLimits: Limits = {
+  rowsPerRequest: 1000,
+  columnsPerSheet: 500,
+  cellLength: 50_000,
+  filtersPerRequest: 20,
+};
+
+function over(limit: keyof Limits, value: number, detail: string): Problem {
+  return new Problem('limit-exceeded', detail, { limit, max: value });
+}
+
+export function checkQuery(query: RowQuery, limits: Limits): void {
+  if (query.filters.length > limits.filtersPerRequest) {
+    throw over(
+      'filtersPerRequest',
+      limits.filtersPerRequest,
+      `A request may carry at most ${limits.filtersPerRequest} filters; this one has ${query.filters.length}.`,
+    );
+  }
+}
+
+export function checkColumns(columns: string[], limits: Limits): void {
+  if (columns.length > limits.columnsPerSheet) {
+    throw over(
+      'columnsPerSheet',
+      limits.columnsPerSheet,
+      `A sheet may have at most ${limits.columnsPerSheet} columns; this one has ${columns.length}.`,
+    );
+  }
+}
+
+export function checkCells(rows: Cell[][], limits: Limits, firstRow = 0): void {
+  rows.forEach((row, r) => {
+    row.forEach((cell, c) => {
+      if (typeof cell === 'string' && cell.length > limits.cellLength) {
+        throw over(
+          'cellLength',
+          limits.cellLength,
+          `A cell may hold at most ${limits.cellLength} characters; row ${firstRow + r}, column ${c + 1} has ${cellText(cell).length}.`,
+        );
+      }
+    });
+  });
+}
+
+export function checkWrite(op: WriteOp, limits: Limits): void {
+  if (op.kind === 'append') {
+    if (op.rows.length > limits.rowsPerRequest) {
+      throw over(
+        'rowsPerRequest',
+        limits.rowsPerRequest,
+        `One request may add at most ${limits.rowsPerRequest} rows; this one has ${op.rows.length}. Send them in several requests.`,
+      );
+    }
+    checkCells(op.rows, limits);
+  } else if (op.kind !== 'delete') {
+    checkCells([op.kind === 'replace' ? op.cells : [...op.cells.values()]], limits);
+  }
+}
+
+/** Passes rows through, refusing a cell over the limit wherever it comes in a stream. */
+export async function* limitedRows(
+  rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
+  limits: Limits,
+): AsyncGenerator<Cell[][]> {
+  let seen = 0;
+  for await (const chunk of rows) {
+    checkCells(chunk, limits, seen);
+    seen += chunk.length;
+    yield chunk;
+  }
+}
