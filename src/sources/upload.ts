@@ -15,6 +15,8 @@ export async function openUpload(
   path: string,
   fileName: string,
   tab: string | undefined,
+  /** A workbook is read whole in memory: this bounds what it may unpack to. */
+  maxUnzippedBytes = 256 * 1_048_576,
 ): Promise<{ format: UploadFormat; file: SheetFile }> {
   const format = await sniffFormat(path, fileName);
   if (format === 'csv' && tab !== undefined) {
@@ -23,7 +25,8 @@ export async function openUpload(
       'A CSV file has one table; "tab" applies to XLSX workbooks only.',
     );
   }
-  const file = format === 'xlsx' ? await readXlsx(path, tab) : await readCsv(path);
+  const file =
+    format === 'xlsx' ? await readXlsx(path, tab, maxUnzippedBytes) : await readCsv(path);
   return { format, file };
 }
 

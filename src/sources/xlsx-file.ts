@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { dateCell, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
+import { checkUnzippedSize } from './zip-size.ts';
 import type { SheetFile } from './sheet-file.ts';
 
 /**
@@ -9,7 +10,12 @@ import type { SheetFile } from './sheet-file.ts';
  * dates, and the value a formula last computed. The workbook is read whole, within the upload
  * size limit; only CSV imports stream.
  */
-export async function readXlsx(path: string, tab: string | undefined): Promise<SheetFile> {
+export async function readXlsx(
+  path: string,
+  tab: string | undefined,
+  maxUnzippedBytes: number,
+): Promise<SheetFile> {
+  await checkUnzippedSize(path, maxUnzippedBytes);
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(path);
