@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import {
   startGoogleSheetsEmulator,
   type EmulatorCell,
-  type GoogleSheetsEmulator,
   type QuotaSettings,
   type RequestRecord,
 } from '../test/google-emulator/index.ts';
@@ -68,6 +67,8 @@ export interface GoogleResult {
   requests: number;
   acknowledged: number;
   acknowledgedPerMinute: number;
+  /** Every answer's status, counted; 0 is no answer. */
+  statuses: Record<string, number>;
   /** Answers other than 201, by status and problem code. */
   refusals: Record<string, number>;
   latency: { p50Ms: number; p99Ms: number; maxMs: number };
@@ -234,8 +235,10 @@ function summarize(
   const elapsedSeconds = Math.max(...sent.map((request) => request.endMs)) / 1000;
   const perMinute = (count: number) => (count / elapsedSeconds) * 60;
   const acknowledged = sent.filter((request) => request.status === 201).length;
+  const statuses: Record<string, number> = {};
   const refusals: Record<string, number> = {};
   for (const request of sent) {
+    statuses[request.status] = (statuses[request.status] ?? 0) + 1;
     if (request.status === 201) continue;
     const label = `${request.status === 0 ? 'no answer' : request.status} ${request.code ?? ''}`;
     refusals[label.trim()] = (refusals[label.trim()] ?? 0) + 1;
@@ -251,7 +254,10 @@ function summarize(
     rejected: requests.filter((request) => request.kind !== 'token' && request.status >= 400)
       .length,
     reads: requests.filter((request) => request.kind === 'read' && request.status < 400).length,
-    rowsPerWrite: { min: Math.min(...rows), median: median(rows), max: Math.max(...rows) },
+    rowsPerWrite:
+      rows.length === 0
+        ? { min: 0, median: 0, max: 0 }
+        : { min: Math.min(...rows), median: median(rows), max: Math.max(...rows) },
   };
   const acknowledgedPerMinute = perMinute(acknowledged);
   const clean = Object.keys(refusals).length === 0;
@@ -261,6 +267,7 @@ function summarize(
     requests: sent.length,
     acknowledged,
     acknowledgedPerMinute,
+    statuses,
     refusals,
     latency: {
       p50Ms: percentile(latencies, 0.5),
@@ -274,7 +281,7 @@ function summarize(
   };
 }
 
-/** Six slices of the load period, and one more for the answers that came after it. */
+/** Six slices of the load period, then one for the answers that came after it. */
 function timeline(
   plan: GooglePlan,
   sent: Sent[],
@@ -283,7 +290,7 @@ function timeline(
   elapsedSeconds: number,
 ): GoogleResult['timeline'] {
   const slice = plan.seconds / 6;
-  const count = Math.ceil(elapsedSeconds / slice);
+  const count = elapsedSeconds > plan.seconds ? 7 : 6;
   const slices = Array.from({ length: count }, (_, i) => ({
     fromSecond: i * slice,
     acknowledged: 0,

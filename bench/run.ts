@@ -2,6 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { filterCase, getAllCase, postCase, type CaseResult, type Timing } from './cases.ts';
+import { googleWriteCase, type GooglePlan } from './google-case.ts';
+import { describeGooglePlan, googleGoalLine, googleLines } from './google-report.ts';
 import { measureImports } from './import-case.ts';
 import { log, print } from './output.ts';
 import { work } from './paths.ts';
@@ -10,14 +12,35 @@ import { servers, startFleet, stopFleet } from './setup.ts';
 
 /**
  * `npm run bench`: Sheetport against json-server 0.17 and a bare node:http server on the same
- * seeded data, then the import of large CSV files. Tables go to stdout, progress to stderr.
- * BENCH_QUICK=1 makes a smoke run: short cases and smaller imports.
+ * seeded data, then the import of large CSV files, then writes to a Google sheet under Google's
+ * write quota. Tables go to stdout, progress to stderr.
+ * BENCH_QUICK=1 makes a smoke run: short cases, smaller imports, a 10 s Google case.
  */
 const quick = process.env.BENCH_QUICK === '1';
 const timing: Timing = quick
   ? { warmupSeconds: 1, runSeconds: 2, runs: 1 }
   : { warmupSeconds: 2, runSeconds: 2, runs: 5 };
 const importSizes = quick ? [100_000, 200_000] : [100_000, 1_000_000];
+/**
+ * Google allows 60 write requests per minute per user. The smoke run's emulator allows 10 per
+ * 10 s; Sheetport's pacing window is always a minute, so it is paced to 10 per minute, which
+ * never exceeds that quota.
+ */
+const googlePlan: GooglePlan = quick
+  ? {
+      writers: 50,
+      seconds: 10,
+      quota: { writesPerWindow: 10, windowMs: 10_000 },
+      settings: { SHEETPORT_GOOGLE_WRITES_PER_MINUTE: '10' },
+      targetPerMinute: 1200,
+    }
+  : {
+      writers: 50,
+      seconds: 60,
+      quota: { writesPerWindow: 60, windowMs: 60_000 },
+      settings: {},
+      targetPerMinute: 1200,
+    };
 
 function printMachine(): void {
   const cpu = cpus()[0]?.model ?? 'unknown';
@@ -63,6 +86,14 @@ async function main(): Promise<void> {
   print();
   print(importTable(imports));
 
+  const googleTitle = `e. Google Sheets: ${googlePlan.writers} writers under the write quota`;
+  log(`\n${googleTitle}`);
+  const google = await googleWriteCase(googlePlan, log);
+  print(`\n== ${googleTitle} ==`);
+  for (const line of describeGooglePlan(googlePlan)) print(line);
+  print();
+  for (const line of googleLines(google)) print(line);
+
   const [filter, getAll, post] = cases.map((c) => c.measurements);
   const ceiling = { against: 'bare node:http', atLeast: 0.25, style: 'percent' } as const;
   const tenTimes = { against: 'json-server', atLeast: 10, style: 'times' } as const;
@@ -77,9 +108,10 @@ async function main(): Promise<void> {
   print(`\nLoad average at end: ${loadAverage()}`);
   print('\n== Targets ==');
   for (const outcome of outcomes) print(goalLine(outcome));
+  print(googleGoalLine(google));
   await writeFile(
     join(work, 'results.json'),
-    JSON.stringify({ quick, timing, cases, imports, outcomes }, null, 2),
+    JSON.stringify({ quick, timing, cases, imports, google, outcomes }, null, 2),
   );
 }
 

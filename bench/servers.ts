@@ -146,6 +146,9 @@ function sheetportEnv(
     SHEETPORT_LOG_LEVEL: 'warn',
     SHEETPORT_DEMO: 'false',
     SHEETPORT_SYNC: 'full',
+    // Every request comes from 127.0.0.1: the per-address limit would measure itself, not the API.
+    SHEETPORT_RATE_LIMIT_PER_ADDRESS: '0',
+    SHEETPORT_RATE_LIMIT_PER_KEY: '0',
     ...settings,
   });
 }

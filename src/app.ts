@@ -6,6 +6,7 @@ import { registerCors } from './access/cors.ts';
 import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
+import { consoleRoutes } from './routes/console-routes.ts';
 import { registerErrorHandler } from './routes/error-handler.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { rowRoutes } from './routes/row-routes.ts';
@@ -86,5 +87,6 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   );
   await app.register(rowRoutes, { sheets, cache, access, keyLimit, limits });
   await app.register(adminRoutes, { sheets, uploadLimit: options.uploadLimit, access, limits });
+  await app.register(consoleRoutes);
   return app;
 }

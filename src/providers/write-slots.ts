@@ -2,8 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Paces requests to at most `limit` in any rolling `windowMs`, the shape of a provider's
- * per-minute quota: bursts up to the limit go at once, then each waits for the oldest to age out.
- * Callers queue in order.
+ * per-minute quota, and spaces them evenly (`windowMs / limit` apart): spending the quota in a
+ * burst would leave nothing for the rest of the window, while even spacing lets the writes that
+ * wait for the next slot gather into one request. Callers queue in order.
  */
 export class WriteSlots {
   readonly #sent: number[] = [];
@@ -25,11 +26,14 @@ export class WriteSlots {
       const now = Date.now();
       while (this.#sent.length > 0 && now - (this.#sent[0] as number) >= this.windowMs)
         this.#sent.shift();
-      if (this.#sent.length < this.limit) {
+      const spacing = this.windowMs / this.limit - (now - (this.#sent.at(-1) ?? -Infinity));
+      if (this.#sent.length < this.limit && spacing <= 0) {
         this.#sent.push(now);
         return;
       }
-      await sleep(this.windowMs - (now - (this.#sent[0] as number)));
+      const untilFree =
+        this.#sent.length < this.limit ? 0 : this.windowMs - (now - (this.#sent[0] as number));
+      await sleep(Math.max(spacing, untilFree, 1));
     }
   }
 }

@@ -61,8 +61,10 @@ export class WriteQueue {
 
   async #drain(sheetId: string): Promise<void> {
     for (;;) {
+      if ((this.#pending.get(sheetId)?.length ?? 0) === 0) return;
       const sheet = await this.store.getSheet(sheetId);
       const path = sheet === null ? null : this.pathFor(sheet);
+      // Waiting here, before the batch is taken, lets it grow while the provider's pace holds it.
       await path?.ready?.(sheet as Sheet);
       const pending = this.#pending.get(sheetId) ?? [];
       const taken = pending.splice(0, maxBatch);

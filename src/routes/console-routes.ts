@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** Where `vite build web` writes the console: dist/web, both from src/routes and dist/routes. */
+export const consoleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
+/**
+ * The console's page allows nothing but this server: no inline script, no other origin, no
+ * framing. The administrator token it holds can only be sent back here.
+ */
+const pageHeaders = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+const notBuilt = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sheetport</title>
+<p>The console is not built. Run <code>npm run build</code> (or <code>npm ci</code>), then restart
+the server. The API answers meanwhile: <a href="/docs">/docs</a>.</p></html>`;
+
+/**
+ * Serves the console, a single page built into dist/web, at `/` and its assets under `/assets/`.
+ * Only the files that exist get routes, so nothing under /api, /admin or /docs is shadowed; the
+ * console itself only calls those public APIs.
+ */
+export async function consoleRoutes(
+  app: FastifyInstance,
+  { root = consoleDir }: { root?: string } = {},
+): Promise<void> {
+  if (!existsSync(join(root, 'index.html'))) {
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply.code(503).type('text/html; charset=utf-8').headers(pageHeaders).send(notBuilt),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    wildcard: false,
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders: (reply: FastifyReply, path: string) => {
+      // Asset names carry a hash of their content, so they never change; the page always may.
+      const asset = path.includes('/assets/');
+      void reply.header(
+        'cache-control',
+        asset ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+      if (!asset) void reply.headers(pageHeaders);
+    },
+  });
+}
