@@ -1,6 +1,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { hashSecret, newApiKey, parseApiKey, sameSecret } from '../src/access/api-keys.ts';
 import type { AppOptions } from '../src/app.ts';
@@ -324,4 +326,21 @@ test('without an administrator token the server refuses to listen beyond loopbac
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   assert.equal(code, 1);
   assert.match(stderr, /SHEETPORT_ADMIN_TOKEN/);
+});
+
+test('a client that never finishes its headers is cut off after the headers timeout', async (t) => {
+  const { url } = await build(t, {
+    timeouts: { headersMs: 1000, requestMs: 5000, keepAliveMs: 1000 },
+  });
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write('GET /api/v1/x HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+  let answer = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+  const started = Date.now();
+  await once(socket, 'close');
+  const waited = Date.now() - started;
+  assert.ok(waited < 4000, `the server held a half-sent request for ${waited} ms`);
+  assert.match(answer, /^HTTP\/1\.1 408/);
 });
