@@ -1,0 +1,48 @@
+import { request } from './client.ts';
+import type { ApiKey, KeyScope, NewApiKey, Providers, Row, Sheet, SheetPatch } from './types.ts';
+
+/** The management API, /admin/v1, one function per request the console makes. */
+
+const sheetPath = (id: string) => `/admin/v1/sheets/${encodeURIComponent(id)}`;
+
+export const listSheets = (token?: string | null) =>
+  request<Sheet[]>('GET', '/admin/v1/sheets', undefined, token);
+
+export const getSheet = (id: string) => request<Sheet>('GET', sheetPath(id));
+
+export const createSheet = (name: string, columns: string[], rows?: Row[]) =>
+  request<Sheet>('POST', '/admin/v1/sheets', { name, columns, ...(rows ? { rows } : {}) });
+
+export interface GoogleConnection {
+  spreadsheetId: string;
+  tab?: string;
+  name?: string;
+  freshnessSeconds?: number;
+}
+
+export const connectGoogleSheet = ({
+  spreadsheetId,
+  tab,
+  name,
+  freshnessSeconds,
+}: GoogleConnection) =>
+  request<Sheet>('POST', '/admin/v1/sheets', {
+    ...(name ? { name } : {}),
+    source: { provider: 'google', spreadsheetId, ...(tab ? { tab } : {}) },
+    ...(freshnessSeconds === undefined ? {} : { freshnessSeconds }),
+  });
+
+export const updateSheet = (id: string, patch: SheetPatch) =>
+  request<Sheet>('PATCH', sheetPath(id), patch);
+
+export const removeSheet = (id: string) => request<void>('DELETE', sheetPath(id));
+
+export const getProviders = () => request<Providers>('GET', '/admin/v1/providers');
+
+export const listKeys = (sheetId: string) => request<ApiKey[]>('GET', `${sheetPath(sheetId)}/keys`);
+
+export const createKey = (sheetId: string, scopes: KeyScope[], name?: string) =>
+  request<NewApiKey>('POST', `${sheetPath(sheetId)}/keys`, { scopes, ...(name ? { name } : {}) });
+
+export const revokeKey = (sheetId: string, keyId: string) =>
+  request<void>('DELETE', `${sheetPath(sheetId)}/keys/${encodeURIComponent(keyId)}`);

@@ -1,0 +1,44 @@
+import { authHeaders } from './client.ts';
+import { problemOf, unreachable } from './problem.ts';
+import { signInNeeded } from './session.ts';
+import type { Sheet } from './types.ts';
+
+export interface UploadFields {
+  name?: string;
+  tab?: string;
+}
+
+/**
+ * Uploads a CSV or XLSX file as a new sheet (multipart POST /admin/v1/sheets). It uses
+ * XMLHttpRequest rather than fetch because only XMLHttpRequest reports upload progress.
+ */
+export function uploadSheet(
+  file: File,
+  fields: UploadFields,
+  onProgress: (fraction: number) => void,
+): Promise<Sheet> {
+  const form = new FormData();
+  if (fields.name) form.append('name', fields.name);
+  if (fields.tab) form.append('tab', fields.tab);
+  form.append('file', file, file.name);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/admin/v1/sheets');
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(JSON.parse(xhr.responseText) as Sheet);
+        return;
+      }
+      if (xhr.status === 401) signInNeeded();
+      const type = xhr.getResponseHeader('content-type') ?? '';
+      reject(problemOf(xhr.status, xhr.statusText, type, xhr.responseText));
+    });
+    xhr.addEventListener('error', () => reject(unreachable(new Error('the upload was cut off'))));
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,94 @@
+import { useState } from 'preact/hooks';
+import { rowsPath } from '../api/rows-api.ts';
+import type { Sheet } from '../api/types.ts';
+import { CopyButton } from '../components/copy-button.tsx';
+import { curlExample, fetchExample, type ExampleRequest } from '../lib/example-requests.ts';
+import { rowQueryString, type Filter, type SortKey } from '../lib/filter-query.ts';
+
+interface Props {
+  sheet: Sheet;
+  filters: Filter[];
+  sort: SortKey[];
+}
+
+/** The sheet's addresses, ready to copy, and example requests that follow the filter bar. */
+export function EndpointsPanel({ sheet, filters, sort }: Props) {
+  const [tool, setTool] = useState<'curl' | 'fetch'>('curl');
+  const base = `${location.origin}${rowsPath(sheet.id)}`;
+  const query = rowQueryString({ filters, sort });
+  const access = sheet.settings.access ?? 'open';
+  const sample = Object.fromEntries(sheet.columns.map((column) => [column, `<${column}>`]));
+  const examples: { title: string; request: ExampleRequest }[] = [
+    {
+      title: query === '' ? 'Read every row' : 'Read the rows the filter bar selects',
+      request: {
+        method: 'GET',
+        url: query === '' ? base : `${base}?${query}`,
+        needsKey: access === 'private',
+      },
+    },
+    {
+      title: 'Add a row',
+      request: { method: 'POST', url: base, body: sample, needsKey: access !== 'open' },
+    },
+  ];
+  const endpoints = [
+    { label: 'Rows', url: base, does: 'GET, POST, PUT, PATCH, DELETE' },
+    { label: 'Query', url: `${base}/query`, does: 'GET with the same filters' },
+  ];
+  return (
+    <section class="panel" aria-labelledby="endpoints-heading">
+      <h2 id="endpoints-heading">Endpoints</h2>
+      <dl class="endpoints">
+        {endpoints.map((endpoint) => (
+          <div key={endpoint.label}>
+            <dt>
+              {endpoint.label} <span class="hint">{endpoint.does}</span>
+            </dt>
+            <dd>
+              <code>{endpoint.url}</code>
+              <CopyButton text={endpoint.url} label={`the ${endpoint.label} URL`} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {access !== 'open' && (
+        <p class="hint">
+          This sheet is {access === 'private' ? 'private' : 'public to read'}: requests that need a
+          key send one of its API keys (Settings) as <code>Authorization: Bearer</code>; the
+          examples read it from <code>$SHEETPORT_KEY</code> or <code>key</code>.
+        </p>
+      )}
+      <details class="examples">
+        <summary>Example requests</summary>
+        <div class="tool-switch" role="group" aria-label="Example requests for">
+          {(['curl', 'fetch'] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              class="secondary small"
+              aria-pressed={tool === name}
+              onClick={() => setTool(name)}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
+        {examples.map(({ title, request }) => {
+          const text = tool === 'curl' ? curlExample(request) : fetchExample(request);
+          return (
+            <figure class="example" key={title}>
+              <figcaption>
+                {title}
+                <CopyButton text={text} label={`the ${tool} example: ${title}`} />
+              </figcaption>
+              <pre tabIndex={0}>
+                <code>{text}</code>
+              </pre>
+            </figure>
+          );
+        })}
+      </details>
+    </section>
+  );
+}

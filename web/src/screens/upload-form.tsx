@@ -1,0 +1,151 @@
+import { useRef, useState } from 'preact/hooks';
+import { ApiProblem } from '../api/problem.ts';
+import { uploadSheet } from '../api/upload.ts';
+import { ProblemMessage } from '../components/problem-message.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { workbookTabs } from '../lib/workbook-tabs.ts';
+
+const accepted =
+  '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const sizeLabel = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * Upload a CSV or XLSX file: dropped on the zone or chosen with the file picker. A workbook's
+ * tabs are read in the browser (see workbook-tabs.ts), so the picker shows before any upload;
+ * should the server still not find the tab, the tabs it lists replace them.
+ */
+export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const [tabs, setTabs] = useState<string[] | null>(null);
+  const [tab, setTab] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const chosen = useRef<File | null>(null);
+  const action = useAction();
+
+  const showTabs = (found: string[] | null) => {
+    setTabs(found);
+    setTab(found?.[0] ?? '');
+  };
+
+  const choose = (next: File | undefined) => {
+    if (next === undefined) return;
+    chosen.current = next;
+    setFile(next);
+    showTabs(null);
+    action.clear();
+    if (/\.xlsx$/i.test(next.name)) {
+      // Unreadable here means corrupt: the upload then says so in the server's words.
+      workbookTabs(next).then(
+        (found) => chosen.current === next && showTabs(found),
+        () => undefined,
+      );
+    }
+  };
+
+  const upload = (selected: File) =>
+    action.run(async () => {
+      setProgress(0);
+      try {
+        const sheet = await uploadSheet(selected, { name, tab }, setProgress);
+        onCreated(sheet.id);
+      } catch (error) {
+        const listed = error instanceof ApiProblem ? error.document.tabs : undefined;
+        if (listed !== undefined) showTabs(listed);
+        throw error;
+      } finally {
+        setProgress(null);
+      }
+    });
+
+  return (
+    <form
+      class="stack"
+      aria-labelledby="upload-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (file !== null) void upload(file);
+      }}
+    >
+      <h2 id="upload-heading">Upload a CSV or XLSX file</h2>
+      <label
+        class={`dropzone${dragging ? ' dragging' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setDragging(false);
+          choose(event.dataTransfer?.files[0]);
+        }}
+      >
+        <input
+          id="upload-file"
+          class="visually-hidden"
+          type="file"
+          accept={accepted}
+          onChange={(event) => choose(event.currentTarget.files?.[0])}
+        />
+        <span class="dropzone-text">
+          {file === null ? (
+            <>
+              Drop a file here, or <span class="like-link">choose one</span>
+            </>
+          ) : (
+            <>
+              <strong>{file.name}</strong> ({sizeLabel(file.size)}) ·{' '}
+              <span class="like-link">choose another</span>
+            </>
+          )}
+        </span>
+        <span class="hint">The first row names the columns.</span>
+      </label>
+      {tabs !== null && (
+        <div class="field">
+          <label for="upload-tab">Worksheet</label>
+          <select
+            id="upload-tab"
+            value={tab}
+            onChange={(event) => setTab(event.currentTarget.value)}
+          >
+            {tabs.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <div class="field">
+        <label for="upload-name">Name</label>
+        <p class="hint" id="upload-name-hint">
+          Optional: the file's name when left empty.
+        </p>
+        <input
+          id="upload-name"
+          maxLength={200}
+          value={name}
+          aria-describedby="upload-name-hint"
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
+      </div>
+      {progress !== null && (
+        <div class="progress" role="status">
+          <label for="upload-progress">
+            {progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Importing…'}
+          </label>
+          <progress id="upload-progress" max={1} value={progress} />
+        </div>
+      )}
+      <ProblemMessage problem={action.problem} />
+      <button type="submit" disabled={file === null || action.busy}>
+        {action.busy ? 'Uploading…' : 'Upload'}
+      </button>
+    </form>
+  );
+}
