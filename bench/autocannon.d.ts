@@ -9,6 +9,11 @@ declare module 'autocannon' {
     body?: string;
     /** Called before each request is sent; returns the request to send. */
     setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+    /**
+     * Called with each response; `context` is the one `setupRequest` was given for the request
+     * this answers (with pipelining 1, a connection has one request in flight).
+     */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
 
   export interface Options {
@@ -17,6 +22,8 @@ declare module 'autocannon' {
     pipelining?: number;
     /** Seconds. */
     duration?: number;
+    /** Requests to send, instead of a duration: the run ends once every one is answered. */
+    amount?: number;
     /** Seconds before a request counts as timed out. */
     timeout?: number;
     requests?: Request[];

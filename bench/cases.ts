@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
-import { created, rowCount, sameAnswers } from './checks.ts';
-import { cycling, measure, posting, type LoadPlan, type Measurement } from './load.ts';
+import { created, prime, rowCount, sameAnswers } from './checks.ts';
+import { cycling, measure, posting, single, type LoadPlan, type Measurement } from './load.ts';
 import { log, print } from './output.ts';
 import { errorLines, loadTable, mib } from './report.ts';
 import { large, small, type Fleet } from './setup.ts';
@@ -10,6 +10,14 @@ import { large, small, type Fleet } from './setup.ts';
  * agree, then measures, then prints its table.
  */
 
+/** What the CPU columns mean; shared with case f. */
+export const cpuLegend = [
+  `CPU: cores busy during the runs (of ${cpus().length}): the server (child process), db: PostgreSQL's`,
+  'processes (which only the PostgreSQL rows use), the client (autocannon, this process), and other:',
+  'other processes (noise) plus kernel threads such as loopback networking and the disk journal,',
+  'which the servers themselves cause in part.',
+];
+
 export interface CaseResult {
   title: string;
   connections: number;
@@ -18,16 +26,14 @@ export interface CaseResult {
 
 export type Timing = Omit<LoadPlan, 'connections'>;
 
-function describePlan(plan: LoadPlan): string {
+export function describePlan(plan: LoadPlan): string {
   const runs = `${plan.runs} run${plan.runs === 1 ? '' : 's'} of ${plan.runSeconds} s`;
   return `${plan.connections} connections, pipelining 1; per server ${plan.warmupSeconds} s warm-up, then ${runs}, servers interleaved; req/s and latencies are medians over the runs`;
 }
 
 const legend = [
   'ratios: the first sheetport row divided by each row (req/s ratio > 1 and p99 ratio < 1 favour it);',
-  `CPU: cores busy during the runs (of ${cpus().length}): the server (child process), the client`,
-  '(autocannon, this process), and other: other processes (noise) plus kernel threads such as loopback',
-  'networking and the disk journal, which the servers themselves cause in part.',
+  ...cpuLegend,
 ];
 
 async function runCase(
@@ -50,18 +56,26 @@ export async function filterCase(fleet: Fleet, timing: Timing): Promise<CaseResu
   const plan = { ...timing, connections: 20 };
   const query = (name: string) => `?name=${encodeURIComponent(name)}`;
   const sheetportPaths = fleet.names.map((name) => `/api/v1/${fleet.largeSheetId}${query(name)}`);
+  const postgresPaths = fleet.names.map(
+    (name) => `/api/v1/${fleet.postgresLargeSheetId}${query(name)}`,
+  );
   const jsonServerPaths = fleet.names.map((name) => `/${large.collection}${query(name)}`);
   for (const i of [0, 1, 2]) {
     await sameAnswers(
       [
         `${fleet.sheetport.url}${sheetportPaths[i]}`,
         `${fleet.sheetportNoCache.url}${sheetportPaths[i]}`,
+        `${fleet.sheetportPostgres.url}${postgresPaths[i]}`,
+        `${fleet.sheetportPostgresNoCache.url}${postgresPaths[i]}`,
         `${fleet.jsonServerLarge.url}${jsonServerPaths[i]}`,
       ],
       null,
     );
   }
   await sameAnswers([`${fleet.sheetport.url}${sheetportPaths[0]}`, fleet.bare.url], null);
+  log('  priming the read caches');
+  await prime(fleet.sheetport, sheetportPaths);
+  await prime(fleet.sheetportPostgres, postgresPaths);
   return runCase(
     'a. Equality filter on the 100,000-row sheet',
     [
@@ -69,20 +83,25 @@ export async function filterCase(fleet: Fleet, timing: Timing): Promise<CaseResu
       `${fleet.names.length} distinct names cycled across requests, each matching at least one row;`,
       `the bare body is the answer to the first name (${Buffer.byteLength(fleet.bareBody)} bytes), checked equal to Sheetport's and json-server's.`,
       `Sheetport keeps read answers in memory by sheet version (SHEETPORT_CACHE_SIZE, 64 MiB by default), and all ${fleet.names.length}`,
-      `answers fit: after the first pass over the names, the "sheetport" row is served from that cache. The "cache off" row`,
-      `(SHEETPORT_CACHE_SIZE=0) runs the query for every request.`,
+      `answers fit. Before timing, the two cached servers were asked every name once, so the "sheetport" and`,
+      `"sheetport, PostgreSQL" rows are served from that cache throughout. The "cache off" rows`,
+      `(SHEETPORT_CACHE_SIZE=0) run the query for every request. The PostgreSQL rows are servers on one PostgreSQL`,
+      `holding the same sheet: each request reads the sheet's row (its version) from PostgreSQL, cached or not.`,
     ],
     plan,
     () =>
       measure(
         [
-          { server: fleet.sheetport, requests: cycling(sheetportPaths) },
-          { server: fleet.sheetportNoCache, requests: cycling(sheetportPaths) },
-          { server: fleet.jsonServerLarge, requests: cycling(jsonServerPaths) },
-          { server: fleet.bare, requests: cycling(sheetportPaths) },
+          single(fleet.sheetport, cycling(sheetportPaths)),
+          single(fleet.sheetportNoCache, cycling(sheetportPaths)),
+          single(fleet.sheetportPostgres, cycling(postgresPaths)),
+          single(fleet.sheetportPostgresNoCache, cycling(postgresPaths)),
+          single(fleet.jsonServerLarge, cycling(jsonServerPaths)),
+          single(fleet.bare, cycling(sheetportPaths)),
         ],
         plan,
         log,
+        fleet.database,
       ),
   );
 }
@@ -90,11 +109,14 @@ export async function filterCase(fleet: Fleet, timing: Timing): Promise<CaseResu
 export async function getAllCase(fleet: Fleet, timing: Timing): Promise<CaseResult> {
   const plan = { ...timing, connections: 10 };
   const sheetportPath = `/api/v1/${fleet.smallSheetId}`;
+  const postgresPath = `/api/v1/${fleet.postgresSmallSheetId}`;
   const jsonServerPath = `/${small.collection}`;
-  const [sheetportBytes = 0, , jsonServerBytes = 0] = await sameAnswers(
+  const [sheetportBytes = 0, , , , jsonServerBytes = 0] = await sameAnswers(
     [
       `${fleet.sheetport.url}${sheetportPath}`,
       `${fleet.sheetportNoCache.url}${sheetportPath}`,
+      `${fleet.sheetportPostgres.url}${postgresPath}`,
+      `${fleet.sheetportPostgresNoCache.url}${postgresPath}`,
       `${fleet.jsonServerSmall.url}${jsonServerPath}`,
     ],
     small.rows,
@@ -102,21 +124,24 @@ export async function getAllCase(fleet: Fleet, timing: Timing): Promise<CaseResu
   return runCase(
     'b. GET all rows of the 10,000-row sheet',
     [
-      `sheetport GET ${sheetportPath.replace(fleet.smallSheetId, '<id>')}; json-server GET ${jsonServerPath}; both answers checked equal (10,000 rows)`,
+      `sheetport GET /api/v1/<id>; json-server GET ${jsonServerPath}; all answers checked equal (10,000 rows)`,
       `body sizes: sheetport ${mib(sheetportBytes)} (compact JSON), json-server ${mib(jsonServerBytes)} (indented JSON, its default)`,
-      'No write happens during the case, so the "sheetport" row answers from its read cache after the first request;',
-      'the "cache off" row (SHEETPORT_CACHE_SIZE=0) reads and serializes the 10,000 rows every time.',
+      'No write happens during the case, so the cached rows answer from their read cache after the first request;',
+      'the "cache off" rows (SHEETPORT_CACHE_SIZE=0) read and serialize the 10,000 rows every time.',
     ],
     plan,
     () =>
       measure(
         [
-          { server: fleet.sheetport, requests: cycling([sheetportPath]) },
-          { server: fleet.sheetportNoCache, requests: cycling([sheetportPath]) },
-          { server: fleet.jsonServerSmall, requests: cycling([jsonServerPath]) },
+          single(fleet.sheetport, cycling([sheetportPath])),
+          single(fleet.sheetportNoCache, cycling([sheetportPath])),
+          single(fleet.sheetportPostgres, cycling([postgresPath])),
+          single(fleet.sheetportPostgresNoCache, cycling([postgresPath])),
+          single(fleet.jsonServerSmall, cycling([jsonServerPath])),
         ],
         plan,
         log,
+        fleet.database,
       ),
   );
 }
@@ -134,13 +159,16 @@ const newRow = (n: number) => ({
 export async function postCase(fleet: Fleet, timing: Timing): Promise<CaseResult> {
   const plan = { ...timing, connections: 20 };
   const sheetportPath = `/api/v1/${fleet.smallSheetId}`;
+  const postgresPath = `/api/v1/${fleet.postgresSmallSheetId}`;
   const jsonServerPath = `/${small.collection}`;
   await created(`${fleet.sheetport.url}${sheetportPath}`, newRow(-1));
+  await created(`${fleet.sheetportPostgres.url}${postgresPath}`, newRow(-1));
   await created(`${fleet.jsonServerSmall.url}${jsonServerPath}`, newRow(-1));
   const result = await runCase(
     'c. Single-row POST to the 10,000-row sheet',
     [
       `sheetport POST /api/v1/<id> with SHEETPORT_SYNC=full (fsync at every commit; concurrent writes share a commit);`,
+      `on PostgreSQL, its defaults (fsync on, synchronous_commit on): each commit is flushed to its WAL on disk too;`,
       `json-server POST ${jsonServerPath}: rewrites its db.json after each write, without fsync, so a crash can lose acknowledged rows.`,
       'Each request carries a new row with its own id.',
     ],
@@ -148,18 +176,26 @@ export async function postCase(fleet: Fleet, timing: Timing): Promise<CaseResult
     () =>
       measure(
         [
-          { server: fleet.sheetport, requests: posting(sheetportPath, newRow) },
-          { server: fleet.jsonServerSmall, requests: posting(jsonServerPath, newRow) },
+          single(fleet.sheetport, posting(sheetportPath, newRow)),
+          single(fleet.sheetportPostgres, posting(postgresPath, newRow)),
+          single(fleet.jsonServerSmall, posting(jsonServerPath, newRow)),
         ],
         plan,
         log,
+        fleet.database,
       ),
   );
-  const [sheetport, jsonServer] = result.measurements;
+  const [sheetport, postgres, jsonServer] = result.measurements;
   const stored = [
     {
       m: sheetport,
       rows: await rowCount(`${fleet.sheetport.url}/admin/v1/sheets/${fleet.smallSheetId}`),
+    },
+    {
+      m: postgres,
+      rows: await rowCount(
+        `${fleet.sheetportPostgres.url}/admin/v1/sheets/${fleet.postgresSmallSheetId}`,
+      ),
     },
     { m: jsonServer, rows: await rowCount(`${fleet.jsonServerSmall.url}${jsonServerPath}`) },
   ];

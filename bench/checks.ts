@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { Server } from './servers.ts';
 
 /**
  * Before a case is timed, each server is asked the case's request once and the answers are
@@ -58,4 +59,18 @@ export async function rowCount(url: string): Promise<number> {
   const count = (body as { rowCount?: unknown }).rowCount;
   if (typeof count !== 'number') throw new Error(`GET ${url} did not give a row count`);
   return count;
+}
+
+/** Asks `server` every path once, a few at a time, so that its read cache holds every answer. */
+export async function prime(server: Server, paths: string[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let path = paths[next++]; path !== undefined; path = paths[next++]) {
+      const response = await fetch(`${server.url}${path}`);
+      await response.arrayBuffer();
+      if (response.status !== 200)
+        throw new Error(`GET ${path} from ${server.name}: ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
 }

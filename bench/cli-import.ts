@@ -13,11 +13,15 @@ export interface ImportResult {
 
 const peakRssPreload = new URL('./peak-rss.mjs', import.meta.url).href;
 
-/** Runs `sheetport import FILE --name NAME` into `dataDir`, as a user would, and measures it. */
+/**
+ * Runs `sheetport import FILE --name NAME` into `dataDir`, as a user would, and measures it;
+ * `settings` adds SHEETPORT_ variables (SHEETPORT_DATABASE_URL imports into PostgreSQL).
+ */
 export async function runImport(
   dataDir: string,
   file: string,
   name: string,
+  settings: Record<string, string> = {},
 ): Promise<ImportResult> {
   const started = performance.now();
   const child = spawn(
@@ -29,6 +33,7 @@ export async function runImport(
         SHEETPORT_LOG_LEVEL: 'warn',
         SHEETPORT_DEMO: 'false',
         SHEETPORT_SYNC: 'full',
+        ...settings,
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },

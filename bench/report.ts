@@ -61,32 +61,50 @@ function isClean(m: Measurement): boolean {
 }
 
 /**
- * The table of one load case: Sheetport (default settings) first, then the servers it is compared
- * with; the ratio columns divide Sheetport's figure by each row's.
+ * The table of one load case. By default Sheetport (default settings) comes first, then what it is
+ * compared with, and the ratio columns divide the first row's figure by each row's;
+ * `ratios: 'row-over-first'` divides each row's by the first's instead (more servers against one).
+ * A "CPU db" column appears when a database was measured, a "per server" one when a row spread
+ * its load over several servers.
  */
-export function loadTable(measurements: Measurement[]): string {
-  const [sheetport] = measurements;
-  const ratio = (m: Measurement, value: (m: Measurement) => number) =>
-    m === sheetport || sheetport === undefined
-      ? ''
-      : formatRatio(value(sheetport) / value(m), 'times');
-  const header = ['server', 'req/s', 'runs (req/s)', 'p50 ms', 'p99 ms', 'req/s ratio'];
-  header.push('p99 ratio', 'CPU server', 'client', 'other', 'requests', 'non-2xx', 'errors');
-  const rows = measurements.map((m) => [
-    m.name,
-    formatRate(m.requestsPerSecond),
-    m.runs.map(formatRate).join(' / '),
-    formatMs(m.p50Ms),
-    formatMs(m.p99Ms),
-    ratio(m, (x) => x.requestsPerSecond),
-    ratio(m, (x) => x.p99Ms),
-    formatCores(m.serverCores),
-    formatCores(m.clientCores),
-    formatCores(m.otherCores),
-    integer.format(m.requests),
-    integer.format(m.non2xx),
-    integer.format(m.errors),
-  ]);
+export function loadTable(
+  measurements: Measurement[],
+  ratios: 'first-over-row' | 'row-over-first' = 'first-over-row',
+): string {
+  const [first] = measurements;
+  const ratio = (m: Measurement, value: (m: Measurement) => number) => {
+    if (m === first || first === undefined) return '';
+    const quotient =
+      ratios === 'first-over-row' ? value(first) / value(m) : value(m) / value(first);
+    return formatRatio(quotient, 'times');
+  };
+  const withDatabase = measurements.some((m) => m.databaseCores !== null);
+  const spread = measurements.some((m) => m.perServer.length > 1);
+  const header = ['server', 'req/s', 'runs (req/s)'];
+  if (spread) header.push('per server (req/s)');
+  header.push('p50 ms', 'p99 ms', 'req/s ratio', 'p99 ratio', 'CPU server');
+  if (withDatabase) header.push('db');
+  header.push('client', 'other', 'requests', 'non-2xx', 'errors');
+  const rows = measurements.map((m) => {
+    const row = [m.name, formatRate(m.requestsPerSecond), m.runs.map(formatRate).join(' / ')];
+    if (spread) row.push(m.perServer.map(formatRate).join(' + '));
+    row.push(
+      formatMs(m.p50Ms),
+      formatMs(m.p99Ms),
+      ratio(m, (x) => x.requestsPerSecond),
+      ratio(m, (x) => x.p99Ms),
+      formatCores(m.serverCores),
+    );
+    if (withDatabase) row.push(formatCores(m.databaseCores));
+    row.push(
+      formatCores(m.clientCores),
+      formatCores(m.otherCores),
+      integer.format(m.requests),
+      integer.format(m.non2xx),
+      integer.format(m.errors),
+    );
+    return row;
+  });
   return table(header, rows);
 }
 

@@ -17,7 +17,7 @@ export interface Server {
 }
 
 /** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
   const address = probe.address();

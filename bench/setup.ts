@@ -1,6 +1,7 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runImport } from './cli-import.ts';
+import { runImport, type ImportResult } from './cli-import.ts';
+import type { Database } from './database.ts';
 import { filterNames, rowsNamed, writeCsv, writeJsonServerDb } from './data.ts';
 import { work } from './paths.ts';
 import { startBareServer, startJsonServer, startSheetport, type Server } from './servers.ts';
@@ -13,6 +14,10 @@ export interface Fleet {
   sheetport: Server;
   /** The same data in a copy of the data directory, served with SHEETPORT_CACHE_SIZE=0. */
   sheetportNoCache: Server;
+  /** The same data imported into PostgreSQL, served with default settings. */
+  sheetportPostgres: Server;
+  /** A second server on that PostgreSQL database, with SHEETPORT_CACHE_SIZE=0. */
+  sheetportPostgresNoCache: Server;
   /** json-server holding the 100,000-row collection. */
   jsonServerLarge: Server;
   /** json-server holding the 10,000-row collection, in its own db.json (see below). */
@@ -20,25 +25,38 @@ export interface Fleet {
   bare: Server;
   largeSheetId: string;
   smallSheetId: string;
+  /** The two sheets' ids in PostgreSQL. */
+  postgresLargeSheetId: string;
+  postgresSmallSheetId: string;
+  /** How long `sheetport import` took to load each sheet into each store. */
+  loads: { store: 'SQLite' | 'PostgreSQL'; rows: number; result: ImportResult }[];
   /** Names to filter the large sheet on; each matches at least one row. */
   names: string[];
   /** What the bare server answers: the rows that the first name matches, as JSON. */
   bareBody: string;
   dir: string;
+  /** The CSV file of the 10,000-row sheet. */
+  smallCsv: string;
+  /** The PostgreSQL the two PostgreSQL servers share; started and stopped by the caller. */
+  database: Database;
 }
 
 /**
  * Generates the data, loads it into each server and starts them all. json-server gets one db.json
  * per collection: it rewrites its whole file on every write, so a POST to the small collection
- * would otherwise pay for serializing the large one too, an unfair handicap.
+ * would otherwise pay for serializing the large one too, an unfair handicap. Sheetport gets the
+ * CSV files through `sheetport import`, once into SQLite and once into `database`.
  */
-export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+export async function startFleet(database: Database, log: (line: string) => void): Promise<Fleet> {
   const dir = join(work, 'run');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const started: Server[] = [];
   try {
     const sheetIds: string[] = [];
+    const postgresSheetIds: string[] = [];
+    const loads: Fleet['loads'] = [];
+    const postgres = { SHEETPORT_DATABASE_URL: database.url };
     for (const sheet of [large, small]) {
       log(`generating ${sheet.rows.toLocaleString('en')} rows (seed ${sheet.seed})`);
       const csv = join(dir, `${sheet.collection}.csv`);
@@ -51,8 +69,14 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
       );
       const imported = await runImport(join(dir, 'sheetport'), csv, sheet.collection);
       sheetIds.push(imported.id);
+      loads.push({ store: 'SQLite', rows: sheet.rows, result: imported });
+      log(`importing ${sheet.collection} into PostgreSQL`);
+      const intoPostgres = await runImport(dir, csv, sheet.collection, postgres);
+      postgresSheetIds.push(intoPostgres.id);
+      loads.push({ store: 'PostgreSQL', rows: sheet.rows, result: intoPostgres });
     }
     const [largeSheetId = '', smallSheetId = ''] = sheetIds;
+    const [postgresLargeSheetId = '', postgresSmallSheetId = ''] = postgresSheetIds;
     // A copy, not a second server on one file: a Sheetport process expects to be its file's only writer.
     await cp(join(dir, 'sheetport'), join(dir, 'sheetport-no-cache'), { recursive: true });
     const names = filterNames(large.rows, large.seed, 5000);
@@ -70,6 +94,23 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
           SHEETPORT_CACHE_SIZE: '0',
         }),
       ),
+      // SHEETPORT_DATA_DIR does not apply on PostgreSQL; each gets an empty directory all the same.
+      sheetportPostgres: await start(
+        startSheetport(
+          'sheetport, PostgreSQL',
+          join(dir, 'postgres-1'),
+          postgresLargeSheetId,
+          postgres,
+        ),
+      ),
+      sheetportPostgresNoCache: await start(
+        startSheetport(
+          'sheetport, PostgreSQL, cache off',
+          join(dir, 'postgres-2'),
+          postgresLargeSheetId,
+          { ...postgres, SHEETPORT_CACHE_SIZE: '0' },
+        ),
+      ),
       jsonServerLarge: await start(
         startJsonServer('json-server', join(dir, `${large.collection}.json`), large.collection),
       ),
@@ -79,9 +120,14 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
       bare: await start(startBareServer(bareBody)),
       largeSheetId,
       smallSheetId,
+      postgresLargeSheetId,
+      postgresSmallSheetId,
+      loads,
       names,
       bareBody,
       dir,
+      smallCsv: join(dir, `${small.collection}.csv`),
+      database,
     };
   } catch (error) {
     await Promise.all(started.map((server) => server.stop()));
@@ -90,8 +136,15 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
 }
 
 export function servers(fleet: Fleet): Server[] {
-  const { sheetport, sheetportNoCache, jsonServerLarge, jsonServerSmall, bare } = fleet;
-  return [sheetport, sheetportNoCache, jsonServerLarge, jsonServerSmall, bare];
+  return [
+    fleet.sheetport,
+    fleet.sheetportNoCache,
+    fleet.sheetportPostgres,
+    fleet.sheetportPostgresNoCache,
+    fleet.jsonServerLarge,
+    fleet.jsonServerSmall,
+    fleet.bare,
+  ];
 }
 
 export async function stopFleet(fleet: Fleet): Promise<void> {
