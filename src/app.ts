@@ -8,7 +8,7 @@ import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
-import { registerErrorHandler } from './routes/error-handler.ts';
+import { answerClientError, registerErrorHandler } from './routes/error-handler.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
@@ -58,6 +58,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     trustProxy: options.trustProxy ?? false,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
+    clientErrorHandler: answerClientError,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
@@ -91,7 +92,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   const cache = new ReadCache(options.cacheSize);
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });
   const limits = options.limits ?? defaultLimits;
-  await registerCors(app, deps.store);
+  await registerCors(app, sheets);
   const keyLimit = await registerRateLimits(
     app,
     deps.store,

@@ -1,6 +1,6 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SheetStore } from '../store/store.ts';
+import type { Sheets } from '../sheets/sheets.ts';
 import { allowedOriginsOf } from './access-control.ts';
 
 const rowPath = /^\/api\/v1\/(?:sheets\/)?([^/?]+)/;
@@ -9,13 +9,13 @@ const rowPath = /^\/api\/v1\/(?:sheets\/)?([^/?]+)/;
  * Cross-origin access, sheet by sheet: a browser page may call a sheet's row API when its origin
  * is among the sheet's allowed origins. The management API is never offered to other origins.
  */
-export async function registerCors(app: FastifyInstance, store: SheetStore): Promise<void> {
+export async function registerCors(app: FastifyInstance, sheets: Sheets): Promise<void> {
   await app.register(cors, {
     hook: 'onRequest',
     delegator: async (request: FastifyRequest): Promise<FastifyCorsOptions> => {
       const sheetId = rowPath.exec(request.url)?.[1];
       const sheet =
-        sheetId === undefined ? null : await store.getSheet(decodeURIComponent(sheetId));
+        sheetId === undefined ? null : await sheets.lookup(request, decodeURIComponent(sheetId));
       const allowed = sheet === null ? [] : allowedOriginsOf(sheet);
       return {
         origin: allowed.includes('*') ? '*' : allowed.length === 0 ? false : allowed,

@@ -21,11 +21,20 @@ const plainDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
  */
 export function cellFromText(text: string): Scalar {
   if (text === '') return null;
-  if (text.length <= 17 && plainDecimal.test(text)) {
+  if (plainDecimal.test(text)) {
     const n = Number(text);
     if (String(n) === text) return n;
   }
   return text;
+}
+
+/**
+ * Whether text can be stored as it is, the same in every store: no NUL character (PostgreSQL
+ * text cannot hold one, and spreadsheets drop it) and no lone UTF-16 surrogate (which no store
+ * can keep as sent).
+ */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && text.isWellFormed();
 }
 
 /** The text a person sees in the cell: what equality and wildcard filters compare against. */

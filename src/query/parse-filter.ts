@@ -1,3 +1,4 @@
+import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 
 /** Operators of `<column>=__<op>(<value>)`, listed once; the type is derived from the list. */
@@ -15,9 +16,9 @@ export type Filter =
   | { column: string; op: 'like'; pattern: string };
 
 const operatorForm = /^__([A-Za-z]*)\(/;
-const decimal = /^-?[0-9]+(\.[0-9]+)?$/;
+const decimal = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-/** An operator's value is a number whenever it is written as a decimal: `__gt(1.50)` is 1.5. */
+/** An operator's value is a number whenever it is written as one: `__gt(1.50)` is 1.5, `__eq(1e21)` 1e21. */
 function operatorValue(text: string): FilterValue {
   return { text, number: decimal.test(text) ? Number(text) : null };
 }
@@ -27,8 +28,8 @@ function operatorValue(text: string): FilterValue {
  * only when the number would be shown as exactly that text: `31` matches 31, `031` does not.
  */
 function equalityValue(text: string): FilterValue {
-  const number = decimal.test(text) ? Number(text) : null;
-  return { text, number: number !== null && String(number) === text ? number : null };
+  const number = text === '' ? Number.NaN : Number(text);
+  return { text, number: Number.isFinite(number) && String(number) === text ? number : null };
 }
 
 /**
@@ -37,6 +38,13 @@ function equalityValue(text: string): FilterValue {
  * to match such text literally, write `__eq(...)`.
  */
 export function parseFilter(column: string, raw: string): Filter {
+  if (!isStorableText(raw) || !isStorableText(column)) {
+    throw new Problem(
+      'invalid-filter',
+      `Filter ${column} holds a NUL character or a lone surrogate, which no cell can hold.`,
+      { column },
+    );
+  }
   const form = operatorForm.exec(raw);
   if (form === null) {
     if (raw.includes('*')) return { column, op: 'like', pattern: raw };

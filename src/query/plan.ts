@@ -1,4 +1,4 @@
-import type { Cell } from '../cells/cell.ts';
+import { isStorableText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { Filter } from './parse-filter.ts';
@@ -104,7 +104,16 @@ export function planCells(sheet: SheetShape, body: unknown, where = 'The body'):
 function planCell(column: string, value: unknown, where: string): Cell {
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'number') return value;
-  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'string') {
+    if (!isStorableText(value)) {
+      throw new Problem(
+        'invalid-body',
+        `${where} gives column "${column}" text with a NUL character or a lone surrogate, which a sheet cannot hold.`,
+        { column },
+      );
+    }
+    return value === '' ? null : value;
+  }
   throw new Problem(
     'invalid-body',
     `${where} gives column "${column}" a ${Array.isArray(value) ? 'list' : 'nested object'}; a cell holds text, a number, true/false or null.`,

@@ -72,6 +72,8 @@ export async function adminRoutes(
   { sheets, uploadLimit, access, limits }: AdminRouteDeps,
 ): Promise<void> {
   app.addHook('onRequest', async (request) => access.admin(request));
+  // Management bodies are JSON or multipart; anything else is refused with 415.
+  app.removeContentTypeParser('text/plain');
   const policy: NewSheetPolicy = { settings: newSheetSettings(access.adminTokenSet), limits };
   await app.register(multipart, {
     limits: { fileSize: uploadLimit, files: 1, fields: 10, parts: 12 },

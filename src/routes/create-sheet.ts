@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
 import { fullRow, planCells } from '../query/plan.ts';
@@ -56,26 +57,36 @@ export async function createFromUpload(
   try {
     const fields: Record<string, string> = {};
     let upload: { path: string; fileName: string } | null = null;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file') {
+            part.file.resume();
+            throw new Problem(
+              'invalid-body',
+              `Unexpected file part "${part.fieldname}"; send the file as "file".`,
+            );
+          }
+          const path = join(dir, 'upload');
+          await pipeline(part.file, createWriteStream(path));
+          upload = { path, fileName: part.filename };
+        } else if (part.fieldname === 'name' || part.fieldname === 'tab') {
+          fields[part.fieldname] = String(part.value);
+        } else {
           throw new Problem(
             'invalid-body',
-            `Unexpected file part "${part.fieldname}"; send the file as "file".`,
+            `Unexpected form field "${part.fieldname}"; an upload takes "file", and optionally "name" and "tab".`,
           );
         }
-        const path = join(dir, 'upload');
-        await pipeline(part.file, createWriteStream(path));
-        upload = { path, fileName: part.filename };
-      } else if (part.fieldname === 'name' || part.fieldname === 'tab') {
-        fields[part.fieldname] = String(part.value);
-      } else {
-        throw new Problem(
-          'invalid-body',
-          `Unexpected form field "${part.fieldname}"; an upload takes "file", and optionally "name" and "tab".`,
-        );
       }
+    } catch (error) {
+      throw malformedForm(error);
+    }
+    if (fields.name !== undefined && !isStorableText(fields.name)) {
+      throw new Problem(
+        'invalid-body',
+        'The sheet name holds a NUL character or a lone surrogate.',
+      );
     }
     if (upload === null) {
       throw new Problem(
@@ -92,6 +103,17 @@ export async function createFromUpload(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A body that is not well-formed multipart (cut short, no boundary) is a bad upload. */
+function malformedForm(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (error instanceof Problem || (typeof code === 'string' && code.startsWith('FST_')))
+    return error;
+  return new Problem(
+    'invalid-upload',
+    `The multipart body could not be read (${error instanceof Error ? error.message : String(error)}); send a well-formed multipart/form-data body with a "file" part.`,
+  );
 }
 
 /** Connects a tab of a Google spreadsheet: reads it whole, then keeps it as a mirrored sheet. */

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { Problem, type ProblemCode } from '../errors/problem.ts';
+import type { Duplex } from 'node:stream';
+import { Problem, problemKinds, type ProblemCode } from '../errors/problem.ts';
 
 /** Framework and plugin errors that a client caused, by their stable codes. */
 const clientErrors: Record<string, ProblemCode> = {
@@ -16,6 +17,35 @@ const clientErrors: Record<string, ProblemCode> = {
   FST_PROTO_VIOLATION: 'invalid-body',
   FST_MP_PREMATURE_CLOSE: 'invalid-upload',
 };
+
+/**
+ * Answers a request Node could not even parse (headers too large, a stalled client, bad
+ * syntax) with a problem document too, written straight to the socket as there is no request.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const problem =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new Problem(
+          'headers-too-large',
+          'The request line and headers are larger than 16 KiB; shorten the query string.',
+        )
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new Problem(
+            'request-timeout',
+            'The request was not sent in time; the connection is closed.',
+          )
+        : new Problem('malformed-request', 'The request is not valid HTTP.');
+  const body = JSON.stringify(problem.toDocument());
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${problemKinds[problem.code].title}\r\n` +
+      'Content-Type: application/problem+json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 /** Turns every error into a problem document; the only place where statuses are chosen. */
 export function registerErrorHandler(app: FastifyInstance): void {

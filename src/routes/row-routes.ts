@@ -44,12 +44,12 @@ export async function rowRoutes(
   app.addHook('onRequest', async (request) => {
     const { sheetId } = request.params as { sheetId?: string };
     if (sheetId === undefined || request.method === 'OPTIONS') return;
-    const caller = await access.row(request, await sheets.store.getSheet(sheetId));
+    const caller = await access.row(request, await sheets.lookup(request, sheetId));
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
 
   async function read(request: RowRequest, reply: FastifyReply) {
-    const sheet = await sheets.forRead(request.params.sheetId);
+    const sheet = await sheets.forRead(request, request.params.sheetId);
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
     const plan = planRead(sheet, query);
@@ -73,7 +73,7 @@ export async function rowRoutes(
 
   async function write(request: RowRequest, reply: FastifyReply) {
     // Writes are planned against the columns a fresh read shows, as reads are.
-    const sheet = await sheets.forRead(request.params.sheetId);
+    const sheet = await sheets.forRead(request, request.params.sheetId);
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
     const method = request.method as (typeof writeMethods)[number];

@@ -135,9 +135,13 @@ export const SheetDescription = Type.Object(
   { $id: 'Sheet' },
 );
 
+/** Sheet names: printable text, no control characters. */
+const sheetName = () =>
+  Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f]+$' });
+
 export const NewScratchSheet = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: sheetName(),
     columns: Type.Array(Type.String(), { minItems: 1 }),
     rows: Type.Optional(Type.Array(RowObject)),
   },
@@ -153,7 +157,7 @@ const freshnessSeconds = Type.Integer({
 
 export const NewGoogleSheet = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(sheetName()),
     source: Type.Object(
       {
         provider: Type.Literal('google'),
@@ -197,7 +201,7 @@ const allowedOrigins = Type.Array(
 
 export const SheetPatch = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(sheetName()),
     deleteEnabled: Type.Optional(Type.Boolean()),
     freshnessSeconds: Type.Optional(freshnessSeconds),
     access: Type.Optional(access),

@@ -22,6 +22,7 @@ export interface Providers {
 export class Sheets {
   readonly #queue: WriteQueue;
   readonly #mirror: SheetMirror;
+  readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
 
   constructor(
     readonly store: SheetStore,
@@ -48,15 +49,30 @@ export class Sheets {
     return sheet.source.provider === 'google' ? (this.providers.google ?? null) : null;
   }
 
+  /**
+   * The sheet a request names, looked up once for the whole request (CORS, access and the
+   * handler all need it); null when there is none.
+   */
+  lookup(request: object, id: string): Promise<Sheet | null> {
+    let found = this.#lookups.get(request);
+    if (found?.id !== id) {
+      found = { id, sheet: this.store.getSheet(id) };
+      this.#lookups.set(request, found);
+    }
+    return found.sheet;
+  }
+
   async get(id: string): Promise<Sheet> {
     const sheet = await this.store.getSheet(id);
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     return sheet;
   }
 
-  /** The sheet with rows no older than its freshness window. */
-  async forRead(id: string): Promise<Sheet> {
-    return this.#mirror.fresh(await this.get(id));
+  /** The sheet a request names, with rows no older than its freshness window. */
+  async forRead(request: object, id: string): Promise<Sheet> {
+    const sheet = await this.lookup(request, id);
+    if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    return this.#mirror.fresh(sheet);
   }
 
   /** Queues a write planned against `sheet` as it was; answered once it is durable. */

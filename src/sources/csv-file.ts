@@ -27,6 +27,12 @@ export async function readCsv(path: string): Promise<SheetFile> {
     try {
       for (let record = await next(records); !record.done; record = await next(records)) {
         rowNumber++;
+        if (record.value.some((field) => field.includes('\u0000'))) {
+          throw new Problem(
+            'invalid-upload',
+            `Row ${rowNumber} of the CSV file holds a NUL character, which is not text; is it really CSV?`,
+          );
+        }
         const row = record.value.map(cellFromText);
         checkRowWidth(row, columns.length, rowNumber);
         if (row.length > columns.length) row.length = columns.length;

@@ -1,4 +1,4 @@
-import { cellText, type Cell } from '../cells/cell.ts';
+import { cellText, isStorableText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 
 /** `0 -> A`, `25 -> Z`, `26 -> AA`: how a spreadsheet names the column at a position. */
@@ -37,6 +37,10 @@ export function columnsFromHeader(
   const firstSeen = new Map<string, number>();
   names.forEach((name, index) => {
     const cell = `${columnLetter(index)}1`;
+    if (!isStorableText(name)) {
+      problems.push({ cell, problem: 'holds a NUL character or a lone surrogate' });
+      return;
+    }
     if (name.trim() === '') {
       problems.push({ cell, problem: 'is empty; every column needs a name' });
       return;

@@ -5,7 +5,9 @@ import type { PlannedFilter } from '../../query/plan.ts';
  * How a row lives in PostgreSQL, whose columns have one type each: column `i` is a number
  * column `n<i>` (float8 holds every JS number exactly), a text column `t<i>` in byte order
  * (COLLATE "C", as SQLite compares), and a marker `k<i>`: 'b' for a boolean (text true/false),
- * 'd' for a date (ISO 8601 text). An empty cell has all three NULL. Rows keep order by `seq`.
+ * 'd' for a date (ISO 8601 text), or for a number that is not a safe integer its JavaScript text
+ * (`1e-7`, where PostgreSQL prints `1e-07`). An empty cell has all three NULL. Rows keep order
+ * by `seq`.
  */
 export type SqlValue = string | number | null;
 
@@ -15,7 +17,8 @@ export const markerColumn = (index: number): string => `k${index}`;
 
 export function encodeCell(cell: Cell): [SqlValue, SqlValue, SqlValue] {
   if (cell === null) return [null, null, null];
-  if (typeof cell === 'number') return [cell, null, null];
+  if (typeof cell === 'number')
+    return [cell, null, Number.isSafeInteger(cell) ? null : String(cell)];
   if (typeof cell === 'string') return [null, cell, null];
   if (typeof cell === 'boolean') return [null, cell ? 'true' : 'false', 'b'];
   return [null, cell.iso, 'd'];
@@ -52,7 +55,7 @@ export function cellColumnDefinitions(columnCount: number): string {
     definitions.push(
       `${numberColumn(i)} float8`,
       `${textColumn(i)} text COLLATE "C"`,
-      `${markerColumn(i)} char(1)`,
+      `${markerColumn(i)} text`,
     );
   }
   return definitions.join(', ');
@@ -73,8 +76,8 @@ export function compileFilter(filter: PlannedFilter, sql: SqlBuilder): string {
   const n = numberColumn(filter.index);
   const t = textColumn(filter.index);
   if (filter.op === 'like') {
-    // The text a person sees: numbers as PostgreSQL prints float8, which matches JavaScript.
-    return `coalesce(${t}, ${n}::text) LIKE ${sql.param(likePattern(filter.pattern))}`;
+    // The text a person sees: a number's JavaScript text where it is kept, else its digits.
+    return `coalesce(${t}, ${markerColumn(filter.index)}, ${n}::text) LIKE ${sql.param(likePattern(filter.pattern))}`;
   }
   const { text, number } = filter.value;
   switch (filter.op) {

@@ -179,7 +179,8 @@ export class PostgresStore implements SheetStore {
           results.push(error);
         }
       }
-      if (mode === 'plan') {
+      if (mode === 'plan' || committed === 0) {
+        // A plan keeps nothing; a batch of failed writes changes nothing, not even updatedAt.
         await client.query('ROLLBACK');
         return results;
       }
@@ -244,6 +245,7 @@ export class PostgresStore implements SheetStore {
   }
 
   async deleteKey(sheetId: string, id: string): Promise<boolean> {
+    if (id.includes('\u0000')) return false;
     const { rowCount } = await this.#pool.query(
       'DELETE FROM api_keys WHERE sheet_id = $1 AND id = $2',
       [sheetId, id],
@@ -293,6 +295,8 @@ export class PostgresStore implements SheetStore {
     id: string,
     lock: '' | 'FOR UPDATE' = '',
   ): Promise<SheetRecord | null> {
+    // An id PostgreSQL cannot even compare (a NUL in it) names no sheet.
+    if (id.includes('\u0000')) return null;
     const { rows } = await db.query<SheetRecord>(`SELECT * FROM sheets WHERE id = $1 ${lock}`, [
       id,
     ]);

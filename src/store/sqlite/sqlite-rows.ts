@@ -4,7 +4,9 @@ import type { PlannedFilter } from '../../query/plan.ts';
 /**
  * How a row lives in SQLite: each column `i` is a value column `c<i>` with no type affinity, so
  * numbers stay numbers and text stays text, and a marker column `k<i>` that is 'b' for a boolean
- * (stored as the text true/false) or 'd' for a date (stored as ISO 8601 text), NULL otherwise.
+ * (stored as the text true/false) or 'd' for a date (stored as ISO 8601 text); for a number
+ * that is not a safe integer it holds the number's JavaScript text (`1e+21`, `0.1`), which is
+ * what a person sees and what wildcards match, where SQLite would print `1.0e+21`.
  * Rows keep sheet order by `seq`.
  */
 export type SqlValue = string | number | bigint | null;
@@ -15,7 +17,9 @@ export const markerColumn = (index: number): string => `k${index}`;
 export function encodeCell(cell: Cell): [SqlValue, SqlValue] {
   if (cell === null || typeof cell === 'string') return [cell, null];
   // better-sqlite3 binds every JS number as REAL; integers go in as INTEGER so they read as "31".
-  if (typeof cell === 'number') return [Number.isSafeInteger(cell) ? BigInt(cell) : cell, null];
+  if (typeof cell === 'number') {
+    return Number.isSafeInteger(cell) ? [BigInt(cell), null] : [cell, String(cell)];
+  }
   if (typeof cell === 'boolean') return [cell ? 'true' : 'false', 'b'];
   return [cell.iso, 'd'];
 }
@@ -54,7 +58,8 @@ function numberParam(n: number): SqlValue {
 export function compileFilter(filter: PlannedFilter): SqlFragment {
   const column = valueColumn(filter.index);
   if (filter.op === 'like') {
-    return { sql: `${column} GLOB ?`, params: [globPattern(filter.pattern)] };
+    const shown = `coalesce(CASE WHEN typeof(${column}) = 'real' THEN ${markerColumn(filter.index)} END, ${column})`;
+    return { sql: `${shown} GLOB ?`, params: [globPattern(filter.pattern)] };
   }
   const { text, number } = filter.value;
   switch (filter.op) {

@@ -188,6 +188,7 @@ export class SqliteStore implements SheetStore {
           }
         }
         if (mode === 'plan') throw new PlanOnly();
+        if (committed === 0) return;
         this.#sql
           .get(
             'UPDATE sheets SET row_count = ?, version = version + ?, updated_at = ? WHERE id = ?',
@@ -198,7 +199,8 @@ export class SqliteStore implements SheetStore {
       if (error instanceof PlanOnly) return results;
       throw error;
     }
-    entry.sheet = { ...sheet, version: sheet.version + committed, updatedAt: now };
+    if (committed > 0)
+      entry.sheet = { ...sheet, version: sheet.version + committed, updatedAt: now };
     return results;
   }
 
