@@ -72,7 +72,7 @@ for (const { name, open } of stores) {
     ];
     for (const [queryText, expected] of table) {
       const query = parseRowQuery(Object.fromEntries(new URLSearchParams(queryText)));
-      const found = await store.readRows(sheet, planRead(sheet, query));
+      const { rows: found } = await store.readRows(sheet, planRead(sheet, query));
       assert.deepEqual(
         found.map((row) => row[0]),
         expected,
@@ -100,7 +100,7 @@ for (const { name, open } of stores) {
           sheet,
           planRead(sheet, parseRowQuery(Object.fromEntries(new URLSearchParams(queryText)))),
         )
-      ).map((row) => row[0]);
+      ).rows.map((row) => row[0]);
     assert.deepEqual(await names('_sort=age'), ['Bob', 'Ann', 'John', 'Joan', 'Zoë', 'jo']);
     assert.deepEqual(await names('_sort=-age'), ['Zoë', 'Joan', 'John', 'Ann', 'Bob', 'jo']);
     assert.deepEqual(await names('_sort=member,name'), ['Bob', 'jo', 'Ann', 'Joan', 'Zoë', 'John']);

@@ -882,3 +882,35 @@ test('each write answers the version it made, and a GET then answers the same ET
   const failed = await call(`${rows}?_id=9`, { method: 'DELETE' });
   assert.equal(failed.headers.get('etag'), null, 'a failed write makes no version');
 });
+
+test('GET with _with_id=true gives each row its position, so a filtered row can be written back', async (t) => {
+  const { rows } = await sheetWith(
+    t,
+    ['name', 'city'],
+    [
+      { name: 'Ann', city: 'Lisbon' },
+      { name: 'Bob', city: 'Oslo' },
+      { name: 'Joan', city: 'Lisbon' },
+    ],
+  );
+  const found = await read(`${rows}?city=Lisbon&_sort=-name&_with_id=true`);
+  assert.deepEqual(found, [
+    { _id: 2, name: 'Joan', city: 'Lisbon' },
+    { _id: 0, name: 'Ann', city: 'Lisbon' },
+  ]);
+  assert.equal(Object.keys(found[0] ?? {})[0], '_id');
+  const patched = await call(`${rows}?_id=${found[0]?._id}`, {
+    method: 'PATCH',
+    body: { city: 'Porto' },
+  });
+  assert.deepEqual(patched.body, { updated: 1 });
+  assert.deepEqual(await read(`${rows}?name=Joan`), [{ name: 'Joan', city: 'Porto' }]);
+  const csv = await call(`${rows}?_id=1&_with_id=true`, { headers: { accept: 'text/csv' } });
+  assert.equal(csv.text, '_id,name,city\n1,Bob,Oslo\n');
+  assertProblem(await call(`${rows}?_with_id=yes`), 400, 'invalid-parameter');
+  assertProblem(
+    await call(`${rows}?_id=0&_with_id=true`, { method: 'DELETE' }),
+    400,
+    'invalid-parameter',
+  );
+});

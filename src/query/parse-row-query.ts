@@ -13,11 +13,13 @@ export interface RowQuery {
   sort: SortKey[];
   limit: number | null;
   offset: number;
+  /** `_with_id=true`: each row read also says its position, for writing back to it. */
+  withIds: boolean;
 }
 
 export type QueryString = Record<string, string | string[] | undefined>;
 
-const reserved = ['_id', '_limit', '_offset', '_sort'] as const;
+const reserved = ['_id', '_limit', '_offset', '_sort', '_with_id'] as const;
 const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
 
 /**
@@ -25,7 +27,14 @@ const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
  * an unknown one is an error rather than a filter on a column named like it.
  */
 export function parseRowQuery(query: QueryString): RowQuery {
-  const result: RowQuery = { ids: null, filters: [], sort: [], limit: null, offset: 0 };
+  const result: RowQuery = {
+    ids: null,
+    filters: [],
+    sort: [],
+    limit: null,
+    offset: 0,
+    withIds: false,
+  };
   for (const [name, raw] of Object.entries(query)) {
     const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     if (!name.startsWith('_')) {
@@ -45,6 +54,14 @@ export function parseRowQuery(query: QueryString): RowQuery {
         break;
       case '_sort':
         result.sort = parseSort(value);
+        break;
+      case '_with_id':
+        if (value !== 'true' && value !== 'false') {
+          throw new Problem('invalid-parameter', `_with_id takes true or false; got "${value}".`, {
+            parameter: name,
+          });
+        }
+        result.withIds = value === 'true';
         break;
       default:
         throw new Problem(

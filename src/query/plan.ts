@@ -15,6 +15,7 @@ export interface ReadPlan {
   sort: { index: number; descending: boolean }[];
   limit: number | null;
   offset: number;
+  withIds: boolean;
 }
 
 /** One change to a sheet, checked against its columns and ready for a store to apply. */
@@ -62,6 +63,7 @@ export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
     })),
     limit: query.limit,
     offset: query.offset,
+    withIds: query.withIds,
   };
 }
 
@@ -71,10 +73,10 @@ export function planTargetedSelection(
   query: RowQuery,
   method: string,
 ): Selection {
-  if (query.sort.length > 0 || query.limit !== null || query.offset !== 0) {
+  if (query.sort.length > 0 || query.limit !== null || query.offset !== 0 || query.withIds) {
     throw new Problem(
       'invalid-parameter',
-      `_sort, _limit and _offset apply to GET only, not to ${method}.`,
+      `_sort, _limit, _offset and _with_id apply to GET only, not to ${method}.`,
     );
   }
   if (query.ids === null && query.filters.length === 0) {

@@ -5,14 +5,21 @@ import { cellText, type Cell } from '../cells/cell.ts';
  * Rows as a JSON array of objects keyed by column name. Built as text from the column names
  * escaped once, which is both faster than building objects and immune to keys like `__proto__`.
  */
-export function rowsToJson(columns: string[], rows: Cell[][]): string {
-  const keys = columns.map((column, i) => `${i === 0 ? '{' : ','}${JSON.stringify(column)}:`);
+export function rowsToJson(
+  columns: string[],
+  rows: Cell[][],
+  positions: number[] | null = null,
+): string {
+  const keys = columns.map(
+    (column, i) => `${i === 0 && positions === null ? '{' : ','}${JSON.stringify(column)}:`,
+  );
   const parts: string[] = new Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r] as Cell[];
-    let text = '';
+    // With positions asked for, `_id` comes first: a reserved name no column is filtered by.
+    let text = positions === null ? '' : `{"_id":${positions[r]}`;
     for (let i = 0; i < keys.length; i++) text += keys[i] + JSON.stringify(row[i] ?? null);
-    parts[r] = keys.length === 0 ? '{}' : `${text}}`;
+    parts[r] = keys.length === 0 && positions === null ? '{}' : `${text}}`;
   }
   return `[${parts.join(',')}]`;
 }
@@ -22,13 +29,19 @@ export function rowsToJson(columns: string[], rows: Cell[][]): string {
  * spreadsheet program would run as a formula when the file is opened (starting with =, +, -, @,
  * tab or carriage return) is prefixed with an apostrophe, as OWASP advises against CSV injection.
  */
-export function rowsToCsv(columns: string[], rows: Cell[][]): string {
+export function rowsToCsv(
+  columns: string[],
+  rows: Cell[][],
+  positions: number[] | null = null,
+): string {
   const safe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+  const texts = rows.map((row) =>
+    row.map((cell) => (typeof cell === 'string' ? safe(cell) : cellText(cell))),
+  );
+  if (positions === null) return stringify([columns.map(safe), ...texts]);
   return stringify([
-    columns.map(safe),
-    ...rows.map((row) =>
-      row.map((cell) => (typeof cell === 'string' ? safe(cell) : cellText(cell))),
-    ),
+    ['_id', ...columns.map(safe)],
+    ...texts.map((row, r) => [String(positions[r]), ...row]),
   ]);
 }
 

@@ -63,9 +63,11 @@ export async function rowRoutes(
     const key = `${sheet.id}\n${sheet.version}\n${format}\n${request.url.slice(request.url.indexOf('?') + 1)}`;
     const cached = cache.get(key);
     if (cached !== undefined) return reply.send(cached);
-    const rows = await sheets.store.readRows(sheet, plan);
+    const { rows, positions } = await sheets.store.readRows(sheet, plan);
     const body = Buffer.from(
-      format === 'csv' ? rowsToCsv(sheet.columns, rows) : rowsToJson(sheet.columns, rows),
+      format === 'csv'
+        ? rowsToCsv(sheet.columns, rows, positions)
+        : rowsToJson(sheet.columns, rows, positions),
     );
     cache.set(key, body);
     return reply.send(body);

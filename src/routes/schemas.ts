@@ -49,6 +49,9 @@ const readQuery = Type.Object(
     _id: Type.Optional(Type.String()),
     _limit: Type.Optional(Type.String({ description: 'At most this many rows.' })),
     _offset: Type.Optional(Type.String({ description: 'Skip this many rows first.' })),
+    _with_id: Type.Optional(
+      Type.String({ description: 'true: each row carries its position as "_id", first.' }),
+    ),
     _sort: Type.Optional(
       Type.String({ description: 'Columns to sort by, "-" for descending: name,-age' }),
     ),

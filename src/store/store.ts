@@ -4,6 +4,12 @@ import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
 import type { WriteResult } from '../sheets/write-effect.ts';
 
+/** Rows read, and their positions when the plan asked for them. */
+export interface RowsRead {
+  rows: Cell[][];
+  positions: number[] | null;
+}
+
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
   id: string;
@@ -42,7 +48,7 @@ export interface SheetStore {
   createSheet(sheet: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet>;
   updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null>;
   deleteSheet(id: string): Promise<boolean>;
-  readRows(sheet: Sheet, plan: ReadPlan): Promise<Cell[][]>;
+  readRows(sheet: Sheet, plan: ReadPlan): Promise<RowsRead>;
   /**
    * Applies writes in order in one transaction that is durable when the promise resolves. Each
    * write applies whole or not at all: a write that fails yields its Problem and leaves the

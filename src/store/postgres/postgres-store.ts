@@ -4,7 +4,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../../query/plan.ts';
 import type { Sheet } from '../../sheets/sheet.ts';
 import type { WriteResult } from '../../sheets/write-effect.ts';
-import type { ApiKeyRecord, NewSheet, SheetChanges, SheetStore } from '../store.ts';
+import type { ApiKeyRecord, NewSheet, RowsRead, SheetChanges, SheetStore } from '../store.ts';
 import { migrate } from './migrations.ts';
 import { RowTable } from './row-table.ts';
 
@@ -137,7 +137,7 @@ export class PostgresStore implements SheetStore {
     });
   }
 
-  async readRows(sheet: Sheet, plan: ReadPlan): Promise<Cell[][]> {
+  async readRows(sheet: Sheet, plan: ReadPlan): Promise<RowsRead> {
     // One snapshot for the sheet's row and its rows, so a concurrent re-read cannot swap the
     // table out from under the read.
     return this.#transaction(async (db) => {

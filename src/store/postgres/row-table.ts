@@ -5,6 +5,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ReadPlan, Selection, WriteOp } from '../../query/plan.ts';
 import type { Sheet } from '../../sheets/sheet.ts';
 import type { WriteEffect, WriteResult } from '../../sheets/write-effect.ts';
+import type { RowsRead } from '../store.ts';
 import {
   cellColumnDefinitions,
   cellColumnList,
@@ -77,7 +78,7 @@ export class RowTable {
     }
   }
 
-  async read(db: Queryable, sheet: Sheet, plan: ReadPlan): Promise<Cell[][]> {
+  async read(db: Queryable, sheet: Sheet, plan: ReadPlan): Promise<RowsRead> {
     const sql = new SqlBuilder();
     const where = await this.#where(db, sheet, plan.selection, sql);
     const order = plan.sort
@@ -85,14 +86,22 @@ export class RowTable {
       .concat('seq')
       .join(', ');
     const limit = plan.limit === null ? '' : ` LIMIT ${sql.param(plan.limit)}`;
+    // Positions are counted over the whole sheet before filtering, so only when asked for.
+    const from = plan.withIds
+      ? `(SELECT (row_number() OVER (ORDER BY seq) - 1)::int AS position, * FROM ${this.name}) AS numbered`
+      : this.name;
     const result = await db.query({
-      text: `SELECT ${cellColumnList(this.width) || '1'} FROM ${this.name} WHERE ${where} ORDER BY ${order}${limit} OFFSET ${sql.param(plan.offset)}`,
+      text: `SELECT ${plan.withIds ? 'position, ' : ''}${cellColumnList(this.width) || '1'} FROM ${from} WHERE ${where} ORDER BY ${order}${limit} OFFSET ${sql.param(plan.offset)}`,
       values: sql.params,
       rowMode: 'array',
     });
-    return this.width === 0
-      ? result.rows.map(() => [])
-      : (result.rows as unknown[][]).map(decodeRow);
+    const raw = result.rows as unknown[][];
+    const cells = (row: unknown[]) => (this.width === 0 ? [] : decodeRow(row));
+    if (!plan.withIds) return { rows: raw.map(cells), positions: null };
+    return {
+      rows: raw.map((row) => cells(row.slice(1))),
+      positions: raw.map((row) => row[0] as number),
+    };
   }
 
   /** Applies one write; with `withEffect`, also says which positions it touched. */

@@ -4,6 +4,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ReadPlan, Selection, WriteOp } from '../../query/plan.ts';
 import type { Sheet } from '../../sheets/sheet.ts';
 import type { WriteEffect, WriteResult } from '../../sheets/write-effect.ts';
+import type { RowsRead } from '../store.ts';
 import {
   cellColumnList,
   compileFilters,
@@ -55,7 +56,7 @@ export class RowTable {
     for (const row of rows) insert.run(this.#encodeRow(row));
   }
 
-  read(sheet: Sheet, plan: ReadPlan): Cell[][] {
+  read(sheet: Sheet, plan: ReadPlan): RowsRead {
     const where = this.#where(sheet, plan.selection);
     const order = plan.sort
       .map(({ index, descending }) => {
@@ -64,13 +65,21 @@ export class RowTable {
       })
       .concat('seq')
       .join(', ');
+    // Positions are counted over the whole sheet before filtering, so only when asked for.
+    const from = plan.withIds
+      ? `(SELECT row_number() OVER (ORDER BY seq) - 1 AS position, * FROM ${this.name})`
+      : this.name;
     const raw = this.sql
       .get(
-        `SELECT ${cellColumnList(this.width)} FROM ${this.name} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `SELECT ${plan.withIds ? 'position, ' : ''}${cellColumnList(this.width)} FROM ${from} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
       )
       .raw()
       .all(...where.params, plan.limit ?? -1, plan.offset) as unknown[][];
-    return raw.map(decodeRow);
+    if (!plan.withIds) return { rows: raw.map(decodeRow), positions: null };
+    return {
+      rows: raw.map((row) => decodeRow(row.slice(1))),
+      positions: raw.map((row) => row[0] as number),
+    };
   }
 
   /** Applies one write; with `withEffect`, also says which positions it touched. */

@@ -6,7 +6,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../../query/plan.ts';
 import type { Sheet } from '../../sheets/sheet.ts';
 import type { WriteResult } from '../../sheets/write-effect.ts';
-import type { ApiKeyRecord, NewSheet, SheetChanges, SheetStore } from '../store.ts';
+import type { ApiKeyRecord, NewSheet, RowsRead, SheetChanges, SheetStore } from '../store.ts';
 import { migrate } from './migrations.ts';
 import { RowTable } from './row-table.ts';
 import { Statements } from './statements.ts';
@@ -152,7 +152,7 @@ export class SqliteStore implements SheetStore {
     return true;
   }
 
-  async readRows(sheet: Sheet, plan: ReadPlan): Promise<Cell[][]> {
+  async readRows(sheet: Sheet, plan: ReadPlan): Promise<RowsRead> {
     const entry = this.#entry(sheet.id);
     return entry.rows.read(entry.sheet, plan);
   }

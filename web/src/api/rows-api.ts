@@ -8,8 +8,15 @@ import type { Cell, Row } from './types.ts';
 
 export const rowsPath = (sheetId: string) => `/api/v1/${encodeURIComponent(sheetId)}`;
 
-export const readRows = (sheetId: string, queryString: string) =>
-  request<Row[]>('GET', `${rowsPath(sheetId)}${queryString === '' ? '' : `?${queryString}`}`);
+/** Rows with their positions (`_with_id=true`), so that any row shown can be written back. */
+export const readRows = async (
+  sheetId: string,
+  queryString: string,
+): Promise<{ position: number; row: Row }[]> => {
+  const query = queryString === '' ? '_with_id=true' : `${queryString}&_with_id=true`;
+  const rows = await request<(Row & { _id: number })[]>('GET', `${rowsPath(sheetId)}?${query}`);
+  return rows.map(({ _id, ...row }) => ({ position: _id, row }));
+};
 
 export const appendRow = (sheetId: string, row: Record<string, Cell>) =>
   request<{ created: number }>('POST', rowsPath(sheetId), row);

@@ -22,9 +22,8 @@ const pageSizes = [25, 50, 100];
 
 /**
  * A page of the sheet's rows, read through the row API with the filter bar's query. One row more
- * than the page is asked for, to know whether there is a next page. Rows are edited by `_id`,
- * their position, which the grid knows only in sheet order: GET does not say which position a
- * filtered or sorted row holds.
+ * than the page is asked for, to know whether there is a next page. Rows are read with their
+ * positions (`_with_id=true`), by which they are edited, filtered and sorted or not.
  */
 export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
   const [pageSize, setPageSize] = useState(25);
@@ -35,8 +34,6 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
   const rows = useResource(() => readRows(sheet.id, query), `${sheet.id}?${query}`);
   const shown = (rows.data ?? []).slice(0, pageSize);
   const hasNext = (rows.data?.length ?? 0) > pageSize;
-  const inSheetOrder = filters.length === 0 && sort.length === 0;
-  const editable = inSheetOrder;
 
   const requery = (nextFilters: Filter[], nextSortKeys: SortKey[]) => {
     setOffset(0);
@@ -60,15 +57,6 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
         onApply={(next) => requery(next, sort)}
       />
       <ProblemMessage problem={rows.problem} />
-      {!editable && (
-        <p class="notice">
-          Rows are edited by position, and the API tells positions only in sheet order: to edit or
-          delete a row, clear the filters and sort.{' '}
-          <button type="button" class="link" onClick={() => requery([], [])}>
-            Clear filters and sort
-          </button>
-        </p>
-      )}
       {!sheet.settings.deleteEnabled && (
         <p class="notice">
           DELETE is switched off for this sheet, so the API refuses to delete rows.{' '}
@@ -88,7 +76,7 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
         <table class="grid" aria-busy={rows.loading}>
           <thead>
             <tr>
-              {editable && <th scope="col">_id</th>}
+              <th scope="col">_id</th>
               {sheet.columns.map((column) => {
                 const key = sort.find((candidate) => candidate.column === column);
                 const direction =
@@ -108,20 +96,18 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
                   </th>
                 );
               })}
-              {editable && (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              )}
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
-            {shown.map((row, i) => (
+            {shown.map(({ position, row }) => (
               <GridRow
-                key={`${offset + i}:${JSON.stringify(row)}`}
+                key={`${position}:${JSON.stringify(row)}`}
                 sheet={sheet}
                 row={row}
-                position={editable ? offset + i : null}
+                position={position}
                 onWritten={written}
               />
             ))}
@@ -152,7 +138,7 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
         </label>
         <span>
           {shown.length === 0 ? 'No rows' : `Rows ${offset + 1}–${offset + shown.length}`}
-          {inSheetOrder && ` of ${sheet.rowCount}`}
+          {filters.length === 0 && ` of ${sheet.rowCount}`}
         </span>
         <button
           type="button"
