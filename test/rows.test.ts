@@ -914,3 +914,9 @@ test('GET with _with_id=true gives each row its position, so a filtered row can 
     'invalid-parameter',
   );
 });
+
+test('_with_id=true is refused on a sheet whose own column is named _id', async (t) => {
+  const { rows } = await sheetWith(t, ['_id', 'name'], [{ _id: 'a', name: 'Ann' }]);
+  assertProblem(await call(`${rows}?_with_id=true`), 400, 'invalid-parameter');
+  assert.deepEqual(await read(rows), [{ _id: 'a', name: 'Ann' }]);
+});

@@ -55,6 +55,13 @@ export function planSelection(sheet: SheetShape, query: RowQuery): Selection {
 }
 
 export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
+  if (query.withIds && sheet.columns.includes('_id')) {
+    throw new Problem(
+      'invalid-parameter',
+      `Sheet "${sheet.name}" has a column named "_id", which _with_id=true would shadow; read positions by _sort and _offset instead, or rename the column.`,
+      { parameter: '_with_id' },
+    );
+  }
   return {
     selection: planSelection(sheet, query),
     sort: query.sort.map((key) => ({
