@@ -1,26 +1,15 @@
 /** The shapes of the management and row APIs, as the README documents them. */
+import type { AccessMode, SheetSettings, SheetSource } from '../../../src/sheets/sheet.ts';
 
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
 
-export type AccessMode = 'open' | 'public-read' | 'private';
-export const accessModes: AccessMode[] = ['open', 'public-read', 'private'];
-
 export const keyScopes = ['read', 'create', 'update', 'delete'] as const;
 export type KeyScope = (typeof keyScopes)[number];
 
-export type SheetSource =
-  | { provider: 'scratch' }
-  | { provider: 'upload'; fileName: string; format: 'csv' | 'xlsx'; tab?: string }
-  | { provider: 'google'; spreadsheetId: string; tab: string };
-
-export interface SheetSettings {
-  deleteEnabled: boolean;
-  /** Absent on sheets made before access control, which are open. */
-  access?: AccessMode;
-  allowedOrigins?: string[];
-  freshnessSeconds?: number;
-}
+// A sheet's source, settings and access modes are the server's own definitions.
+export { accessModes } from '../../../src/sheets/sheet.ts';
+export type { AccessMode, SheetSettings, SheetSource } from '../../../src/sheets/sheet.ts';
 
 export interface Sheet {
   id: string;
