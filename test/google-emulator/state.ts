@@ -6,7 +6,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { formatRange, parseA1, type Box, type Bounds } from './a1.ts';
 import { fromEmulatorCell, type EmulatorCell } from './cells.ts';
 import { invalidArgument, unparsableRange } from './errors.ts';
-import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, setCell, type Tab } from './grid.ts';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, copyTab, setCell, type Tab } from './grid.ts';
 
 export interface Book {
   id: string;
@@ -70,6 +70,16 @@ export function fillTab(tab: Tab, rows: EmulatorCell[][]): void {
   rows.forEach((row, r) => row.forEach((cell, c) => setCell(tab, r, c, fromEmulatorCell(cell))));
   tab.rowCount = Math.max(tab.rowCount, rows.length);
   tab.columnCount = Math.max(tab.columnCount, ...rows.map((row) => row.length));
+}
+
+/** A copy of a spreadsheet that a write may change freely; a refused write leaves it uncommitted. */
+export function draftOf(book: Book): Book {
+  return { ...book, tabs: book.tabs.map(copyTab) };
+}
+
+/** Makes a write's draft the spreadsheet. */
+export function commit(book: Book, draft: Book): void {
+  book.tabs = draft.tabs;
 }
 
 export function tabByTitle(book: Book, title: string): Tab | undefined {
