@@ -5,9 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { sheets_v4 } from '@googleapis/sheets';
 import { parseCells } from './a1.ts';
 import { Credentials, type OAuthClientCredentials, type ServiceAccountKey } from './auth.ts';
 import { fromEmulatorCell, toEmulatorCell, type EmulatorCell } from './cells.ts';
+import { metadataResource } from './developer-metadata.ts';
 import { growTo, gridBox, hasValue, setCell, trimmedRows, type Tab } from './grid.ts';
 import { createListener } from './server.ts';
 import { fillTab, newBook, tabByTitle, type Book, type SpreadsheetInput } from './state.ts';
@@ -33,6 +35,8 @@ export interface GoogleSheetsEmulator {
   editCell(spreadsheetId: string, tab: string, a1: string, value: EmulatorCell): void;
   /** Replaces every cell of a tab. */
   setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void;
+  /** Every developer metadata entry of the spreadsheet, in the order created, as Google shows it. */
+  developerMetadata(spreadsheetId: string): sheets_v4.Schema$DeveloperMetadata[];
   /** A service-account key whose JWT assertions the token endpoint accepts. */
   serviceAccount(name?: string): ServiceAccountKey;
   /** An OAuth client and a refresh token for `email` (default user@example.com). */
@@ -118,6 +122,10 @@ class Emulator implements GoogleSheetsEmulator {
 
   setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void {
     fillTab(this.tab(spreadsheetId, tab), rows);
+  }
+
+  developerMetadata(spreadsheetId: string): sheets_v4.Schema$DeveloperMetadata[] {
+    return this.book(spreadsheetId).metadata.map(metadataResource);
   }
 
   serviceAccount(name?: string): ServiceAccountKey {

@@ -4,6 +4,7 @@
  */
 import { applyBatchUpdate } from './batch-update.ts';
 import type { JsonObject } from './json.ts';
+import { getDeveloperMetadata, searchDeveloperMetadata } from './metadata-requests.ts';
 import { spreadsheetResource } from './spreadsheet-resource.ts';
 import { boxOf, resolveRange, type Book } from './state.ts';
 import { appendValues } from './append.ts';
@@ -22,19 +23,25 @@ export interface Call {
   book: Book;
   query: URLSearchParams;
   body: JsonObject;
-  /** The path parameter after the spreadsheet id: a values range. */
+  /** The path parameter after the spreadsheet id: a values range or a metadata id. */
   param: string;
 }
 
 export interface Operation {
   method: string;
+  /** How quota, faults and stats count it. */
   kind: 'read' | 'write';
+  /** Scopes it needs, when not those of its kind: the metadata reads need a writing scope. */
+  scope?: 'write';
   run: (call: Call) => { body: unknown; requestCount?: number };
 }
 
 const read = (call: Call) => (name: string) => call.query.get(name);
 
-/** Operations by path suffix after `/v4/spreadsheets/{id}`; `{range}` stands for a values range. */
+/**
+ * Operations by path suffix after `/v4/spreadsheets/{id}`; `{range}` stands for a values range,
+ * `{metadataId}` for a developer metadata id.
+ */
 const operations: Record<string, Operation> = {
   '': {
     method: 'GET',
@@ -95,6 +102,18 @@ const operations: Record<string, Operation> = {
     kind: 'write',
     run: (call) => ({ body: clearValues(call.book, call.param) }),
   },
+  '/developerMetadata/{metadataId}': {
+    method: 'GET',
+    kind: 'read',
+    scope: 'write',
+    run: (call) => ({ body: getDeveloperMetadata(call.book, call.param) }),
+  },
+  '/developerMetadata:search': {
+    method: 'POST',
+    kind: 'read',
+    scope: 'write',
+    run: (call) => ({ body: searchDeveloperMetadata(call.book, call.body) }),
+  },
 };
 
 export interface Route {
@@ -108,11 +127,15 @@ export function route(method: string, rawPath: string): Route | undefined {
   if (!match) return undefined;
   const [, rawId = '', rest = ''] = match;
   const values = /^\/values\/(.+?)(:append|:clear)?$/.exec(rest);
+  const metadata = /^\/developerMetadata\/([^/:]+)$/.exec(rest);
   let key = rest;
   let param = '';
   if (values && !rest.startsWith('/values:')) {
     param = decodeURIComponent(values[1] ?? '');
     key = `${method === 'PUT' ? 'PUT ' : ''}/values/{range}${values[2] ?? ''}`;
+  } else if (metadata) {
+    param = decodeURIComponent(metadata[1] ?? '');
+    key = '/developerMetadata/{metadataId}';
   }
   const operation = operations[key];
   if (!operation || operation.method !== method) return undefined;

@@ -134,7 +134,8 @@ function api(deps: ServerDeps, incoming: Incoming): Outcome {
   let principal: Principal | undefined;
   let admitted: Admitted;
   try {
-    principal = authenticate(deps, incoming.request, incoming.url, kind);
+    const scope = found.operation.scope ?? kind;
+    principal = authenticate(deps, incoming.request, incoming.url, scope);
     admitted = admit(deps, incoming, found, principal);
   } catch (error) {
     return failed(error, { kind, principal: principal?.email });
