@@ -1,80 +1,23 @@
 /**
- * Developer metadata through the real client: the batchUpdate requests and their replies, the
- * spreadsheets.get fields, developerMetadata.get and .search, and the all-or-nothing batch.
+ * Developer metadata written through the real client: the batchUpdate requests, their replies and
+ * refusals, and the all-or-nothing batch they share with cell requests.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { sheets_v4 } from '@googleapis/sheets';
-import { serviceAccountClient, sheetsClient } from './clients.ts';
-import { failure, googleError, networkFailure, useEmulator } from './test-support.ts';
+import {
+  appendRow,
+  badRequest,
+  create,
+  keysAndValues,
+  metadataSheets,
+  onSpreadsheet,
+  type Metadata,
+} from './metadata-test-support.ts';
+import { failure, networkFailure, useEmulator } from './test-support.ts';
 
 const fixture = useEmulator();
-
-type Metadata = sheets_v4.Schema$DeveloperMetadata;
-
-const batch = (spreadsheetId: string, requests: sheets_v4.Schema$Request[]) =>
-  fixture.api.spreadsheets.batchUpdate({ spreadsheetId, requestBody: { requests } });
-
-const create = (developerMetadata: Metadata): sheets_v4.Schema$Request => ({
-  createDeveloperMetadata: { developerMetadata },
-});
-
-const appendRow = (sheetId: number, text: string): sheets_v4.Schema$Request => ({
-  appendCells: {
-    sheetId,
-    rows: [{ values: [{ userEnteredValue: { stringValue: text } }] }],
-    fields: 'userEnteredValue',
-  },
-});
-
-const onSpreadsheet = { spreadsheet: true };
-
-/** A spreadsheet of two tabs, Sheet1 (id 0) and Other, whose sheet id it also returns. */
-async function twoTabs(): Promise<{ id: string; other: number }> {
-  const id = fixture.create({
-    tabs: [
-      { title: 'Sheet1', rows: [['a']] },
-      { title: 'Other', rows: [] },
-    ],
-  });
-  const { data } = await fixture.api.spreadsheets.get({ spreadsheetId: id });
-  return { id, other: data.sheets?.[1]?.properties?.sheetId ?? -1 };
-}
-
-/** A spreadsheet with `seq` on the spreadsheet (id 1) and on Other (id 2), `owner` on Sheet1 (3). */
-async function tagged(): Promise<{ id: string; other: number }> {
-  const sheet = await twoTabs();
-  await batch(sheet.id, [
-    create({
-      metadataId: 1,
-      metadataKey: 'seq',
-      metadataValue: '7',
-      location: onSpreadsheet,
-      visibility: 'DOCUMENT',
-    }),
-    create({
-      metadataId: 2,
-      metadataKey: 'seq',
-      metadataValue: '7',
-      location: { sheetId: sheet.other },
-      visibility: 'PROJECT',
-    }),
-    create({
-      metadataId: 3,
-      metadataKey: 'owner',
-      location: { sheetId: 0 },
-      visibility: 'DOCUMENT',
-    }),
-  ]);
-  return sheet;
-}
-
-const keysAndValues = (entries: Metadata[] | undefined) =>
-  (entries ?? []).map(
-    (entry) => `${entry.metadataId}:${entry.metadataKey}=${entry.metadataValue ?? ''}`,
-  );
-
-const badRequest = (message: string) => googleError(400, 'INVALID_ARGUMENT', message);
+const { batch, twoTabs, tagged } = metadataSheets(fixture);
 
 describe('createDeveloperMetadata', () => {
   it('replies at its own index among cell requests, with a fresh id and locationType filled in', async () => {
@@ -199,166 +142,6 @@ describe('createDeveloperMetadata', () => {
       /^Invalid JSON payload received\. Invalid value at 'developerMetadata\.visibility' .*"PUBLIC"$/,
     );
     assert.deepEqual(fixture.emulator.developerMetadata(id), []);
-  });
-});
-
-describe('reading metadata', () => {
-  it('spreadsheets.get carries spreadsheet metadata at the top and sheet metadata on its sheet, within fields', async () => {
-    const { id, other } = await tagged();
-    const { data } = await fixture.api.spreadsheets.get({
-      spreadsheetId: id,
-      fields:
-        'developerMetadata(metadataKey,metadataValue),sheets(properties/sheetId,developerMetadata/metadataId)',
-    });
-    assert.deepEqual(data, {
-      developerMetadata: [{ metadataKey: 'seq', metadataValue: '7' }],
-      sheets: [
-        { properties: { sheetId: 0 }, developerMetadata: [{ metadataId: 3 }] },
-        { properties: { sheetId: other }, developerMetadata: [{ metadataId: 2 }] },
-      ],
-    });
-    const one = await fixture.api.spreadsheets.get({ spreadsheetId: id, ranges: ['Other!A1'] });
-    assert.deepEqual(
-      one.data.sheets?.map((sheet) => keysAndValues(sheet.developerMetadata)),
-      [['2:seq=7']],
-    );
-    const bare = (await twoTabs()).id;
-    const plain = await fixture.api.spreadsheets.get({ spreadsheetId: bare });
-    assert.equal('developerMetadata' in plain.data, false, 'no metadata, no field');
-    assert.equal('developerMetadata' in (plain.data.sheets?.[0] ?? {}), false);
-  });
-
-  it('developerMetadata.get answers one entry by id; an unknown id is 404, a non-number 400', async () => {
-    const { id, other } = await tagged();
-    const { data } = await fixture.api.spreadsheets.developerMetadata.get({
-      spreadsheetId: id,
-      metadataId: 2,
-    });
-    assert.deepEqual(data, {
-      metadataId: 2,
-      metadataKey: 'seq',
-      metadataValue: '7',
-      location: { locationType: 'SHEET', sheetId: other },
-      visibility: 'PROJECT',
-    });
-    const missing = await failure(
-      fixture.api.spreadsheets.developerMetadata.get({ spreadsheetId: id, metadataId: 99 }),
-    );
-    assert.deepEqual(
-      missing.body,
-      googleError(404, 'NOT_FOUND', 'Requested entity was not found.'),
-    );
-    const url = `${fixture.emulator.url}/v4/spreadsheets/${id}/developerMetadata/abc`;
-    const token = (await serviceAccountClient(fixture.emulator, fixture.key).getAccessToken())
-      .token;
-    const answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    assert.deepEqual(
-      await answer.json(),
-      badRequest(`Invalid value at 'metadata_id' (TYPE_INT32), "abc"`),
-    );
-  });
-
-  it('developerMetadata.search selects by key, value, id, location, location type and visibility', async () => {
-    const { id, other } = await tagged();
-    const search = async (developerMetadataLookup: sheets_v4.Schema$DeveloperMetadataLookup) => {
-      const { data } = await fixture.api.spreadsheets.developerMetadata.search({
-        spreadsheetId: id,
-        requestBody: { dataFilters: [{ developerMetadataLookup }] },
-      });
-      return (data.matchedDeveloperMetadata ?? []).map(
-        (match) => match.developerMetadata?.metadataId,
-      );
-    };
-    const cases: [sheets_v4.Schema$DeveloperMetadataLookup, number[]][] = [
-      [{ metadataKey: 'seq' }, [1, 2]],
-      [{ metadataKey: 'seq', metadataValue: '7', visibility: 'DOCUMENT' }, [1]],
-      [{ metadataId: 3 }, [3]],
-      [{ locationType: 'SHEET' }, [2, 3]],
-      [{ metadataLocation: { sheetId: other }, locationMatchingStrategy: 'EXACT_LOCATION' }, [2]],
-      [{ metadataLocation: { sheetId: 0 } }, [3]],
-      [{ metadataLocation: onSpreadsheet, locationMatchingStrategy: 'EXACT_LOCATION' }, [1]],
-      [{ visibility: 'PROJECT' }, [2]],
-      [{ metadataKey: 'nobody' }, []],
-    ];
-    for (const [lookup, ids] of cases)
-      assert.deepEqual(await search(lookup), ids, JSON.stringify(lookup));
-  });
-
-  it('search answers each entry once with every filter that selected it, and {} for none', async () => {
-    const { id } = await tagged();
-    const byKey = { developerMetadataLookup: { metadataKey: 'seq' } };
-    const byType = { developerMetadataLookup: { locationType: 'SPREADSHEET' } };
-    const { data } = await fixture.api.spreadsheets.developerMetadata.search({
-      spreadsheetId: id,
-      requestBody: { dataFilters: [byKey, byType] },
-    });
-    assert.deepEqual(
-      data.matchedDeveloperMetadata?.map((match) => [
-        match.developerMetadata?.metadataId,
-        match.dataFilters,
-      ]),
-      [
-        [1, [byKey, byType]],
-        [2, [byKey]],
-      ],
-    );
-    const none = await fixture.api.spreadsheets.developerMetadata.search({
-      spreadsheetId: id,
-      requestBody: { dataFilters: [{ developerMetadataLookup: { metadataKey: 'nobody' } }] },
-    });
-    assert.deepEqual(none.data, {});
-  });
-
-  it('search refuses no filters and the lookups the reference forbids', async () => {
-    const { id } = await tagged();
-    const refused = async (dataFilters: sheets_v4.Schema$DataFilter[]) =>
-      (
-        await failure(
-          fixture.api.spreadsheets.developerMetadata.search({
-            spreadsheetId: id,
-            requestBody: { dataFilters },
-          }),
-        )
-      ).body;
-    assert.deepEqual(await refused([]), badRequest('At least one data filter must be specified.'));
-    assert.deepEqual(
-      await refused([{ developerMetadataLookup: { locationMatchingStrategy: 'EXACT_LOCATION' } }]),
-      badRequest(
-        'dataFilters[0].developerMetadataLookup: locationMatchingStrategy needs a metadataLocation.',
-      ),
-    );
-    assert.deepEqual(
-      await refused([{ a1Range: 'Sheet1!A1' }]),
-      badRequest(
-        'dataFilters[0]: a1Range and gridRange filters are not supported by the emulator, only developerMetadataLookup.',
-      ),
-    );
-  });
-
-  it('get and search need a scope that can write, as Google lists for them; spreadsheets.get does not', async () => {
-    const { id } = await tagged();
-    const readonly = sheetsClient(
-      fixture.emulator,
-      serviceAccountClient(fixture.emulator, fixture.key, {
-        scopes: ['https://www.googleapis.com/auth/spreadsheets.readonly'],
-      }),
-    );
-    const { data } = await readonly.spreadsheets.get({
-      spreadsheetId: id,
-      fields: 'developerMetadata/metadataId',
-    });
-    assert.deepEqual(data, { developerMetadata: [{ metadataId: 1 }] });
-    const denied = await failure(
-      readonly.spreadsheets.developerMetadata.get({ spreadsheetId: id, metadataId: 1 }),
-    );
-    assert.equal(denied.status, 403);
-    const searched = await failure(
-      readonly.spreadsheets.developerMetadata.search({
-        spreadsheetId: id,
-        requestBody: { dataFilters: [{ developerMetadataLookup: {} }] },
-      }),
-    );
-    assert.equal(searched.status, 403);
   });
 });
 
