@@ -180,4 +180,40 @@ describe('batchUpdate', () => {
     );
     assert.deepEqual(fixture.emulator.rows(id, 'Sheet1')[2], [1, 'a', 'x']);
   });
+
+  it('deleteSheet removes the tab; an unknown sheet and the last one are refused as Google words it', async () => {
+    const id = fixture.create({
+      tabs: [
+        { title: 'Sheet1', rows: [['a']] },
+        { title: 'Gone', rows: [['b']] },
+      ],
+    });
+    const sheetIds = async () =>
+      (await fixture.api.spreadsheets.get({ spreadsheetId: id })).data.sheets?.map(
+        (sheet) => sheet.properties?.sheetId,
+      ) ?? [];
+    const [, gone = -1] = await sheetIds();
+    const unknown = await failure(batch(id, [{ deleteSheet: { sheetId: 4242 } }]));
+    assert.deepEqual(
+      unknown.body,
+      googleError(
+        400,
+        'INVALID_ARGUMENT',
+        'Invalid requests[0].deleteSheet: No grid with id: 4242',
+      ),
+    );
+    const { data } = await batch(id, [{ deleteSheet: { sheetId: gone } }]);
+    assert.deepEqual(data.replies, [{}]);
+    assert.deepEqual(await sheetIds(), [0]);
+    const last = await failure(batch(id, [{ deleteSheet: { sheetId: 0 } }]));
+    assert.deepEqual(
+      last.body,
+      googleError(
+        400,
+        'INVALID_ARGUMENT',
+        "Invalid requests[0].deleteSheet: You can't remove all the sheets in a document.",
+      ),
+    );
+    assert.deepEqual(fixture.emulator.rows(id, 'Sheet1'), [['a']]);
+  });
 });

@@ -5,6 +5,7 @@
 import type { sheets_v4 } from '@googleapis/sheets';
 import { formatRange, type Box } from './a1.ts';
 import { cellMask, rowsOf, writeRows } from './cell-data.ts';
+import { sameLocation } from './developer-metadata.ts';
 import { invalidArgument, invalidRequest } from './errors.ts';
 import {
   deleteColumns,
@@ -24,12 +25,23 @@ import {
   stringField,
   type JsonObject,
 } from './json.ts';
+import { metadataRequests } from './metadata-requests.ts';
 import { spreadsheetResource } from './spreadsheet-resource.ts';
 import type { Book } from './state.ts';
 
-type Apply = (book: Book, request: JsonObject, fail: (message: string) => Error) => void;
+/** Applies one request to the draft; what it returns is its reply, `{}` when nothing. */
+type Apply = (book: Book, request: JsonObject, fail: (message: string) => Error) => object | void;
 
 const requestKinds: Record<string, Apply> = {
+  ...metadataRequests,
+  deleteSheet(book, request, fail) {
+    const tab = tabById(book, integerField(request, 'sheetId', 'deleteSheet'), fail);
+    if (book.tabs.length === 1) throw fail("You can't remove all the sheets in a document.");
+    book.tabs = book.tabs.filter((candidate) => candidate !== tab);
+    // A sheet's metadata goes with it.
+    const onTab = { sheetId: tab.sheetId };
+    book.metadata = book.metadata.filter((entry) => !sameLocation(entry.location, onTab));
+  },
   appendCells(book, request, fail) {
     const tab = tabById(book, integerField(request, 'sheetId', 'appendCells'), fail);
     const mask = cellMask(request, fail);
@@ -127,7 +139,7 @@ export function applyBatchUpdate(
   body: JsonObject,
 ): { response: sheets_v4.Schema$BatchUpdateSpreadsheetResponse; requestCount: number } {
   const requests = arrayField(body, 'requests', 'body');
-  requests.forEach((request, index) => {
+  const replies = requests.map((request, index): sheets_v4.Schema$Response => {
     const kinds = isObject(request) ? Object.keys(request) : [];
     const kind = kinds[0];
     if (kind === undefined || kinds.length > 1) {
@@ -140,11 +152,13 @@ export function applyBatchUpdate(
         `Invalid JSON payload received. Unknown name "${kind}" at 'requests[${index}]': not supported by the emulator.`,
       );
     }
-    apply(book, isObject(params) ? params : {}, (message) => invalidRequest(index, kind, message));
+    const fail = (message: string) => invalidRequest(index, kind, message);
+    const reply = apply(book, isObject(params) ? params : {}, fail);
+    return reply ? { [kind]: reply } : {};
   });
   const response: sheets_v4.Schema$BatchUpdateSpreadsheetResponse = {
     spreadsheetId: book.id,
-    replies: requests.map(() => ({})),
+    replies,
   };
   if (booleanField(body, 'includeSpreadsheetInResponse')) {
     const ranges = arrayField(body, 'responseRanges', 'body').filter(

@@ -5,23 +5,22 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { sheets_v4 } from '@googleapis/sheets';
 import { parseCells } from './a1.ts';
 import { Credentials, type OAuthClientCredentials, type ServiceAccountKey } from './auth.ts';
 import { fromEmulatorCell, toEmulatorCell, type EmulatorCell } from './cells.ts';
+import { metadataResource } from './developer-metadata.ts';
 import { growTo, gridBox, hasValue, setCell, trimmedRows, type Tab } from './grid.ts';
 import { createListener } from './server.ts';
 import { fillTab, newBook, tabByTitle, type Book, type SpreadsheetInput } from './state.ts';
-import {
-  Traffic,
-  type EmulatorStats,
-  type InjectedFailure,
-  type QuotaSettings,
-} from './traffic.ts';
+import type { FaultRates, InjectedFailure } from './faults.ts';
+import { Traffic, type EmulatorStats, type QuotaSettings } from './traffic.ts';
 
 export type { EmulatorCell } from './cells.ts';
 export type { ServiceAccountKey, OAuthClientCredentials } from './auth.ts';
 export type { SpreadsheetInput, TabInput } from './state.ts';
-export type { EmulatorStats, InjectedFailure, QuotaSettings, RequestRecord } from './traffic.ts';
+export type { EmulatorStats, QuotaSettings, RequestRecord } from './traffic.ts';
+export type { FaultMode, FaultMoment, FaultRates, InjectedFailure, MixedFault } from './faults.ts';
 
 export interface GoogleSheetsEmulator {
   /** `http://127.0.0.1:PORT`; the Sheets rootUrl is `${url}/`. */
@@ -36,6 +35,8 @@ export interface GoogleSheetsEmulator {
   editCell(spreadsheetId: string, tab: string, a1: string, value: EmulatorCell): void;
   /** Replaces every cell of a tab. */
   setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void;
+  /** Every developer metadata entry of the spreadsheet, in the order created, as Google shows it. */
+  developerMetadata(spreadsheetId: string): sheets_v4.Schema$DeveloperMetadata[];
   /** A service-account key whose JWT assertions the token endpoint accepts. */
   serviceAccount(name?: string): ServiceAccountKey;
   /** An OAuth client and a refresh token for `email` (default user@example.com). */
@@ -49,16 +50,33 @@ export interface GoogleSheetsEmulator {
   /** Retry-After header of quota 429s; null sends none, as Google usually does. */
   quotaRetryAfterSeconds: number | null;
   /**
-   * Makes the next `count` matching API requests fail, changing nothing; replaces a failure still
-   * pending, so `count` 0 clears it. Token requests never fail.
+   * Makes the next `count` matching API requests fail; replaces a failure still pending, so
+   * `count` 0 clears it. Token requests never fail. `when: 'before'` (the default) refuses and
+   * changes nothing; `when: 'after'` applies the request, then fails: with `status` (and Google's
+   * error body), by destroying the socket unanswered (`mode: 'reset'`), or by never answering
+   * (`mode: 'timeout'`, held until the client gives up or the emulator closes).
    */
   failNext(count: number, failure: InjectedFailure): void;
+  /**
+   * A mix of faults drawn for every write request at the given rates (a `failNext` still pending
+   * goes first); setting it restarts its random source from `seed`. Null (the default) is none.
+   */
+  faultRates: FaultRates | null;
   /** Added before every answer. */
   latencyMs: number;
   stats(): EmulatorStats;
   resetStats(): void;
   /** Expires every access token handed out, as if an hour had passed. */
   expireAccessTokens(): void;
+  /**
+   * Stops listening and drops every connection, so new connections are refused (`ECONNREFUSED`);
+   * a client reusing a kept-alive connection before it noticed the close sees a reset instead.
+   * The spreadsheets, credentials and tokens are kept for `restart`.
+   */
+  stop(): Promise<void>;
+  /** Listens again on the same port after `stop`. */
+  restart(): Promise<void>;
+  /** Stops for good; prompt even with requests held by a `timeout` fault. */
   close(): Promise<void>;
 }
 
@@ -106,6 +124,10 @@ class Emulator implements GoogleSheetsEmulator {
     fillTab(this.tab(spreadsheetId, tab), rows);
   }
 
+  developerMetadata(spreadsheetId: string): sheets_v4.Schema$DeveloperMetadata[] {
+    return this.book(spreadsheetId).metadata.map(metadataResource);
+  }
+
   serviceAccount(name?: string): ServiceAccountKey {
     return this.credentials.serviceAccount(name);
   }
@@ -151,7 +173,15 @@ class Emulator implements GoogleSheetsEmulator {
   }
 
   failNext(count: number, failure: InjectedFailure): void {
-    this.traffic.failNext(count, failure);
+    this.traffic.faults.failNext(count, failure);
+  }
+
+  get faultRates(): FaultRates | null {
+    return this.traffic.faults.rates;
+  }
+
+  set faultRates(rates: FaultRates | null) {
+    this.traffic.faults.rates = rates;
   }
 
   stats(): EmulatorStats {
@@ -166,11 +196,21 @@ class Emulator implements GoogleSheetsEmulator {
     this.credentials.expireAccessTokens();
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => {
+  async stop(): Promise<void> {
+    if (!this.server.listening) return;
+    await new Promise<void>((resolve, reject) => {
       this.server.close((error) => (error ? reject(error) : resolve()));
       this.server.closeAllConnections();
     });
+  }
+
+  async restart(): Promise<void> {
+    if (this.server.listening) return;
+    await listen(this.server, Number(new URL(this.url).port));
+  }
+
+  close(): Promise<void> {
+    return this.stop();
   }
 
   private book(spreadsheetId: string): Book {
@@ -191,10 +231,17 @@ export async function startGoogleSheetsEmulator(
   options: { port?: number } = {},
 ): Promise<GoogleSheetsEmulator> {
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  await listen(server, options.port ?? 0);
   const { port } = server.address() as AddressInfo;
   return new Emulator(`http://127.0.0.1:${port}`, server);
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -50,6 +50,23 @@ export function stringField(body: JsonObject, key: string, where: string): strin
   return value;
 }
 
+/** An enum of a body, `type` naming its proto message as Google's refusal does. */
+export function enumField<T extends string>(
+  body: JsonObject,
+  key: string,
+  allowed: readonly T[],
+  where: string,
+  type: string,
+): T | undefined {
+  const value = stringField(body, key, where);
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw invalidArgument(
+    `Invalid JSON payload received. Invalid value at '${where}.${key}' ` +
+      `(type.googleapis.com/google.apps.sheets.v4.${type}), ${JSON.stringify(value)}`,
+  );
+}
+
 export function booleanField(body: JsonObject, key: string): boolean {
   return body[key] === true || body[key] === 'true';
 }

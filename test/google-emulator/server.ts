@@ -1,14 +1,14 @@
 /**
  * The HTTP face of the emulator: routes Google's paths, authenticates, applies quota and injected
- * faults, runs the operation and answers in Google's JSON, keeping only the `fields` asked for. Each request is applied as soon as its
- * body has arrived, synchronously, so a spreadsheet sees requests one at a time in arrival order;
- * `latencyMs` then delays the answer. A write runs on a copy of the spreadsheet that replaces it only
- * on success, so a refused write changes nothing.
+ * faults, runs the operation and answers in Google's JSON, keeping only the `fields` asked for.
+ * Each request is applied as soon as its body has arrived, synchronously, so a spreadsheet sees
+ * requests one at a time in arrival order; `latencyMs` then delays the answer. A write runs on a
+ * draft of the spreadsheet that replaces it only on success, so a refused write changes nothing.
+ * A fault `before` answers instead of running; a fault `after` runs first and replaces the answer.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scopesAllow, type Credentials, type Principal } from './auth.ts';
-import { applyBatchUpdate } from './batch-update.ts';
 import {
   ApiError,
   OAuthError,
@@ -20,128 +20,17 @@ import {
   missingCredentials,
   notFound,
 } from './errors.ts';
-import { parseFields, selectFields } from './fields.ts';
-import { copyTab } from './grid.ts';
+import type { Fault } from './faults.ts';
+import { parseFields, selectFields, type FieldMask } from './fields.ts';
 import { parseJsonBody, type JsonObject } from './json.ts';
-import { spreadsheetResource } from './spreadsheet-resource.ts';
-import { boxOf, resolveRange, type Book } from './state.ts';
+import { route, type Route } from './routes.ts';
+import { commit, draftOf, type Book } from './state.ts';
 import type { RequestRecord, Traffic } from './traffic.ts';
-import { appendValues } from './append.ts';
-import {
-  batchUpdateValues,
-  clearValues,
-  getValues,
-  inputOption,
-  renderOptions,
-  updateValues,
-  valueRange,
-  withUpdatedData,
-} from './values.ts';
 
 export interface ServerDeps {
   books: Map<string, Book>;
   credentials: Credentials;
   traffic: Traffic;
-}
-
-interface Call {
-  book: Book;
-  query: URLSearchParams;
-  body: JsonObject;
-  range: string;
-}
-
-interface Operation {
-  method: string;
-  kind: 'read' | 'write';
-  run: (call: Call) => { body: unknown; requestCount?: number };
-}
-
-const read = (call: Call) => (name: string) => call.query.get(name);
-
-/** Operations by path suffix after `/v4/spreadsheets/{id}`; `{range}` stands for a values range. */
-const operations: Record<string, Operation> = {
-  '': {
-    method: 'GET',
-    kind: 'read',
-    run: ({ book, query }) => ({
-      body: spreadsheetResource(book, {
-        ranges: query.getAll('ranges'),
-        includeGridData: query.get('includeGridData') === 'true',
-      }),
-    }),
-  },
-  ':batchUpdate': {
-    method: 'POST',
-    kind: 'write',
-    run: ({ book, body }) => {
-      const { response, requestCount } = applyBatchUpdate(book, body);
-      return { body: response, requestCount };
-    },
-  },
-  '/values:batchGet': {
-    method: 'GET',
-    kind: 'read',
-    run: (call) => {
-      const options = renderOptions(read(call));
-      const valueRanges = call.query.getAll('ranges').map((range) => {
-        const resolved = resolveRange(call.book, range);
-        return valueRange(resolved.tab, boxOf(resolved), options);
-      });
-      return { body: { spreadsheetId: call.book.id, valueRanges } };
-    },
-  },
-  '/values:batchUpdate': {
-    method: 'POST',
-    kind: 'write',
-    run: ({ book, body }) => ({ body: batchUpdateValues(book, body) }),
-  },
-  '/values/{range}': {
-    method: 'GET',
-    kind: 'read',
-    run: (call) => ({ body: getValues(call.book, call.range, read(call)) }),
-  },
-  'PUT /values/{range}': {
-    method: 'PUT',
-    kind: 'write',
-    run: (call) => {
-      const input = inputOption(call.query.get('valueInputOption'));
-      const written = updateValues(call.book, call.range, call.body, input, 'valueRange');
-      return { body: withUpdatedData(written, read(call)) };
-    },
-  },
-  '/values/{range}:append': {
-    method: 'POST',
-    kind: 'write',
-    run: (call) => ({ body: appendValues(call.book, call.range, call.body, read(call)) }),
-  },
-  '/values/{range}:clear': {
-    method: 'POST',
-    kind: 'write',
-    run: (call) => ({ body: clearValues(call.book, call.range) }),
-  },
-};
-
-interface Route {
-  id: string;
-  range: string;
-  operation: Operation;
-}
-
-function route(method: string, rawPath: string): Route | undefined {
-  const match = /^\/v4\/spreadsheets\/([^/:]+)(.*)$/.exec(rawPath);
-  if (!match) return undefined;
-  const [, rawId = '', rest = ''] = match;
-  const values = /^\/values\/(.+?)(:append|:clear)?$/.exec(rest);
-  let key = rest;
-  let range = '';
-  if (values && !rest.startsWith('/values:')) {
-    range = decodeURIComponent(values[1] ?? '');
-    key = `${method === 'PUT' ? 'PUT ' : ''}/values/{range}${values[2] ?? ''}`;
-  }
-  const operation = operations[key];
-  if (!operation || operation.method !== method) return undefined;
-  return { id: decodeURIComponent(rawId), range, operation };
 }
 
 export function createListener(deps: ServerDeps): RequestListener {
@@ -155,12 +44,18 @@ export function createListener(deps: ServerDeps): RequestListener {
   };
 }
 
+/** What the client gets and what the log keeps of one request. */
 interface Outcome {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Over HTTP with `status` and `body`, by destroying the socket, or never. */
+  answer: RequestRecord['answer'];
+  applied: boolean;
+  /** Added to `latencyMs` before the answer. */
+  slowMs?: number;
   /** What stats() shows of the request; unknown paths are not recorded. */
-  record?: Pick<RequestRecord, 'kind' | 'principal' | 'requestCount'>;
+  record?: Pick<RequestRecord, 'kind' | 'principal' | 'requestCount' | 'fault'>;
 }
 
 async function handle(
@@ -178,9 +73,17 @@ async function handle(
       : api(deps, { request, url, method, text, at });
   if (outcome.record) {
     const path = decodeURIComponent(url.pathname);
-    deps.traffic.record({ at, method, path, status: outcome.status, ...outcome.record });
+    const { status, answer, applied } = outcome;
+    deps.traffic.record({ at, method, path, status, answer, applied, ...outcome.record });
   }
-  if (deps.traffic.latencyMs > 0) await sleep(deps.traffic.latencyMs);
+  // A held request stays open until the client gives up or the emulator closes its sockets.
+  if (outcome.answer === 'none') return;
+  const delay = deps.traffic.latencyMs + (outcome.slowMs ?? 0);
+  if (delay > 0) await sleep(delay);
+  if (outcome.answer === 'reset') {
+    request.socket.destroy();
+    return;
+  }
   response.writeHead(outcome.status, {
     'content-type': 'application/json; charset=UTF-8',
     ...outcome.headers,
@@ -195,10 +98,10 @@ function token(deps: ServerDeps, request: IncomingMessage, text: string): Outcom
       new URLSearchParams(text),
       request.headers.authorization,
     );
-    return { status: 200, body, record };
+    return { status: 200, body, answer: 'http', applied: true, record };
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return { status: error.httpStatus, body: error.body(), record };
+    return { status: error.httpStatus, body: error.body(), answer: 'http', applied: false, record };
   }
 }
 
@@ -210,46 +113,102 @@ interface Incoming {
   at: number;
 }
 
-/** Authenticate → quota and faults → find the spreadsheet → check sharing → run → shape. */
-function api(deps: ServerDeps, { request, url, method, text, at }: Incoming): Outcome {
-  const found = route(method, url.pathname);
+interface Admitted {
+  principal: Principal | undefined;
+  body: JsonObject;
+  mask: FieldMask | undefined;
+}
+
+/** Authenticate → quota → fault → find the spreadsheet → check sharing → run → shape. */
+function api(deps: ServerDeps, incoming: Incoming): Outcome {
+  const found = route(incoming.method, incoming.url.pathname);
   if (!found) {
     return {
       status: 404,
       body: { error: { code: 404, message: 'Method not found.', status: 'NOT_FOUND' } },
+      answer: 'http',
+      applied: false,
     };
   }
   const { kind } = found.operation;
   let principal: Principal | undefined;
+  let admitted: Admitted;
   try {
-    principal = authenticate(deps, request, url, kind);
-    const body = kind === 'write' ? parseJsonBody(text) : {};
-    const fields = url.searchParams.get('fields');
-    const mask = fields ? parseFields(fields) : undefined;
-    const refusal =
-      (kind === 'write' && principal ? deps.traffic.admitWrite(principal.email, at) : undefined) ??
-      deps.traffic.takeFault(kind);
-    if (refusal) throw refusal;
+    const scope = found.operation.scope ?? kind;
+    principal = authenticate(deps, incoming.request, incoming.url, scope);
+    admitted = admit(deps, incoming, found, principal);
+  } catch (error) {
+    return failed(error, { kind, principal: principal?.email });
+  }
+  const record = { kind, principal: principal?.email };
+  const { fault, slowMs } = deps.traffic.faults.draw(kind);
+  if (fault?.when === 'before') return faulted(fault, { applied: false, slowMs, record });
+  const outcome = run(deps, found, incoming.url, admitted);
+  const ran = { ...outcome, slowMs, record: { ...record, ...outcome.record } };
+  return fault ? faulted(fault, ran) : ran;
+}
+
+/** The checks that come before any fault, after credentials: body, fields, quota. */
+function admit(
+  deps: ServerDeps,
+  incoming: Incoming,
+  found: Route,
+  principal: Principal | undefined,
+): Admitted {
+  const { kind } = found.operation;
+  const body = incoming.method === 'GET' ? {} : parseJsonBody(incoming.text);
+  const fields = incoming.url.searchParams.get('fields');
+  const mask = fields ? parseFields(fields) : undefined;
+  const overQuota =
+    kind === 'write' && principal
+      ? deps.traffic.admitWrite(principal.email, incoming.at)
+      : undefined;
+  if (overQuota) throw overQuota;
+  return { principal, body, mask };
+}
+
+function run(deps: ServerDeps, found: Route, url: URL, admitted: Admitted): Outcome {
+  const { kind } = found.operation;
+  const { principal, body, mask } = admitted;
+  try {
     const book = deps.books.get(found.id);
     if (!book) throw notFound();
     const allowed = principal
       ? book.sharedWith.has(principal.email) || (kind === 'read' && book.isPublic)
       : book.isPublic;
     if (!allowed) throw callerLacksPermission();
-    const target = kind === 'write' ? { ...book, tabs: book.tabs.map(copyTab) } : book;
-    const call = { book: target, query: url.searchParams, body, range: found.range };
+    const target = kind === 'write' ? draftOf(book) : book;
+    const call = { book: target, query: url.searchParams, body, param: found.param };
     const result = found.operation.run(call);
-    if (kind === 'write') book.tabs = target.tabs;
+    if (kind === 'write') commit(book, target);
     return {
       status: 200,
       body: mask ? selectFields(result.body, mask) : result.body,
-      record: { kind, principal: principal?.email, requestCount: result.requestCount },
+      answer: 'http',
+      applied: true,
+      record: { kind, requestCount: result.requestCount },
     };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const record = { kind, principal: principal?.email };
-    return { status: error.code, body: error.body(), headers: error.headers, record };
+    return failed(error, { kind });
   }
+}
+
+function failed(error: unknown, record: Outcome['record']): Outcome {
+  if (!(error instanceof ApiError)) throw error;
+  const { code: status, headers } = error;
+  return { status, body: error.body(), headers, answer: 'http', applied: false, record };
+}
+
+/** The answer a fault gives in place of the request's own; whatever ran stays applied. */
+function faulted(fault: Fault, ran: Pick<Outcome, 'applied' | 'slowMs' | 'record'>): Outcome {
+  const record = ran.record && { ...ran.record, fault: { when: fault.when, mode: fault.mode } };
+  const base = { applied: ran.applied, slowMs: ran.slowMs, record };
+  if (fault.mode === 'status') {
+    const { error } = fault;
+    const { code: status, headers } = error;
+    return { ...base, status, body: error.body(), headers, answer: 'http' };
+  }
+  return { ...base, status: 0, body: undefined, answer: fault.mode === 'reset' ? 'reset' : 'none' };
 }
 
 /** The principal of a Bearer token, or none for an API key on a read; refuses anything else. */

@@ -1,6 +1,6 @@
 /**
- * The Spreadsheet resource of spreadsheets.get: properties, sheets and, with includeGridData,
- * GridData → RowData → CellData. Zero-valued startRow/startColumn and trailing empty rows and cells
+ * The Spreadsheet resource of spreadsheets.get: properties, sheets, developer metadata and, with
+ * includeGridData, GridData → RowData → CellData. Zero-valued startRow/startColumn and trailing empty rows and cells
  * are left out, and an empty cell before a filled one is `{}`, as in Google's JSON.
  */
 import type { sheets_v4 } from '@googleapis/sheets';
@@ -12,6 +12,7 @@ import {
   formattedValue,
   type StoredCell,
 } from './cells.ts';
+import { metadataAt } from './developer-metadata.ts';
 import { gridBox, hasAnything, trimmedRows, type Tab } from './grid.ts';
 import { boxOf, resolveRange, type Book } from './state.ts';
 
@@ -51,8 +52,11 @@ export function spreadsheetResource(
       if (options.includeGridData) {
         sheet.data = (boxes.get(tab) ?? []).map((box) => gridData(tab, box));
       }
+      const metadata = metadataAt(book.metadata, { sheetId: tab.sheetId });
+      if (metadata.length > 0) sheet.developerMetadata = metadata;
       return sheet;
     });
+  const metadata = metadataAt(book.metadata, { spreadsheet: true });
   return {
     spreadsheetId: book.id,
     properties: {
@@ -63,6 +67,7 @@ export function spreadsheetResource(
     },
     sheets,
     spreadsheetUrl: `https://docs.google.com/spreadsheets/d/${book.id}/edit`,
+    ...(metadata.length > 0 ? { developerMetadata: metadata } : {}),
   };
 }
 

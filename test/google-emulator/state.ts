@@ -5,13 +5,16 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { formatRange, parseA1, type Box, type Bounds } from './a1.ts';
 import { fromEmulatorCell, type EmulatorCell } from './cells.ts';
+import type { StoredMetadata } from './developer-metadata.ts';
 import { invalidArgument, unparsableRange } from './errors.ts';
-import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, setCell, type Tab } from './grid.ts';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, copyTab, setCell, type Tab } from './grid.ts';
 
 export interface Book {
   id: string;
   title: string;
   tabs: Tab[];
+  /** Developer metadata on the spreadsheet and its sheets, in the order it was created. */
+  metadata: StoredMetadata[];
   /** Principals (e-mail addresses) the spreadsheet is shared with, as editors. */
   sharedWith: Set<string>;
   /** "Anyone with the link can view": readable with an API key or by any principal. */
@@ -46,6 +49,7 @@ export function newBook(input: SpreadsheetInput): Book {
     id: input.id ?? spreadsheetId(),
     title: input.title ?? 'Untitled spreadsheet',
     tabs,
+    metadata: [],
     sharedWith: new Set(input.sharedWith ?? []),
     isPublic: input.public ?? false,
   };
@@ -70,6 +74,17 @@ export function fillTab(tab: Tab, rows: EmulatorCell[][]): void {
   rows.forEach((row, r) => row.forEach((cell, c) => setCell(tab, r, c, fromEmulatorCell(cell))));
   tab.rowCount = Math.max(tab.rowCount, rows.length);
   tab.columnCount = Math.max(tab.columnCount, ...rows.map((row) => row.length));
+}
+
+/** A copy of a spreadsheet that a write may change freely; a refused write leaves it uncommitted. */
+export function draftOf(book: Book): Book {
+  return { ...book, tabs: book.tabs.map(copyTab), metadata: [...book.metadata] };
+}
+
+/** Makes a write's draft the spreadsheet. */
+export function commit(book: Book, draft: Book): void {
+  book.tabs = draft.tabs;
+  book.metadata = draft.metadata;
 }
 
 export function tabByTitle(book: Book, title: string): Tab | undefined {

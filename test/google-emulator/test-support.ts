@@ -58,6 +58,25 @@ export async function failure(call: Promise<unknown>): Promise<FailedCall> {
   return assert.fail('the call succeeded');
 }
 
+export interface NetworkFailure {
+  /** `ECONNRESET`, `ECONNREFUSED`, …; none for a client-side timeout. */
+  code: string | undefined;
+  /** `AbortError` when the client's `timeout` ran out. */
+  name: string;
+}
+
+/** How a call that got no HTTP answer at all failed: a reset or refused socket, or a timeout. */
+export async function networkFailure(call: Promise<unknown>): Promise<NetworkFailure> {
+  try {
+    await call;
+  } catch (error) {
+    const failed = error as { response?: { status: number }; code?: string; cause?: Error };
+    if (failed.response) return assert.fail(`the call was answered ${failed.response.status}`);
+    return { code: failed.code, name: failed.cause?.name ?? (error as Error).name };
+  }
+  return assert.fail('the call succeeded');
+}
+
 export const googleError = (code: number, status: string, message: string) => ({
   error: { code, message, status },
 });

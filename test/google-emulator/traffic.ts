@@ -2,7 +2,8 @@
  * What the emulator does to traffic besides answering it: the per-user write quota, faults a test
  * injects, added latency, and the record of every request for tests to inspect.
  */
-import { internalError, quotaExceeded, serviceUnavailable, type ApiError } from './errors.ts';
+import { quotaExceeded, type ApiError } from './errors.ts';
+import { Faults, type FaultMode, type FaultMoment } from './faults.ts';
 
 export type RequestKind = 'read' | 'write' | 'token';
 
@@ -13,19 +14,19 @@ export interface QuotaSettings {
   windowMs: number;
 }
 
-export interface InjectedFailure {
-  status: 429 | 500 | 503;
-  retryAfterSeconds?: number;
-  /** Which API requests fail: writes, reads or both (default). Token requests never do. */
-  only?: 'writes' | 'reads' | 'all';
-}
-
 export interface RequestRecord {
   at: number;
   method: string;
   path: string;
   kind: RequestKind;
+  /** Status of the HTTP answer; 0 when none was given (see `answer`). */
   status: number;
+  /** How the client was answered: over HTTP, by a reset socket, or never (held until it closed). */
+  answer: 'http' | 'reset' | 'none';
+  /** Whether the request ran on the spreadsheet: for a write, whether its change landed. */
+  applied: boolean;
+  /** The fault injected into this request, if any. */
+  fault?: { when: FaultMoment; mode: FaultMode };
   /** Principal (e-mail) the request ran as, when it had one. */
   principal?: string;
   /** Number of requests inside a spreadsheets.batchUpdate. */
@@ -35,10 +36,15 @@ export interface RequestRecord {
 export interface EmulatorStats {
   /** Read requests answered with success. */
   reads: number;
-  /** Write requests applied. */
+  /** Write requests applied, whatever their client was told. */
   writes: number;
-  /** API requests refused with an error of any kind: quota, injected fault, auth, bad request. */
+  /**
+   * API requests that changed nothing and failed: quota, injected fault before applying, auth,
+   * bad request.
+   */
   rejected: number;
+  /** API requests applied whose client never heard of their success: faults after applying. */
+  unacknowledged: number;
   requests: RequestRecord[];
 }
 
@@ -47,7 +53,7 @@ export class Traffic {
   quotaRetryAfterSeconds: number | null = null;
   private quotaSettings: QuotaSettings | null = null;
   private readonly writeTimes = new Map<string, number[]>();
-  private fault: { remaining: number; failure: InjectedFailure } | undefined;
+  readonly faults = new Faults();
   private log: RequestRecord[] = [];
 
   get quota(): QuotaSettings | null {
@@ -58,24 +64,6 @@ export class Traffic {
   set quota(settings: QuotaSettings | null) {
     this.quotaSettings = settings ? { ...settings } : null;
     this.writeTimes.clear();
-  }
-
-  /** Replaces any failure still pending: the next `count` matching requests fail (0 clears it). */
-  failNext(count: number, failure: InjectedFailure): void {
-    this.fault = count > 0 ? { remaining: count, failure: { ...failure } } : undefined;
-  }
-
-  /** The injected failure for this request, if one is due. */
-  takeFault(kind: 'read' | 'write'): ApiError | undefined {
-    const fault = this.fault;
-    const only = fault?.failure.only ?? 'all';
-    if (!fault || (only !== 'all' && only !== `${kind}s`)) return undefined;
-    if (--fault.remaining === 0) this.fault = undefined;
-    const { status, retryAfterSeconds } = fault.failure;
-    const headers: Record<string, string> =
-      retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
-    if (status === 429) return quotaExceeded(kind, 60, retryAfterSeconds);
-    return status === 500 ? internalError(headers) : serviceUnavailable(headers);
   }
 
   /** Counts a write against its principal's quota, or refuses it when the window is full. */
@@ -92,22 +80,27 @@ export class Traffic {
   }
 
   record(entry: RequestRecord): void {
-    const { principal, requestCount, ...always } = entry;
+    const { principal, requestCount, fault, ...always } = entry;
     this.log.push({
       ...always,
       ...(principal === undefined ? {} : { principal }),
       ...(requestCount === undefined ? {} : { requestCount }),
+      ...(fault === undefined ? {} : { fault: { ...fault } }),
     });
   }
 
   stats(): EmulatorStats {
     const api = this.log.filter((entry) => entry.kind !== 'token');
-    const ok = (entry: RequestRecord): boolean => entry.status < 400;
+    const ok = (entry: RequestRecord): boolean => entry.answer === 'http' && entry.status < 400;
     return {
       reads: api.filter((entry) => entry.kind === 'read' && ok(entry)).length,
-      writes: api.filter((entry) => entry.kind === 'write' && ok(entry)).length,
-      rejected: api.filter((entry) => !ok(entry)).length,
-      requests: this.log.map((entry) => ({ ...entry })),
+      writes: api.filter((entry) => entry.kind === 'write' && entry.applied).length,
+      rejected: api.filter((entry) => !entry.applied && !ok(entry)).length,
+      unacknowledged: api.filter((entry) => entry.applied && !ok(entry)).length,
+      requests: this.log.map((entry) => ({
+        ...entry,
+        ...(entry.fault ? { fault: { ...entry.fault } } : {}),
+      })),
     };
   }
 
