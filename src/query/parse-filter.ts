@@ -68,15 +68,16 @@ export function parseFilter(column: string, raw: string): Filter {
       { column, parameter: raw },
     );
   }
+  const list = name === 'in' || name === 'nin';
   if (!raw.endsWith(')')) {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} is missing its closing parenthesis: expected __${name}(${name === 'in' || name === 'nin' ? '<value>,<value>...' : '<value>'}).`,
+      `Filter ${column}=${raw} is missing its closing parenthesis: expected __${name}(${list ? '<value>,<value>...' : '<value>'}).`,
       { column, parameter: raw },
     );
   }
   const text = raw.slice(form[0].length, -1);
-  if (name === 'in' || name === 'nin') {
+  if (list) {
     const values = parseValueList(text, column, raw, form[0].length);
     return { column, op: name, values: values.map(equalityValue) };
   }
