@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DateCell, type Cell } from '../src/cells/cell.ts';
+import fc from 'fast-check';
+import { cellText, DateCell, type Cell } from '../src/cells/cell.ts';
+import { matchesSelection } from '../src/query/match-filter.ts';
+import { parseFilter } from '../src/query/parse-filter.ts';
 import { parseRowQuery } from '../src/query/parse-row-query.ts';
-import { planRead } from '../src/query/plan.ts';
+import { planRead, type ReadPlan } from '../src/query/plan.ts';
+import { sortPositions } from '../src/query/sort-rows.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
 
 /** Every store must give the same answers: this file runs once per backend (see stores.ts). */
@@ -72,12 +76,14 @@ for (const { name, open } of stores) {
     ];
     for (const [queryText, expected] of table) {
       const query = parseRowQuery(Object.fromEntries(new URLSearchParams(queryText)));
-      const { rows: found } = await store.readRows(sheet, planRead(sheet, query));
+      const plan = planRead(sheet, query);
+      const { rows: found } = await store.readRows(sheet, plan);
       assert.deepEqual(
         found.map((row) => row[0]),
         expected,
         queryText,
       );
+      assert.deepEqual(reference(rows, plan), found, `${queryText}, by the reference`);
     }
   });
 
@@ -106,4 +112,134 @@ for (const { name, open } of stores) {
     assert.deepEqual(await names('_sort=member,name'), ['Bob', 'jo', 'Ann', 'Joan', 'Zoë', 'John']);
     assert.deepEqual(await names('_sort=name&_limit=2&_offset=1'), ['Bob', 'Joan']);
   });
+}
+
+/** What the JavaScript definition of filters and sorts reads from `rows` for a plan. */
+function reference(rows: Cell[][], plan: ReadPlan): Cell[][] {
+  const selection = plan.selection;
+  assert.ok('filters' in selection);
+  const chosen = rows.filter((row) => matchesSelection(selection, row));
+  const sorted = sortPositions(chosen, plan.sort).map((position) => chosen[position] ?? []);
+  return sorted.slice(plan.offset, plan.limit === null ? undefined : plan.offset + plan.limit);
+}
+
+/** Cells at the edges of every kind, for the store and the reference to disagree on if they can. */
+const edgeCells: Cell[] = [
+  null,
+  0,
+  31,
+  31.5,
+  0.1,
+  -2.5,
+  1e21,
+  1e-7,
+  2 ** 53,
+  12345678901234567000,
+  '31',
+  '031',
+  '1e+21',
+  'Ann',
+  'ann',
+  'a*b',
+  'a\nb',
+  'x?y',
+  '[z]',
+  '50%',
+  'a_b',
+  'C:\\dir',
+  true,
+  false,
+  'true',
+  new DateCell('2021-03-01'),
+  new DateCell('2023-01-01T08:30:00Z'),
+  'Straße',
+  'ΟΔΟΣ',
+  'İstanbul',
+  '😀',
+  '\uFFFF',
+  'Zoë',
+];
+
+for (const { name, open } of stores) {
+  test(`${name}: the store reads what the JavaScript definition of filters and sorts says`, async (t) => {
+    const { store, dispose } = await open();
+    t.after(dispose);
+    const width = 3;
+    const edgeRows = edgeCells.map((cell, i) =>
+      Array.from({ length: width }, (_, c) =>
+        c === 0 ? cell : (edgeCells[(i * (2 * c + 5) + c) % edgeCells.length] ?? null),
+      ),
+    );
+    const columns = ['a', 'b', 'c'];
+    const sheet = await store.createSheet(
+      {
+        id: 'r',
+        name: 'reference',
+        columns,
+        source: { provider: 'scratch' },
+        settings: { deleteEnabled: true },
+      },
+      [edgeRows],
+    );
+    const shown = edgeCells.filter((cell) => cell !== null).map(cellText);
+    const value = fc.oneof(
+      fc.constantFrom(...shown, '', '30', '31.0', '1e21', '1E+21', 'M', '2022-01', 'a', 'TRUE'),
+      fc.string({ maxLength: 4 }),
+    );
+    const piece = fc.oneof(
+      fc
+        .constantFrom(...shown)
+        .chain((text) =>
+          fc
+            .tuple(fc.nat(text.length), fc.nat(text.length))
+            .map(([from, to]) => text.slice(Math.min(from, to), Math.max(from, to))),
+        ),
+      fc.constantFrom('', '?', '[', '%', '_', '\\'),
+    );
+    const filterText = fc.oneof(
+      value,
+      fc
+        .tuple(fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le'), value)
+        .map(([op, text]) => `__${op}(${text})`),
+      fc.array(piece, { minLength: 2, maxLength: 4 }).map((pieces) => pieces.join('*')),
+    );
+    const filter = fc
+      .record({ column: fc.constantFrom(...columns), raw: filterText })
+      .filter(({ column, raw }) => parses(column, raw));
+    const sortKey = fc
+      .record({ column: fc.constantFrom(...columns), descending: fc.boolean() })
+      .map(({ column, descending }) => `${descending ? '-' : ''}${column}`);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(filter, { maxLength: 3 }),
+        fc.array(sortKey, { maxLength: 2 }),
+        async (filters, sort) => {
+          const query = parseRowQuery({
+            ...Object.fromEntries(columns.map((column) => [column, []])),
+            ...groupByColumn(filters),
+            ...(sort.length > 0 ? { _sort: sort.join(',') } : {}),
+          });
+          const plan = planRead(sheet, query);
+          const { rows: found } = await store.readRows(sheet, plan);
+          assert.deepEqual(found, reference(edgeRows, plan));
+        },
+      ),
+      { numRuns: 300, includeErrorInReport: true },
+    );
+  });
+}
+
+function parses(column: string, raw: string): boolean {
+  try {
+    parseFilter(column, raw);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function groupByColumn(filters: { column: string; raw: string }[]): Record<string, string[]> {
+  const grouped: Record<string, string[]> = {};
+  for (const { column, raw } of filters) (grouped[column] ??= []).push(raw);
+  return grouped;
 }

@@ -36,6 +36,38 @@ test('an OpenAPI 3.1 document of the row and management APIs is served at /opena
   assert.ok(doc.components.schemas.Problem, 'the problem document schema is a named component');
 });
 
+test('the row query parameters are described: filters and _or on routes choosing rows, _fields on reads', async (t) => {
+  const { url } = await build(t);
+  const { body } = await call(`${url}/openapi.json`);
+  type Operation = {
+    description?: string;
+    parameters?: { name: string; in: string; description?: string }[];
+  };
+  const paths = (body as { paths: Record<string, Record<string, Operation>> }).paths;
+  const row = paths['/api/v1/{sheetId}'] ?? {};
+  const query = (method: string) =>
+    (row[method]?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+  assert.deepEqual(query('get').sort(), [
+    '_fields',
+    '_id',
+    '_limit',
+    '_offset',
+    '_or',
+    '_sort',
+    '_with_id',
+  ]);
+  for (const method of ['put', 'patch', 'delete']) {
+    assert.deepEqual(query(method).sort(), ['_id', '_or'], method);
+  }
+  for (const method of ['get', 'put', 'patch', 'delete']) {
+    const description = row[method]?.description ?? '';
+    assert.match(description, /eq, ne, gt, ge, lt, le, ieq, ilike/, method);
+    assert.match(description, /__in\(a,b\) and __nin\(a,b\)/, method);
+  }
+  const or = row.get?.parameters?.find((p) => p.name === '_or');
+  assert.match(or?.description ?? '', /city=Oslo\|age=__gt\(40\)/);
+});
+
 test('interactive API docs are served at /docs', async (t) => {
   const { url } = await build(t);
   const { status, text } = await call(`${url}/docs/`);

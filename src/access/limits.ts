@@ -23,12 +23,14 @@ function over(limit: keyof Limits, value: number, detail: string): Problem {
   return new Problem('limit-exceeded', detail, { limit, max: value });
 }
 
+/** Each alternative of an `_or` costs a store as much as a filter, so it counts as one. */
 export function checkQuery(query: RowQuery, limits: Limits): void {
-  if (query.filters.length > limits.filtersPerRequest) {
+  const filters = query.any.reduce((count, any) => count + any.length, query.filters.length);
+  if (filters > limits.filtersPerRequest) {
     throw over(
       'filtersPerRequest',
       limits.filtersPerRequest,
-      `A request may carry at most ${limits.filtersPerRequest} filters; this one has ${query.filters.length}.`,
+      `A request may carry at most ${limits.filtersPerRequest} filters, each _or alternative counting as one; this one has ${filters}.`,
     );
   }
 }

@@ -1,9 +1,16 @@
 import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
+import { parseValueList } from './parse-value-list.ts';
 
-/** Operators of `<column>=__<op>(<value>)`, listed once; the type is derived from the list. */
-export const operators = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] as const;
+/** Operators of `<column>=__<op>(<value>)`, listed once; the types below are derived from it. */
+export const operators = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'nin', 'ieq', 'ilike'] as const;
 export type Operator = (typeof operators)[number];
+/** Operators taking a comma-separated list of values. */
+export type ListOperator = Extract<Operator, 'in' | 'nin'>;
+/** Wildcard matching: `like` is written as bare text holding `*`, `ilike` as an operator. */
+export type PatternOperator = 'like' | Extract<Operator, 'ilike'>;
+/** Operators taking one value. */
+export type ValueOperator = Exclude<Operator, ListOperator | PatternOperator>;
 
 /** A filter value as typed in the URL: its text, and the number it stands for, if it is one. */
 export interface FilterValue {
@@ -12,8 +19,9 @@ export interface FilterValue {
 }
 
 export type Filter =
-  | { column: string; op: Operator; value: FilterValue }
-  | { column: string; op: 'like'; pattern: string };
+  | { column: string; op: ValueOperator; value: FilterValue }
+  | { column: string; op: PatternOperator; pattern: string }
+  | { column: string; op: ListOperator; values: FilterValue[] };
 
 const operatorForm = /^__([A-Za-z]*)\(/;
 const decimal = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
@@ -60,21 +68,29 @@ export function parseFilter(column: string, raw: string): Filter {
       { column, parameter: raw },
     );
   }
+  const list = name === 'in' || name === 'nin';
   if (!raw.endsWith(')')) {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} is missing its closing parenthesis: expected __${name}(<value>).`,
+      `Filter ${column}=${raw} is missing its closing parenthesis: expected __${name}(${list ? '<value>,<value>...' : '<value>'}).`,
       { column, parameter: raw },
     );
   }
   const text = raw.slice(form[0].length, -1);
+  if (list) {
+    const values = parseValueList(text, column, raw, form[0].length);
+    return { column, op: name, values: values.map(equalityValue) };
+  }
   if (text === '' && name !== 'eq' && name !== 'ne') {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} has no value to compare with: expected __${name}(<value>), e.g. __${name}(30).`,
+      `Filter ${column}=${raw} has no value to compare with: expected __${name}(<value>), e.g. __${name}(${name === 'ieq' || name === 'ilike' ? 'oslo' : '30'}).${name === 'ieq' ? ` To match empty cells, write ${column}=.` : ''}`,
       { column, parameter: raw },
     );
   }
+  if (name === 'ilike') return { column, op: name, pattern: text };
+  // Case-insensitive equality compares shown text only, so its value never stands for a number.
+  if (name === 'ieq') return { column, op: name, value: { text, number: null } };
   return { column, op: name, value: operatorValue(text) };
 }
 

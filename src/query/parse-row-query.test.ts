@@ -49,13 +49,74 @@ test('bad reserved parameters are refused with a code', () => {
     [{ _offset: '1.5' }, 'invalid-parameter'],
     [{ _sort: 'name,' }, 'invalid-parameter'],
     [{ _sort: '-' }, 'invalid-parameter'],
-    [{ _fields: 'name' }, 'invalid-parameter'],
+    [{ _select: 'name' }, 'invalid-parameter'],
+    [{ _Or: 'a=1' }, 'invalid-parameter'],
     [{ age: '__between(1,2)' }, 'invalid-filter'],
   ];
   for (const [query, code] of table) {
     assert.throws(
       () => parseRowQuery(query),
       (error: unknown) => error instanceof Problem && error.code === code,
+      JSON.stringify(query),
+    );
+  }
+});
+
+test('_or may appear several times, each its own group of alternatives beside the filters', () => {
+  const query = parseRowQuery({
+    name: 'Ann',
+    _or: ['city=Oslo|city=Bergen', 'age=__gt(40)|age='],
+  });
+  assert.deepEqual(
+    query.filters.map((f) => [f.column, f.op]),
+    [['name', 'eq']],
+  );
+  assert.deepEqual(
+    query.any.map((alternatives) => alternatives.map((f) => [f.column, f.op])),
+    [
+      [
+        ['city', 'eq'],
+        ['city', 'eq'],
+      ],
+      [
+        ['age', 'gt'],
+        ['age', 'eq'],
+      ],
+    ],
+  );
+  assert.deepEqual(parseRowQuery({}).any, []);
+});
+
+test('_fields names the columns rows carry, in order', () => {
+  const table: [string, string[]][] = [
+    ['name', ['name']],
+    ['email,name', ['email', 'name']],
+    ['a b,Zoë,_id', ['a b', 'Zoë', '_id']],
+  ];
+  for (const [raw, fields] of table) {
+    assert.deepEqual(parseRowQuery({ _fields: raw }).fields, fields, raw);
+  }
+  assert.equal(parseRowQuery({}).fields, null);
+});
+
+test('malformed _fields and _or, and _or with _id, are refused saying what was expected', () => {
+  const table: [QueryString, ProblemCode, RegExp][] = [
+    [{ _fields: '' }, 'invalid-parameter', /_fields takes column names .* has an empty name/],
+    [{ _fields: 'a,' }, 'invalid-parameter', /has an empty name/],
+    [{ _fields: ',a' }, 'invalid-parameter', /has an empty name/],
+    [{ _fields: 'a,,b' }, 'invalid-parameter', /has an empty name/],
+    [{ _fields: 'a,b,a' }, 'invalid-parameter', /names "a" twice/],
+    [{ _fields: ['a', 'b'] }, 'invalid-parameter', /_fields may appear only once/],
+    [{ _or: '' }, 'invalid-filter', /_or= has no filter/],
+    [{ _or: ['a=1', 'b'] }, 'invalid-filter', /alternative with no "="/],
+    [{ _or: '_id=1' }, 'invalid-filter', /reserved/],
+    [{ _id: '1', _or: 'a=1' }, 'invalid-parameter', /either by _id or by filters \(_or included\)/],
+  ];
+  for (const [query, code, message] of table) {
+    assert.throws(
+      () => parseRowQuery(query),
+      (error: unknown) =>
+        error instanceof Problem && error.code === code && message.test(error.detail),
       JSON.stringify(query),
     );
   }

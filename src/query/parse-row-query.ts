@@ -1,5 +1,6 @@
 import { Problem } from '../errors/problem.ts';
 import { parseFilter, type Filter } from './parse-filter.ts';
+import { parseOr } from './parse-or.ts';
 
 export interface SortKey {
   column: string;
@@ -9,17 +10,22 @@ export interface SortKey {
 /** What a row request's query string asks for, before it is checked against a sheet. */
 export interface RowQuery {
   ids: number[] | null;
+  /** Filters that must all hold. */
   filters: Filter[];
+  /** One entry per `_or` parameter: at least one of its filters must hold. */
+  any: Filter[][];
   sort: SortKey[];
   limit: number | null;
   offset: number;
   /** `_with_id=true`: each row read also says its position, for writing back to it. */
   withIds: boolean;
+  /** `_fields`: the columns each row read carries, in this order; null for all of them. */
+  fields: string[] | null;
 }
 
 export type QueryString = Record<string, string | string[] | undefined>;
 
-const reserved = ['_id', '_limit', '_offset', '_sort', '_with_id'] as const;
+const reserved = ['_fields', '_id', '_limit', '_offset', '_or', '_sort', '_with_id'] as const;
 const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
 
 /**
@@ -30,15 +36,21 @@ export function parseRowQuery(query: QueryString): RowQuery {
   const result: RowQuery = {
     ids: null,
     filters: [],
+    any: [],
     sort: [],
     limit: null,
     offset: 0,
     withIds: false,
+    fields: null,
   };
   for (const [name, raw] of Object.entries(query)) {
     const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     if (!name.startsWith('_')) {
       for (const value of values) result.filters.push(parseFilter(name, value));
+      continue;
+    }
+    if (name === '_or') {
+      for (const value of values) result.any.push(parseOr(value));
       continue;
     }
     const value = single(name, values);
@@ -54,6 +66,9 @@ export function parseRowQuery(query: QueryString): RowQuery {
         break;
       case '_sort':
         result.sort = parseSort(value);
+        break;
+      case '_fields':
+        result.fields = parseFields(value);
         break;
       case '_with_id':
         if (value !== 'true' && value !== 'false') {
@@ -71,10 +86,10 @@ export function parseRowQuery(query: QueryString): RowQuery {
         );
     }
   }
-  if (result.ids !== null && result.filters.length > 0) {
+  if (result.ids !== null && (result.filters.length > 0 || result.any.length > 0)) {
     throw new Problem(
       'invalid-parameter',
-      'Choose rows either by _id or by filters, not both in one request.',
+      'Choose rows either by _id or by filters (_or included), not both in one request.',
       { parameter: '_id' },
     );
   }
@@ -117,6 +132,20 @@ function parseCount(name: string, value: string): number {
     );
   }
   return count;
+}
+
+function parseFields(value: string): string[] {
+  const fields = value.split(',');
+  const fail = (what: string) =>
+    new Problem(
+      'invalid-parameter',
+      `_fields takes column names separated by commas, each once, e.g. _fields=name,email; got "${value}", which ${what}.`,
+      { parameter: '_fields' },
+    );
+  if (fields.includes('')) throw fail('has an empty name');
+  const repeated = fields.find((field, i) => fields.indexOf(field) !== i);
+  if (repeated !== undefined) throw fail(`names "${repeated}" twice`);
+  return fields;
 }
 
 function parseSort(value: string): SortKey[] {

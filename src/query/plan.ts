@@ -7,8 +7,11 @@ import type { RowQuery } from './parse-row-query.ts';
 /** A filter whose column has been found in the sheet: `index` is the column's position. */
 export type PlannedFilter = Filter & { index: number };
 
-/** Which rows a request is about: positions before the request, or filters (none means all). */
-export type Selection = { ids: number[] } | { filters: PlannedFilter[] };
+/**
+ * Which rows a request is about: positions before the request, or the rows matching every one of
+ * `filters` and at least one filter of each entry of `any` (none of either means all rows).
+ */
+export type Selection = { ids: number[] } | { filters: PlannedFilter[]; any: PlannedFilter[][] };
 
 export interface ReadPlan {
   selection: Selection;
@@ -16,6 +19,8 @@ export interface ReadPlan {
   limit: number | null;
   offset: number;
   withIds: boolean;
+  /** The columns each row carries, by index, in the order asked; null for all, in sheet order. */
+  fields: number[] | null;
 }
 
 /** One change to a sheet, checked against its columns and ready for a store to apply. */
@@ -46,11 +51,13 @@ export function columnIndex(sheet: SheetShape, column: string): number {
 
 export function planSelection(sheet: SheetShape, query: RowQuery): Selection {
   if (query.ids !== null) return { ids: query.ids };
+  const plan = (filter: Filter): PlannedFilter => ({
+    ...filter,
+    index: columnIndex(sheet, filter.column),
+  });
   return {
-    filters: query.filters.map((filter) => ({
-      ...filter,
-      index: columnIndex(sheet, filter.column),
-    })),
+    filters: query.filters.map(plan),
+    any: query.any.map((alternatives) => alternatives.map(plan)),
   };
 }
 
@@ -71,6 +78,7 @@ export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
     limit: query.limit,
     offset: query.offset,
     withIds: query.withIds,
+    fields: query.fields?.map((column) => columnIndex(sheet, column)) ?? null,
   };
 }
 
@@ -80,16 +88,22 @@ export function planTargetedSelection(
   query: RowQuery,
   method: string,
 ): Selection {
-  if (query.sort.length > 0 || query.limit !== null || query.offset !== 0 || query.withIds) {
+  if (
+    query.sort.length > 0 ||
+    query.limit !== null ||
+    query.offset !== 0 ||
+    query.withIds ||
+    query.fields !== null
+  ) {
     throw new Problem(
       'invalid-parameter',
-      `_sort, _limit, _offset and _with_id apply to GET only, not to ${method}.`,
+      `_sort, _limit, _offset, _with_id and _fields apply to GET only, not to ${method}.`,
     );
   }
-  if (query.ids === null && query.filters.length === 0) {
+  if (query.ids === null && query.filters.length === 0 && query.any.length === 0) {
     throw new Problem(
       'selection-required',
-      `${method} needs _id=<n>[,<n>...] or at least one filter to choose rows; it never means every row.`,
+      `${method} needs _id=<n>[,<n>...], a filter or an _or to choose rows; it never means every row.`,
     );
   }
   return planSelection(sheet, query);

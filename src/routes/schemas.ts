@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { operators } from '../query/parse-filter.ts';
 import { accessModes } from '../sheets/sheet.ts';
 
 /**
@@ -31,17 +32,28 @@ const sheetParams = Type.Object({
   sheetId: Type.String({ description: 'The sheet id from /admin/v1/sheets.' }),
 });
 
+/** `_or` may be repeated, so it arrives as one text or a list of them. */
+const orFilters = Type.Optional(
+  Type.Union([Type.String(), Type.Array(Type.String())], {
+    description:
+      'Filters separated by |, each written as <column>=<value>: rows where at least one holds (city=Oslo|age=__gt(40)). \\| is a literal |, \\\\ a backslash, \\= an = in a column name. May be repeated: each must hold.',
+  }),
+);
+
+const filters = [
+  'Filters, as any other parameter: <column>=<text> (equality), <column>=Jo* (wildcard),',
+  `<column>=__<op>(<value>) with op one of ${operators.filter((op) => op !== 'in' && op !== 'nin').join(', ')},`,
+  '<column>=__in(a,b) and __nin(a,b) (a value holding , ( ) or " in double quotes, "" for a quote).',
+].join(' ');
+
 const filterQuery = Type.Object(
   {
     _id: Type.Optional(
       Type.String({ description: 'Zero-based row position, or several separated by commas.' }),
     ),
+    _or: orFilters,
   },
-  {
-    additionalProperties: true,
-    description:
-      'Filters: <column>=<text> (equality), <column>=Jo* (wildcard), <column>=__gt(30) (eq, ne, gt, ge, lt, le).',
-  },
+  { additionalProperties: true, description: filters },
 );
 
 const readQuery = Type.Object(
@@ -55,8 +67,12 @@ const readQuery = Type.Object(
     _sort: Type.Optional(
       Type.String({ description: 'Columns to sort by, "-" for descending: name,-age' }),
     ),
+    _fields: Type.Optional(
+      Type.String({ description: 'The columns each row carries, in this order: name,email' }),
+    ),
+    _or: orFilters,
   },
-  { additionalProperties: true, description: filterQuery.description },
+  { additionalProperties: true, description: filters },
 );
 
 const errors = {
@@ -79,6 +95,7 @@ const rowWrite = (summary: string, body: TSchema, status: number, counted: strin
 export const rowRouteSchemas = {
   read: {
     summary: 'Read rows, optionally filtered, sorted and paged',
+    description: filters,
     tags: ['rows'],
     params: sheetParams,
     querystring: readQuery,
@@ -99,15 +116,22 @@ export const rowRouteSchemas = {
     201,
     'created',
   ),
-  PUT: rowWrite(
-    'Replace the chosen rows whole; columns left out become empty',
-    RowObject,
-    200,
-    'updated',
-  ),
-  PATCH: rowWrite('Change only the columns sent in the chosen rows', RowObject, 200, 'updated'),
+  PUT: {
+    ...rowWrite(
+      'Replace the chosen rows whole; columns left out become empty',
+      RowObject,
+      200,
+      'updated',
+    ),
+    description: filters,
+  },
+  PATCH: {
+    ...rowWrite('Change only the columns sent in the chosen rows', RowObject, 200, 'updated'),
+    description: filters,
+  },
   DELETE: {
     summary: 'Delete the chosen rows; rows below move up',
+    description: filters,
     tags: ['rows'],
     params: sheetParams,
     querystring: filterQuery,

@@ -79,6 +79,9 @@ export function compileFilter(filter: PlannedFilter, sql: SqlBuilder): string {
     // The text a person sees: a number's JavaScript text where it is kept, else its digits.
     return `coalesce(${t}, ${markerColumn(filter.index)}, ${n}::text) LIKE ${sql.param(likePattern(filter.pattern))}`;
   }
+  if (!('value' in filter) || filter.op === 'ieq') {
+    throw new Error(`The PostgreSQL store has no SQL for the filter operator "${filter.op}".`);
+  }
   const { text, number } = filter.value;
   switch (filter.op) {
     case 'eq':

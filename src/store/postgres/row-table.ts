@@ -156,6 +156,9 @@ export class RowTable {
     selection: Selection,
     sql: SqlBuilder,
   ): Promise<string> {
+    if ('filters' in selection && selection.any.length > 0) {
+      throw new Error('This store has no SQL for _or: it would choose rows without it.');
+    }
     if ('filters' in selection) return compileFilters(selection.filters, sql);
     const missing = selection.ids.filter((id) => id >= sheet.rowCount);
     if (missing.length > 0) {

@@ -129,6 +129,9 @@ export class RowTable {
 
   /** The WHERE clause for a selection; positions are checked and turned into row keys first. */
   #where(sheet: Sheet, selection: Selection): SqlFragment {
+    if ('filters' in selection && selection.any.length > 0) {
+      throw new Error('This store has no SQL for _or: it would choose rows without it.');
+    }
     if ('filters' in selection) return compileFilters(selection.filters);
     const missing = selection.ids.filter((id) => id >= sheet.rowCount);
     if (missing.length > 0) {

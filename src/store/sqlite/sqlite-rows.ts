@@ -61,6 +61,9 @@ export function compileFilter(filter: PlannedFilter): SqlFragment {
     const shown = `coalesce(CASE WHEN typeof(${column}) = 'real' THEN ${markerColumn(filter.index)} END, ${column})`;
     return { sql: `${shown} GLOB ?`, params: [globPattern(filter.pattern)] };
   }
+  if (!('value' in filter) || filter.op === 'ieq') {
+    throw new Error(`The SQLite store has no SQL for the filter operator "${filter.op}".`);
+  }
   const { text, number } = filter.value;
   switch (filter.op) {
     case 'eq':
