@@ -5,19 +5,18 @@ import { ConfigError, type Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { googleIdentity } from './providers/google/google-auth.ts';
 import { GoogleProvider } from './providers/google/google-provider.ts';
-import { PostgresStore } from './store/postgres/postgres-store.ts';
-import { SqliteStore } from './store/sqlite/sqlite-store.ts';
+import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
 
 /** PostgreSQL when SHEETPORT_DATABASE_URL is set, else the embedded SQLite file. */
 export async function openStore(config: Config): Promise<SheetStore> {
   if (config.databaseUrl !== undefined) {
-    return PostgresStore.open({
+    return openPostgresStore({
       connectionString: config.databaseUrl,
       poolSize: config.databasePoolSize,
     });
   }
-  return new SqliteStore({ path: join(config.dataDir, 'sheetport.db'), synchronous: config.sync });
+  return openSqliteStore({ path: join(config.dataDir, 'sheetport.db'), synchronous: config.sync });
 }
 
 /** Opens the store, serves the API, and closes both cleanly on SIGINT or SIGTERM. */

@@ -82,10 +82,10 @@ async function keyedSheet(t: TestContext, count: number) {
  */
 function recordCommits(store: SheetStore): string[][] {
   const commits: string[][] = [];
-  const apply = store.applyWrites.bind(store);
-  store.applyWrites = (sheetId, ops) => {
-    commits.push(ops.map((op) => op.kind));
-    return apply(sheetId, ops);
+  const apply = store.writeRows.bind(store);
+  store.writeRows = (sheetId, writes) => {
+    commits.push(writes.map((write) => write.op.kind));
+    return apply(sheetId, writes);
   };
   return commits;
 }

@@ -219,7 +219,11 @@ test('deleting 1,000 rows is one upstream batch of coalesced ranges', async (t) 
   const stats = google.emulator.stats();
   const writes = stats.requests.filter((request) => request.kind === 'write');
   assert.equal(writes.length, 1);
-  assert.equal(writes[0]?.requestCount, 500, 'runs of two rows each, one deleteDimension per run');
+  assert.equal(
+    writes[0]?.requestCount,
+    500 + 2,
+    'runs of two rows each, one deleteDimension per run, and the two that tag the push',
+  );
   const { api, sheet } = await bothSides(google, id);
   assert.equal(sheet.length, 500);
   assert.deepEqual(api, sheet);
@@ -232,7 +236,7 @@ test('when Google keeps refusing past the deadline, the client gets 429 or 503 a
   const before = await bothSides(google, id);
   for (const [status, code, answerStatus] of [
     [429, 'provider-rate-limited', 429],
-    [503, 'provider-unavailable', 503],
+    [503, 'upstream-unavailable', 503],
   ] as const) {
     google.emulator.failNext(1000, { status, only: 'writes' });
     const answer = await call(`${google.url}/api/v1/${id}`, {
@@ -417,7 +421,7 @@ test('a push cut off before Google answered is repaired: the next write re-reads
   const id = await connect(google, { freshnessSeconds: 3600 });
   // As a server that died mid-push leaves things: its marker set, its rows in the spreadsheet
   // but not in the copy.
-  assert.equal(await google.store.claimFlag(`pushing:${id}`), true);
+  await google.store.markPushing(id, 'cut-off');
   const [header = [], ...rows] = google.emulator.rows(google.spreadsheetId, 'People');
   google.emulator.setRows(google.spreadsheetId, 'People', [
     header,
@@ -431,5 +435,5 @@ test('a push cut off before Google answered is repaired: the next write re-reads
   assert.deepEqual(answer.body, { updated: 1 }, answer.text);
   const { api, sheet } = await bothSides(google, id);
   assert.deepEqual(api, sheet);
-  assert.equal(await google.store.claimFlag(`pushing:${id}`), true, 'the marker was cleared');
+  assert.equal(await google.store.pushingMarker(id), null, 'the marker was cleared');
 });

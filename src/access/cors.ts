@@ -20,9 +20,18 @@ export async function registerCors(app: FastifyInstance, sheets: Sheets): Promis
       return {
         origin: allowed.includes('*') ? '*' : allowed.length === 0 ? false : allowed,
         methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'if-none-match'],
+        allowedHeaders: [
+          'content-type',
+          'authorization',
+          'x-api-key',
+          'if-none-match',
+          'if-match',
+          'last-event-id',
+        ],
         exposedHeaders: [
           'etag',
+          'x-total-count',
+          'link',
           'retry-after',
           'ratelimit-limit',
           'ratelimit-remaining',

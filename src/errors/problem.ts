@@ -30,6 +30,7 @@ export const problemKinds = {
   'tab-not-found': { status: 404, title: 'Tab not found' },
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
   'header-changed': { status: 409, title: 'The header row changed' },
+  'precondition-failed': { status: 412, title: 'The sheet changed since it was read' },
   'request-timeout': { status: 408, title: 'Request timeout' },
   'body-too-large': { status: 413, title: 'Request body too large' },
   'headers-too-large': { status: 431, title: 'Request headers too large' },
@@ -39,7 +40,12 @@ export const problemKinds = {
   'internal-error': { status: 500, title: 'Internal server error' },
   'provider-error': { status: 502, title: 'The provider refused the request' },
   'provider-credentials-rejected': { status: 502, title: 'The provider rejected our credentials' },
-  'provider-unavailable': { status: 503, title: 'The provider is unavailable' },
+  'upstream-unavailable': { status: 503, title: 'The provider is unavailable' },
+  'store-unavailable': { status: 503, title: 'The database is unavailable' },
+  'upstream-outcome-unknown': {
+    status: 504,
+    title: 'The provider did not say whether it applied the write',
+  },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof problemKinds;

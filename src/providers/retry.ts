@@ -6,6 +6,11 @@ export interface Verdict {
   /** Whether trying again may succeed (rate limits, outages), and how soon at the earliest. */
   retry: boolean;
   retryAfterMs?: number;
+  /**
+   * For a write: whether it may have been applied although it failed (an error after the
+   * request was sent, or a lost answer), so that it must not be sent again blind.
+   */
+  mayHaveApplied?: boolean;
   /** The answer for the client if no more attempts are made. */
   problem: Problem;
 }
@@ -22,9 +27,39 @@ export interface RetryPolicy {
 export const defaultRetryPolicy: RetryPolicy = { baseMs: 500, maxMs: 32_000 };
 
 /**
- * Calls `attempt` until it succeeds, retrying what `judge` calls retryable with exponential
- * backoff and full jitter, never sooner than a Retry-After asks, and never past `deadline`
- * (epoch ms): then the last problem is thrown, with a Retry-After of its own.
+ * Spaces the tries of one request: exponential backoff with full jitter, never sooner than a
+ * Retry-After asks, and never past `deadline` (epoch ms).
+ */
+export class Backoff {
+  #tries = 0;
+
+  constructor(
+    private readonly deadline: number,
+    private readonly policy: RetryPolicy = defaultRetryPolicy,
+  ) {}
+
+  /** Waits before the next try; throws the verdict's problem, with a Retry-After, if none fits. */
+  async wait(verdict: Verdict): Promise<void> {
+    const { policy } = this;
+    const now = policy.now ?? Date.now;
+    const random = policy.random ?? Math.random;
+    const exponential = policy.baseMs * 2 ** this.#tries++;
+    const delay = Math.max(
+      random() * Math.min(policy.maxMs, exponential),
+      verdict.retryAfterMs ?? 0,
+    );
+    if (now() + delay > this.deadline) {
+      const seconds = Math.max(1, Math.ceil((verdict.retryAfterMs ?? exponential) / 1000));
+      verdict.problem.headers['retry-after'] = String(seconds);
+      throw verdict.problem;
+    }
+    await (policy.wait ?? sleep)(delay);
+  }
+}
+
+/**
+ * Calls `attempt` until it succeeds, retrying what `judge` calls retryable, spaced by a
+ * `Backoff` until `deadline`: then the last problem is thrown, with a Retry-After of its own.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
@@ -32,26 +67,14 @@ export async function withRetries<T>(
   deadline: number,
   policy: RetryPolicy = defaultRetryPolicy,
 ): Promise<T> {
-  const now = policy.now ?? Date.now;
-  const random = policy.random ?? Math.random;
-  const wait = policy.wait ?? sleep;
-  for (let tries = 0; ; tries++) {
+  const backoff = new Backoff(deadline, policy);
+  for (;;) {
     try {
       return await attempt();
     } catch (error) {
       const verdict = judge(error);
       if (!verdict.retry) throw verdict.problem;
-      const backoff = random() * Math.min(policy.maxMs, policy.baseMs * 2 ** tries);
-      const delay = Math.max(backoff, verdict.retryAfterMs ?? 0);
-      if (now() + delay > deadline) {
-        const seconds = Math.max(
-          1,
-          Math.ceil((verdict.retryAfterMs ?? policy.baseMs * 2 ** tries) / 1000),
-        );
-        verdict.problem.headers['retry-after'] = String(seconds);
-        throw verdict.problem;
-      }
-      await wait(delay);
+      await backoff.wait(verdict);
     }
   }
 }

@@ -105,10 +105,10 @@ export async function adminRoutes(
     async (request, reply) => {
       const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;
       const sheet = request.isMultipart()
-        ? await createFromUpload(sheets.store, request, policy)
+        ? await createFromUpload(sheets, request, policy)
         : 'source' in body
           ? await createFromGoogle(sheets, body, policy)
-          : await createFromScratch(sheets.store, body, policy);
+          : await createFromScratch(sheets, body, policy);
       return reply.code(201).send(describeSheet(sheet));
     },
   );
@@ -122,7 +122,7 @@ export async function adminRoutes(
         response: { 200: Type.Array(sheetRef) },
       },
     },
-    async () => (await sheets.store.listSheets()).map(describeSheet),
+    async () => (await sheets.list()).map(describeSheet),
   );
 
   app.get(
@@ -165,11 +165,11 @@ export async function adminRoutes(
         ...(access === undefined ? {} : { access }),
         ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
       };
-      const updated = await sheets.store.updateSheet(sheet.id, {
+      const updated = await sheets.update(sheet.id, {
         ...(name === undefined ? {} : { name }),
         settings,
       });
-      return describeSheet(updated ?? sheet);
+      return describeSheet(updated);
     },
   );
 

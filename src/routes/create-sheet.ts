@@ -16,7 +16,6 @@ import { checkCells, checkColumns, checkWrite, type Limits } from '../access/lim
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../sources/header.ts';
 import { importFile } from '../sources/import-file.ts';
-import type { SheetStore } from '../store/store.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
 
 /** What a new sheet gets unless told otherwise, and the limits it must keep within. */
@@ -27,7 +26,7 @@ export interface NewSheetPolicy {
 
 /** The three ways to make a sheet: from scratch, from an uploaded file, from a Google tab. */
 export async function createFromScratch(
-  store: SheetStore,
+  sheets: Sheets,
   body: Static<typeof NewScratchSheet>,
   policy: NewSheetPolicy,
 ): Promise<Sheet> {
@@ -44,12 +43,12 @@ export async function createFromScratch(
     fullRow(draft, planCells(draft, row, `Row ${i} of "rows"`)),
   );
   checkWrite({ kind: 'append', rows }, policy.limits);
-  return store.createSheet(draft, [rows]);
+  return sheets.createSheet(draft, [rows]);
 }
 
 /** Streams the file part to a temporary file, then imports it; the file is gone either way. */
 export async function createFromUpload(
-  store: SheetStore,
+  sheets: Sheets,
   request: FastifyRequest,
   policy: NewSheetPolicy,
 ): Promise<Sheet> {
@@ -94,7 +93,7 @@ export async function createFromUpload(
         'The multipart body has no "file" part; attach the CSV or XLSX file as "file".',
       );
     }
-    return await importFile(store, upload.path, upload.fileName, {
+    return await importFile(sheets, upload.path, upload.fileName, {
       settings: policy.settings,
       limits: policy.limits,
       name: fields.name,
@@ -136,7 +135,7 @@ export async function createFromGoogle(
   checkColumns(table.columns, policy.limits);
   checkCells(table.rows, policy.limits);
   const id = newSheetId();
-  const sheet = await sheets.store.createSheet(
+  const sheet = await sheets.createSheet(
     {
       id,
       name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
@@ -149,6 +148,6 @@ export async function createFromGoogle(
     },
     [table.rows],
   );
-  sheets.synced(id, table);
+  sheets.synced(id);
   return sheet;
 }

@@ -48,7 +48,7 @@ export async function keyRoutes(
         hash,
         createdAt: new Date().toISOString(),
       };
-      await sheets.store.createKey(record);
+      await sheets.createKey(record);
       return reply.code(201).send({ ...describeKey(record), key });
     },
   );
@@ -65,7 +65,7 @@ export async function keyRoutes(
     },
     async (request: KeysRequest) => {
       const sheet = await sheets.get(request.params.sheetId);
-      return (await sheets.store.listKeys(sheet.id)).map(describeKey);
+      return (await sheets.listKeys(sheet.id)).map(describeKey);
     },
   );
 
@@ -81,7 +81,7 @@ export async function keyRoutes(
     },
     async (request: FastifyRequest<{ Params: Static<typeof keyParams> }>, reply) => {
       const sheet = await sheets.get(request.params.sheetId);
-      if (!(await sheets.store.deleteKey(sheet.id, request.params.keyId))) {
+      if (!(await sheets.deleteKey(sheet.id, request.params.keyId))) {
         throw new Problem(
           'key-not-found',
           `Sheet "${sheet.name}" has no key "${request.params.keyId}".`,

@@ -2,29 +2,6 @@ import { stringify } from 'csv-stringify/sync';
 import { cellText, type Cell } from '../cells/cell.ts';
 
 /**
- * Rows as a JSON array of objects keyed by column name. Built as text from the column names
- * escaped once, which is both faster than building objects and immune to keys like `__proto__`.
- */
-export function rowsToJson(
-  columns: string[],
-  rows: Cell[][],
-  positions: number[] | null = null,
-): string {
-  const keys = columns.map(
-    (column, i) => `${i === 0 && positions === null ? '{' : ','}${JSON.stringify(column)}:`,
-  );
-  const parts: string[] = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r] as Cell[];
-    // With positions asked for, `_id` comes first: a reserved name no column is filtered by.
-    let text = positions === null ? '' : `{"_id":${positions[r]}`;
-    for (let i = 0; i < keys.length; i++) text += keys[i] + JSON.stringify(row[i] ?? null);
-    parts[r] = keys.length === 0 && positions === null ? '{}' : `${text}}`;
-  }
-  return `[${parts.join(',')}]`;
-}
-
-/**
  * Rows as CSV with the header first; cells are written as the text a person sees. Text that a
  * spreadsheet program would run as a formula when the file is opened (starting with =, +, -, @,
  * tab or carriage return) is prefixed with an apostrophe, as OWASP advises against CSV injection.
@@ -34,15 +11,34 @@ export function rowsToCsv(
   rows: Cell[][],
   positions: number[] | null = null,
 ): string {
-  const safe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
-  const texts = rows.map((row) =>
-    row.map((cell) => (typeof cell === 'string' ? safe(cell) : cellText(cell))),
-  );
-  if (positions === null) return stringify([columns.map(safe), ...texts]);
-  return stringify([
-    ['_id', ...columns.map(safe)],
-    ...texts.map((row, r) => [String(positions[r]), ...row]),
-  ]);
+  return csvHeader(columns, positions !== null) + csvRows(rows, positions);
+}
+
+const safe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+export function csvHeader(columns: string[], withIds: boolean): string {
+  return stringify([[...(withIds ? ['_id'] : []), ...columns.map(safe)]]);
+}
+
+export function csvRows(rows: Cell[][], positions: number[] | null): string {
+  const texts = rows.map((row, r) => {
+    const cells = row.map((cell) => (typeof cell === 'string' ? safe(cell) : cellText(cell)));
+    return positions === null ? cells : [String(positions[r]), ...cells];
+  });
+  return texts.length === 0 ? '' : stringify(texts);
+}
+
+/** A JSON array from pieces of rows joined by commas, as the store answers them. */
+export async function* jsonArray(pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  yield Buffer.from('[');
+  let first = true;
+  for await (const piece of pieces) {
+    if (piece.length === 0) continue;
+    if (!first) yield Buffer.from(',');
+    first = false;
+    yield piece;
+  }
+  yield Buffer.from(']');
 }
 
 export type RowFormat = 'json' | 'csv';

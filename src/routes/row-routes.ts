@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import { parseRowQuery, type QueryString } from '../query/parse-row-query.ts';
@@ -7,13 +8,16 @@ import {
   planCells,
   planRead,
   planTargetedSelection,
+  type ReadPlan,
   type WriteOp,
 } from '../query/plan.ts';
+import type { Cell } from '../cells/cell.ts';
+import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { ReadCache } from './read-cache.ts';
-import { negotiateFormat, rowsToCsv, rowsToJson } from './row-response.ts';
+import { csvHeader, csvRows, jsonArray, negotiateFormat } from './row-response.ts';
 import { rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
@@ -28,6 +32,9 @@ export interface RowRouteDeps {
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
 
 const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Answers larger than this are streamed as they are read, and not kept in the read cache. */
+const streamedBytes = 8 * 1_048_576;
 
 /**
  * The row API. Each handler reads as the request's stages: find the sheet, parse the query,
@@ -54,23 +61,49 @@ export async function rowRoutes(
     checkQuery(query, limits);
     const plan = planRead(sheet, query);
     const format = negotiateFormat(request.headers.accept);
-    const etag = `W/"${sheet.version}${format === 'csv' ? '-csv' : ''}"`;
-    void reply.header('etag', etag).header('vary', 'accept');
-    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    const etag = (version: number) => `W/"${version}${format === 'csv' ? '-csv' : ''}"`;
+    void reply.header('vary', 'accept');
+    if (matchesEtag(request.headers['if-none-match'], etag(sheet.version))) {
+      return reply.code(304).header('etag', etag(sheet.version)).send();
+    }
     void reply.type(
       format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     );
-    const key = `${sheet.id}\n${sheet.version}\n${format}\n${request.url.slice(request.url.indexOf('?') + 1)}`;
-    const cached = cache.get(key);
-    if (cached !== undefined) return reply.send(cached);
-    const { rows, positions } = await sheets.store.readRows(sheet, plan);
-    const body = Buffer.from(
-      format === 'csv'
-        ? rowsToCsv(sheet.columns, rows, positions)
-        : rowsToJson(sheet.columns, rows, positions),
-    );
-    cache.set(key, body);
+    const url = request.url;
+    const key = (version: number) =>
+      `${sheet.id}\n${version}\n${format}\n${url.slice(url.indexOf('?') + 1)}`;
+    const cached = cache.get(key(sheet.version));
+    if (cached !== undefined) {
+      pageHeaders(reply, url, plan, cached.total);
+      return reply.header('etag', etag(sheet.version)).send(cached.body);
+    }
+    const answer = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
+    pageHeaders(reply, url, plan, answer.total);
+    void reply.header('etag', etag(answer.version));
+    const body = await collect(answer.body);
+    if (body === null) return reply.send(Readable.from(answer.body));
+    cache.set(key(answer.version), { body, total: answer.total });
     return reply.send(body);
+  }
+
+  async function jsonAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
+    const answer = await sheets.readJson(sheet, plan);
+    return { ...answer, body: jsonArray(answer.chunks) };
+  }
+
+  async function csvAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
+    const answer = await sheets.readCells(sheet, plan);
+    const columns =
+      plan.fields === null ? sheet.columns : plan.fields.map((i) => sheet.columns[i] ?? '');
+    const narrow = (row: Cell[]) =>
+      plan.fields === null ? row : plan.fields.map((i) => row[i] ?? null);
+    async function* csv(): AsyncIterable<Buffer> {
+      yield Buffer.from(csvHeader(columns, plan.withIds));
+      for await (const { rows, positions } of answer.chunks) {
+        yield Buffer.from(csvRows(rows.map(narrow), plan.withIds ? positions : null));
+      }
+    }
+    return { version: answer.version, total: answer.total, body: csv() };
   }
 
   async function write(request: RowRequest, reply: FastifyReply) {
@@ -117,7 +150,8 @@ export async function rowRoutes(
         break;
     }
     checkWrite(op, limits);
-    const { outcome, version } = await sheets.write(sheet, op);
+    const ifMatch = parseIfMatch(request.headers['if-match']);
+    const { outcome, version } = await sheets.write(sheet, { op, ifMatch });
     // The version this write made: a GET answering the same ETag shows exactly its effect.
     if (version !== undefined) void reply.header('etag', `W/"${version}"`);
     return reply.code(method === 'POST' ? 201 : 200).send(outcome);
@@ -145,6 +179,58 @@ export async function rowRoutes(
       },
     });
   }
+}
+
+interface Answer {
+  version: number;
+  total: number;
+  body: AsyncIterable<Buffer>;
+}
+
+/** Pieces of an answer as one buffer, to send and cache; null when it came in several pieces. */
+async function collect(body: AsyncIterable<Buffer>): Promise<Buffer | null> {
+  const pieces: Buffer[] = [];
+  let bytes = 0;
+  for await (const piece of body) {
+    pieces.push(piece);
+    bytes += piece.length;
+    // A large read streams: its pieces are sent as they are read, and never held together.
+    if (bytes > streamedBytes) return null;
+  }
+  return Buffer.concat(pieces, bytes);
+}
+
+/**
+ * With `_limit`, how many rows matched before paging, and links to the pages on either side,
+ * so a client can page without counting.
+ */
+function pageHeaders(reply: FastifyReply, url: string, plan: ReadPlan, total: number): void {
+  if (plan.limit === null) return;
+  void reply.header('x-total-count', String(total));
+  const links: string[] = [];
+  const page = (offset: number, rel: string) => {
+    const [path = '', search = ''] = url.split('?');
+    const params = new URLSearchParams(search);
+    params.set('_offset', String(offset));
+    links.push(`<${path}?${params.toString()}>; rel="${rel}"`);
+  };
+  if (plan.offset + plan.limit < total) page(plan.offset + plan.limit, 'next');
+  if (plan.offset > 0) page(Math.max(0, plan.offset - plan.limit), 'prev');
+  if (links.length > 0) void reply.header('link', links.join(', '));
+}
+
+/**
+ * If-Match names the versions a write is based on, as ETags from a read or a write; `*` (or no
+ * header) asks for none. ETags are compared by the version they carry, weak or strong, JSON or
+ * CSV alike: any one of them is the sheet as a client last saw it.
+ */
+function parseIfMatch(header: string | undefined): number[] | null {
+  if (header === undefined || header.trim() === '*') return null;
+  return header.split(',').map((tag) => {
+    const version = /^\s*(?:W\/)?"(\d+)(?:-csv)?"\s*$/.exec(tag)?.[1];
+    // A tag Sheetport never gave out matches no version.
+    return version === undefined ? -1 : Number(version);
+  });
 }
 
 /** If-None-Match is a list compared weakly (RFC 9110, 13.1.2); `*` matches any current rows. */

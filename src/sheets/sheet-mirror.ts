@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
-import type { ProviderTable, SheetProvider } from '../providers/provider.ts';
+import type { SheetProvider } from '../providers/provider.ts';
 import type { SheetStore } from '../store/store.ts';
 import type { Sheet } from './sheet.ts';
 import type { WriteQueue } from './write-queue.ts';
@@ -9,12 +8,14 @@ export const defaultFreshnessSeconds = 10;
 
 /**
  * Keeps the store's copy of provider-backed sheets fresh. A read of a copy older than its
- * freshness window waits for one re-read, shared by every read that arrives meanwhile; re-reads
- * run in the sheet's queue, so they never interleave with a write.
+ * freshness window, or of one marked by a push whose outcome is not known, waits for one
+ * re-read, shared by every read that arrives meanwhile; re-reads run in the sheet's queue and
+ * lock, so they never interleave with a write. A re-read rewrites only the rows that differ from
+ * the copy, so a spreadsheet that did not change keeps its version and every cached answer.
  */
 export class SheetMirror {
-  /** When each sheet was last read upstream, and a digest of what was read. */
-  readonly #synced = new Map<string, { at: number; digest: string }>();
+  /** When each sheet was last read upstream by this server. */
+  readonly #syncedAt = new Map<string, number>();
   readonly #inFlight = new Map<string, Promise<Sheet>>();
 
   constructor(
@@ -23,9 +24,9 @@ export class SheetMirror {
     private readonly queue: WriteQueue,
   ) {}
 
-  /** The sheet, re-read first if its copy is stale. For reads, outside the sheet's queue. */
+  /** The sheet, re-read first if its copy cannot be trusted. For reads, outside the queue. */
   async fresh(sheet: Sheet): Promise<Sheet> {
-    if (!this.#isStale(sheet)) return sheet;
+    if (!this.#needsRead(sheet)) return sheet;
     let refresh = this.#inFlight.get(sheet.id);
     if (refresh === undefined) {
       refresh = this.queue
@@ -46,25 +47,27 @@ export class SheetMirror {
   }
 
   /** For work already running in the sheet's queue and lock, such as a commit. */
-  async refreshIfStale(sheetId: string, force = false): Promise<Sheet> {
+  async refreshIfStale(sheetId: string): Promise<Sheet> {
     const sheet = await this.#current(sheetId);
-    return force || this.#isStale(sheet) ? this.#reread(sheetId) : sheet;
+    return this.#needsRead(sheet) ? this.#reread(sheetId) : sheet;
   }
 
   /** Records a read made elsewhere, e.g. when a sheet is first connected. */
-  synced(sheetId: string, table: ProviderTable): void {
-    this.#synced.set(sheetId, { at: Date.now(), digest: digest(table) });
+  synced(sheetId: string): void {
+    this.#syncedAt.set(sheetId, Date.now());
   }
 
   forget(sheetId: string): void {
-    this.#synced.delete(sheetId);
+    this.#syncedAt.delete(sheetId);
   }
 
-  #isStale(sheet: Sheet): boolean {
+  /** Stale by the window, or marked by a push that has not been matched in the copy. */
+  #needsRead(sheet: Sheet): boolean {
     if (this.providerFor(sheet) === null) return false;
-    const synced = this.#synced.get(sheet.id);
+    if (sheet.pushing !== null && sheet.pushing !== undefined) return true;
+    const syncedAt = this.#syncedAt.get(sheet.id);
     const window = (sheet.settings.freshnessSeconds ?? defaultFreshnessSeconds) * 1000;
-    return synced === undefined || Date.now() - synced.at >= window;
+    return syncedAt === undefined || Date.now() - syncedAt >= window;
   }
 
   async #reread(sheetId: string): Promise<Sheet> {
@@ -72,16 +75,12 @@ export class SheetMirror {
     const provider = this.providerFor(sheet);
     if (provider === null) return sheet;
     const table = await provider.read(sheet.source);
-    const fresh = digest(table);
-    const unchanged = this.#synced.get(sheetId)?.digest === fresh;
-    this.#synced.set(sheetId, { at: Date.now(), digest: fresh });
-    // An unchanged spreadsheet keeps its version, and so every cached answer about it.
-    let current = sheet;
     if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
-      current = (await this.store.updateSheet(sheetId, { source: table.source })) ?? sheet;
+      await this.store.updateSheet(sheetId, { source: table.source });
     }
-    if (unchanged) return current;
-    return this.store.replaceRows(sheetId, table.columns, table.rows);
+    const { sheet: current } = await this.store.replaceRows(sheetId, table.columns, table.rows);
+    this.synced(sheetId);
+    return current;
   }
 
   async #current(sheetId: string): Promise<Sheet> {
@@ -89,10 +88,4 @@ export class SheetMirror {
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
     return sheet;
   }
-}
-
-function digest(table: ProviderTable): string {
-  return createHash('sha256')
-    .update(JSON.stringify([table.columns, table.rows]))
-    .digest('base64');
 }

@@ -36,8 +36,13 @@ export interface Sheet {
   settings: SheetSettings;
   createdAt: string;
   updatedAt: string;
-  /** Grows with every committed write; lets readers tell whether what they hold is current. */
+  /** Grows with every write that changes rows; lets readers tell whether what they hold is current. */
   version: number;
+  /**
+   * For sheets mirrored from a provider: set while a push is out, and left set when its outcome
+   * could not be learned, until a fresh read makes the copy match the spreadsheet again.
+   */
+  pushing?: string | null;
 }
 
 /** Whether two headers name the same columns in the same places. */

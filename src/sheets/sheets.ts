@@ -1,12 +1,21 @@
 import { Problem } from '../errors/problem.ts';
-import type { WriteOp } from '../query/plan.ts';
-import type { WriteResult } from './write-effect.ts';
 import type { GoogleProvider } from '../providers/google/google-provider.ts';
 import type { SheetProvider } from '../providers/provider.ts';
-import type { SheetStore } from '../store/store.ts';
+import type { ReadPlan } from '../query/plan.ts';
+import type {
+  ApiKeyRecord,
+  CellRows,
+  NewSheet,
+  ReadAnswer,
+  SheetChanges,
+  SheetStore,
+  WriteRequest,
+} from '../store/store.ts';
+import type { Cell } from '../cells/cell.ts';
 import { MirrorWritePath } from './mirror-write-path.ts';
 import type { Sheet } from './sheet.ts';
 import { SheetMirror } from './sheet-mirror.ts';
+import type { WriteResult } from './write-effect.ts';
 import { StoreWritePath, type WritePath } from './write-path.ts';
 import { WriteQueue } from './write-queue.ts';
 
@@ -16,8 +25,8 @@ export interface Providers {
 }
 
 /**
- * Sheets as the routes see them: found by id, fresh for reading, and written through the write
- * path that fits where each sheet lives.
+ * Sheets as the routes see them: found by id, fresh for reading, written through the write path
+ * that fits where each sheet lives, and managed. Routes go through this, never to the store.
  */
 export class Sheets {
   readonly #queue: WriteQueue;
@@ -25,7 +34,7 @@ export class Sheets {
   readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
 
   constructor(
-    readonly store: SheetStore,
+    private readonly store: SheetStore,
     readonly providers: Providers,
   ) {
     const storePath = new StoreWritePath(store);
@@ -68,6 +77,10 @@ export class Sheets {
     return sheet;
   }
 
+  list(): Promise<Sheet[]> {
+    return this.store.listSheets();
+  }
+
   /** The sheet a request names, with rows no older than its freshness window. */
   async forRead(request: object, id: string): Promise<Sheet> {
     const sheet = await this.lookup(request, id);
@@ -75,9 +88,27 @@ export class Sheets {
     return this.#mirror.fresh(sheet);
   }
 
+  readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
+    return this.store.readJson(sheet.id, plan);
+  }
+
+  readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
+    return this.store.readCells(sheet.id, plan);
+  }
+
   /** Queues a write planned against `sheet` as it was; answered once it is durable. */
-  write(sheet: Sheet, op: WriteOp): Promise<WriteResult> {
-    return this.#queue.submit(sheet, op);
+  write(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
+    return this.#queue.submit(sheet, request);
+  }
+
+  createSheet(draft: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet> {
+    return this.store.createSheet(draft, rows);
+  }
+
+  async update(id: string, changes: SheetChanges): Promise<Sheet> {
+    const updated = await this.store.updateSheet(id, changes);
+    if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    return updated;
   }
 
   /** Re-reads a provider-backed sheet now. */
@@ -93,8 +124,8 @@ export class Sheets {
   }
 
   /** Notes that a provider-backed sheet was just read upstream, e.g. when it was connected. */
-  synced(...args: Parameters<SheetMirror['synced']>): void {
-    this.#mirror.synced(...args);
+  synced(sheetId: string): void {
+    this.#mirror.synced(sheetId);
   }
 
   async remove(id: string): Promise<void> {
@@ -102,16 +133,32 @@ export class Sheets {
     await this.#queue.exclusive(sheet.id, () => this.store.deleteSheet(sheet.id));
     this.#mirror.forget(sheet.id);
   }
+
+  createKey(key: ApiKeyRecord): Promise<void> {
+    return this.store.createKey(key);
+  }
+
+  listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
+    return this.store.listKeys(sheetId);
+  }
+
+  deleteKey(sheetId: string, id: string): Promise<boolean> {
+    return this.store.deleteKey(sheetId, id);
+  }
+
+  eventsAfter(sheetId: string, after: string | null, limit: number) {
+    return this.store.eventsAfter(sheetId, after, limit);
+  }
 }
 
 function unconfigured(sheet: Sheet): WritePath {
   return {
-    async commit(_sheet, ops) {
+    async commit(_sheet, writes) {
       const problem = new Problem(
         'provider-not-configured',
         `Sheet "${sheet.name}" mirrors a ${sheet.source.provider} spreadsheet, but this server has no ${sheet.source.provider} access configured; see the README.`,
       );
-      return ops.map(() => problem);
+      return writes.map(() => problem);
     },
   };
 }

@@ -3,20 +3,40 @@ import type { WriteOutcome } from '../query/plan.ts';
 
 /**
  * What a write did, in positions: which rows it appended, changed or removed. Positions count
- * from row 0 under the header as the sheet stood just before this write. A provider replays
- * effects on the spreadsheet it mirrors.
+ * from row 0 under the header as the sheet stood just before this effect. `before` and `after`
+ * are the rows as they were and became; a provider replays effects on the spreadsheet it
+ * mirrors, and can check its copy against them.
  */
 export type WriteEffect =
   | { kind: 'append'; rows: Cell[][] }
-  | { kind: 'update'; positions: number[]; cells: Map<number, Cell> }
-  | { kind: 'delete'; positions: number[] };
+  | {
+      kind: 'update';
+      positions: number[];
+      /** The cells written to every row, by column; the other columns are left as they were. */
+      cells: Map<number, Cell>;
+      before: Cell[][];
+      after: Cell[][];
+    }
+  | { kind: 'delete'; positions: number[]; before: Cell[][] };
+
+/**
+ * Rows a person inserted above others, as a re-read of the spreadsheet finds them. The API never
+ * inserts rows in the middle, so providers never replay this.
+ */
+export interface InsertEffect {
+  kind: 'insert';
+  at: number;
+  rows: Cell[][];
+}
+
+export type RowEffect = WriteEffect | InsertEffect;
 
 export interface WriteResult {
   outcome: WriteOutcome;
-  effect?: WriteEffect;
+  effects: WriteEffect[];
   /**
-   * The sheet's version once this write is applied: versions count committed writes, so they
-   * order every write to a sheet, whichever server took it.
+   * The sheet's version once this write is applied: versions count writes that changed rows, so
+   * they order every write to a sheet, whichever server took it.
    */
   version?: number;
 }

@@ -1,6 +1,5 @@
 import type { Problem } from '../errors/problem.ts';
-import type { WriteOp } from '../query/plan.ts';
-import type { SheetStore } from '../store/store.ts';
+import type { SheetStore, WriteRequest } from '../store/store.ts';
 import type { Sheet } from './sheet.ts';
 import type { WriteResult } from './write-effect.ts';
 
@@ -12,7 +11,11 @@ export type CommitResult = WriteResult | Problem;
  */
 export interface WritePath {
   /** Commits the writes in order; each gets its outcome or its Problem. */
-  commit(sheet: Sheet, ops: WriteOp[], context: { firstArrival: number }): Promise<CommitResult[]>;
+  commit(
+    sheet: Sheet,
+    writes: WriteRequest[],
+    context: { firstArrival: number },
+  ): Promise<CommitResult[]>;
   /** Resolves when the next commit may start; a provider uses it to pace upstream writes. */
   ready?(sheet: Sheet): Promise<void>;
 }
@@ -20,7 +23,7 @@ export interface WritePath {
 export class StoreWritePath implements WritePath {
   constructor(private readonly store: SheetStore) {}
 
-  async commit(sheet: Sheet, ops: WriteOp[]): Promise<CommitResult[]> {
-    return this.store.applyWrites(sheet.id, ops);
+  commit(sheet: Sheet, writes: WriteRequest[]): Promise<CommitResult[]> {
+    return this.store.writeRows(sheet.id, writes);
   }
 }

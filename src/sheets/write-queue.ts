@@ -1,12 +1,11 @@
 import { headerChanged, Problem } from '../errors/problem.ts';
-import type { WriteOp } from '../query/plan.ts';
-import type { WriteResult } from './write-effect.ts';
-import type { SheetStore } from '../store/store.ts';
+import type { SheetStore, WriteRequest } from '../store/store.ts';
 import { sameColumns, type Sheet } from './sheet.ts';
+import type { WriteResult } from './write-effect.ts';
 import type { WritePath } from './write-path.ts';
 
 interface Pending {
-  op: WriteOp;
+  request: WriteRequest;
   /** The columns the write was planned against, by name and position. */
   columns: string[];
   arrival: number;
@@ -21,7 +20,8 @@ const maxBatch = 500;
  * The write path. Work on one sheet runs one piece at a time, in arrival order. Writes that
  * arrive while a commit is running are committed together in the next one (group commit): each
  * client still sees its own write succeed or fail alone, but many share one sync to disk, or one
- * upstream request. A request is answered only after its commit is durable.
+ * upstream request. A request is answered only after its commit is durable, and every request
+ * is answered: a failure anywhere fails the writes it took, and the queue goes on.
  */
 export class WriteQueue {
   readonly #pending = new Map<string, Pending[]>();
@@ -33,7 +33,7 @@ export class WriteQueue {
     private readonly pathFor: (sheet: Sheet) => WritePath,
   ) {}
 
-  submit(sheet: Sheet, op: WriteOp): Promise<WriteResult> {
+  submit(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
       let pending = this.#pending.get(sheetId);
@@ -43,7 +43,7 @@ export class WriteQueue {
         // Let the requests already read from the sockets join this first commit.
         setImmediate(() => void this.exclusive(sheetId, () => this.#drain(sheetId)));
       }
-      pending.push({ op, columns: sheet.columns, arrival: Date.now(), resolve, reject });
+      pending.push({ request, columns: sheet.columns, arrival: Date.now(), resolve, reject });
     });
   }
 
@@ -59,42 +59,56 @@ export class WriteQueue {
     return run;
   }
 
+  /** Writes still waiting for their turn, per sheet. */
+  get depth(): number {
+    let depth = 0;
+    for (const pending of this.#pending.values()) depth += pending.length;
+    return depth;
+  }
+
   async #drain(sheetId: string): Promise<void> {
-    for (;;) {
-      if ((this.#pending.get(sheetId)?.length ?? 0) === 0) return;
-      const sheet = await this.store.getSheet(sheetId);
-      const path = sheet === null ? null : this.pathFor(sheet);
-      // Waiting here, before the batch is taken, lets it grow while the provider's pace holds it.
-      await path?.ready?.(sheet as Sheet);
-      const pending = this.#pending.get(sheetId) ?? [];
-      const taken = pending.splice(0, maxBatch);
-      if (pending.length === 0) this.#pending.delete(sheetId);
-      if (taken.length === 0) return;
-      if (sheet === null || path === null) {
-        const gone = new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
-        for (const write of taken) write.reject(gone);
-        continue;
-      }
-      const batch = taken.filter((write) => {
-        if (sameColumns(write.columns, sheet.columns)) return true;
-        write.reject(headerChanged(sheet.name));
-        return false;
-      });
-      if (batch.length === 0) continue;
+    while ((this.#pending.get(sheetId)?.length ?? 0) > 0) {
+      let taken: Pending[] = [];
       try {
-        const results = await path.commit(
-          sheet,
-          batch.map((write) => write.op),
-          { firstArrival: Math.min(...batch.map((write) => write.arrival)) },
-        );
-        batch.forEach((write, i) => {
-          const result = results[i];
-          if (result instanceof Problem || result === undefined) write.reject(result);
-          else write.resolve(result);
-        });
+        const sheet = await this.store.getSheet(sheetId);
+        if (sheet === null) {
+          throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
+        }
+        const path = this.pathFor(sheet);
+        // Waiting here, before the batch is taken, lets it grow while the provider's pace holds it.
+        await path.ready?.(sheet);
+        taken = this.#take(sheetId);
+        await this.#commit(sheet, path, taken);
       } catch (error) {
-        for (const write of batch) write.reject(error);
+        // Whatever failed, the writes it took get the failure, and the next ones their turn.
+        for (const write of taken.length > 0 ? taken : this.#take(sheetId)) write.reject(error);
       }
     }
+  }
+
+  #take(sheetId: string): Pending[] {
+    const pending = this.#pending.get(sheetId) ?? [];
+    const taken = pending.splice(0, maxBatch);
+    if (pending.length === 0) this.#pending.delete(sheetId);
+    return taken;
+  }
+
+  async #commit(sheet: Sheet, path: WritePath, taken: Pending[]): Promise<void> {
+    const batch = taken.filter((write) => {
+      if (sameColumns(write.columns, sheet.columns)) return true;
+      write.reject(headerChanged(sheet.name));
+      return false;
+    });
+    if (batch.length === 0) return;
+    const results = await path.commit(
+      sheet,
+      batch.map((write) => write.request),
+      { firstArrival: Math.min(...batch.map((write) => write.arrival)) },
+    );
+    batch.forEach((write, i) => {
+      const result = results[i];
+      if (result instanceof Problem || result === undefined) write.reject(result);
+      else write.resolve(result);
+    });
   }
 }

@@ -20,7 +20,7 @@ export interface ImportOptions {
 
 /** Imports a CSV or XLSX file as a new sheet; used by the upload endpoint and the CLI alike. */
 export async function importFile(
-  store: SheetStore,
+  store: Pick<SheetStore, 'createSheet'>,
   path: string,
   fileName: string,
   options: ImportOptions = {},

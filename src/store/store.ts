@@ -2,13 +2,7 @@ import type { Cell } from '../cells/cell.ts';
 import type { Problem } from '../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
-import type { WriteResult } from '../sheets/write-effect.ts';
-
-/** Rows read, and their positions when the plan asked for them. */
-export interface RowsRead {
-  rows: Cell[][];
-  positions: number[] | null;
-}
+import type { WriteEffect, WriteResult } from '../sheets/write-effect.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -34,9 +28,49 @@ export interface SheetChanges {
   source?: SheetSource;
 }
 
+/** A write as the queue hands it to the store: the op, and the version it requires, if any. */
+export interface WriteRequest {
+  op: WriteOp;
+  /** `If-Match`: the write applies only if the sheet is still at one of these versions. */
+  ifMatch: number[] | null;
+}
+
+/** The writes of a provider-backed sheet, planned in memory and already applied upstream. */
+export interface PlannedWrite {
+  outcome: WriteResult['outcome'];
+  effects: WriteEffect[];
+}
+
+/** Where a row change came from, as its event says. */
+export type ChangeSource = 'api' | 'provider';
+
+/** A read's answer: the version it read, how many rows matched before paging, and the rows. */
+export interface ReadAnswer<T> {
+  version: number;
+  total: number;
+  /** One piece for most reads; a large read comes in pieces from one consistent snapshot. */
+  chunks: AsyncIterable<T>;
+}
+
+/** Rows as cells, with their positions, for answers that are not the stored JSON. */
+export interface CellRows {
+  positions: number[];
+  rows: Cell[][];
+}
+
+/** A row event as the outbox keeps it. */
+export interface RowEvent {
+  id: string;
+  sheetId: string;
+  type: string;
+  /** The event's JSON, as it is delivered. */
+  body: string;
+  createdAt: string;
+}
+
 /**
- * Where sheets and their rows live. Everything above this interface is the same whichever
- * database runs; each backend compiles plans into its own SQL.
+ * Where sheets and their rows live. One row engine implements it (`row-store.ts`) over a dialect
+ * per database; everything above this interface is the same whichever database runs.
  */
 export interface SheetStore {
   listSheets(): Promise<Sheet[]>;
@@ -48,20 +82,46 @@ export interface SheetStore {
   createSheet(sheet: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet>;
   updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null>;
   deleteSheet(id: string): Promise<boolean>;
-  readRows(sheet: Sheet, plan: ReadPlan): Promise<RowsRead>;
+
+  /** The rows a plan chooses as JSON text, joined by commas, ready to put between brackets. */
+  readJson(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<Buffer>>;
+  /** The rows a plan chooses as cells, for CSV and other formats. */
+  readCells(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<CellRows>>;
+
   /**
-   * Applies writes in order in one transaction that is durable when the promise resolves. Each
-   * write applies whole or not at all: a write that fails yields its Problem and leaves the
-   * others to commit. In 'plan' mode nothing is kept: the results say what the writes would do,
-   * with their effects in positions, for a provider to replay upstream first.
+   * Plans and applies writes in order, in one transaction that is durable when the promise
+   * resolves. Each write applies whole or not at all: one that fails yields its Problem and
+   * leaves the others to commit. Each write that changes rows emits its row events with it.
    */
-  applyWrites(
+  writeRows(sheetId: string, writes: WriteRequest[]): Promise<(WriteResult | Problem)[]>;
+  /** Every row of a sheet, for a provider-backed sheet's writes to be planned on. */
+  loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }>;
+  /**
+   * Applies writes planned with `loadRows` (and already applied upstream) as they were planned,
+   * and clears the push marker with them: the copy matches the spreadsheet again.
+   */
+  applyPlanned(
     sheetId: string,
-    ops: WriteOp[],
-    mode?: 'commit' | 'plan',
-  ): Promise<(WriteResult | Problem)[]>;
-  /** Replaces a sheet's columns and rows at once, e.g. with a fresh read of its spreadsheet. */
-  replaceRows(sheetId: string, columns: string[], rows: Cell[][]): Promise<Sheet>;
+    writes: PlannedWrite[],
+    source: ChangeSource,
+  ): Promise<WriteResult[]>;
+  /**
+   * Makes a sheet hold these columns and rows, a fresh read of its spreadsheet, changing only the
+   * rows that differ (`changed` is false, and the version stays, when none do), and clears the
+   * push marker: the copy matches the spreadsheet.
+   */
+  replaceRows(
+    sheetId: string,
+    columns: string[],
+    rows: Cell[][],
+  ): Promise<{ sheet: Sheet; changed: boolean }>;
+  /** Sets or clears the marker of a provider push whose outcome is not yet known to the copy. */
+  markPushing(sheetId: string, marker: string | null): Promise<void>;
+  pushingMarker(sheetId: string): Promise<string | null>;
+
+  /** Row events of a sheet after `after` (an event id), oldest first. */
+  eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;
+
   /**
    * Sets a flag for one-time set-up, like the demo sheet: true for the one caller, across all
    * servers sharing the store, that set it first.
@@ -69,9 +129,8 @@ export interface SheetStore {
   claimFlag(name: string): Promise<boolean>;
   releaseFlag(name: string): Promise<void>;
   /**
-   * Runs `work` holding the sheet's write lock, which servers sharing the store take in turn.
-   * Writes take it on their own; this is for work spanning more than one call, such as planning
-   * a write, replaying it upstream and applying it.
+   * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
+   * spanning more than one call, such as planning a write, sending it upstream and applying it.
    */
   exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
   createKey(key: ApiKeyRecord): Promise<void>;
@@ -84,5 +143,7 @@ export interface SheetStore {
    * server owns the store and counts in memory.
    */
   countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  /** Resolves when the store answers; throws `store-unavailable` when it does not. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,8 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openPostgresStore, openSqliteStore } from '../../src/store/open-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 
 /**
@@ -22,11 +21,27 @@ export interface OpenedStore {
   dispose(): Promise<void>;
 }
 
-export async function openTestStore(): Promise<OpenedStore> {
+/**
+ * Sheets with more rows than this get the cell index. SHEETPORT_TEST_INDEX_THRESHOLD=0 runs the
+ * suite with every sheet indexed, so that both ways of filtering answer every test.
+ */
+const defaultThreshold =
+  process.env.SHEETPORT_TEST_INDEX_THRESHOLD === undefined
+    ? undefined
+    : Number(process.env.SHEETPORT_TEST_INDEX_THRESHOLD);
+
+export async function openTestStore(
+  options: { indexThreshold?: number } = {},
+): Promise<OpenedStore> {
+  const indexThreshold = options.indexThreshold ?? defaultThreshold;
   const adminUrl = process.env.SHEETPORT_TEST_DATABASE_URL;
   if (adminUrl === undefined) {
     const dataDir = await mkdtemp(join(tmpdir(), 'sheetport-test-'));
-    const store = new SqliteStore({ path: join(dataDir, 'sheetport.db'), synchronous: 'normal' });
+    const store = openSqliteStore({
+      path: join(dataDir, 'sheetport.db'),
+      synchronous: 'normal',
+      indexThreshold,
+    });
     return {
       store,
       env: { SHEETPORT_DATA_DIR: dataDir },
@@ -40,7 +55,11 @@ export async function openTestStore(): Promise<OpenedStore> {
   await adminQuery(adminUrl, `CREATE DATABASE ${database}`);
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
-  const store = await PostgresStore.open({ connectionString: url.href, poolSize: 5 });
+  const store = await openPostgresStore({
+    connectionString: url.href,
+    poolSize: 5,
+    indexThreshold,
+  });
   return {
     store,
     env: { SHEETPORT_DATABASE_URL: url.href },

@@ -30,10 +30,14 @@ export function judgeGoogleError(
   const message = google?.message ?? body.error_description ?? failure.message ?? 'no details';
   const retryAfterMs = retryAfter(failure.response?.headers);
   if (status === undefined) {
+    // Refused or unresolved, the request never reached Google; any other failure may have
+    // reached it, and a write may have been applied before its answer was lost.
+    const neverSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String(failure.code));
     return {
       retry: true,
+      mayHaveApplied: !neverSent,
       problem: new Problem(
-        'provider-unavailable',
+        'upstream-unavailable',
         `Google Sheets could not be reached (${message}).`,
       ),
     };
@@ -51,9 +55,10 @@ export function judgeGoogleError(
   if (status >= 500) {
     return {
       retry: true,
+      mayHaveApplied: true,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       problem: new Problem(
-        'provider-unavailable',
+        'upstream-unavailable',
         `Google Sheets failed (${status}: ${message}); nothing was changed. Try again after the Retry-After delay.`,
       ),
     };

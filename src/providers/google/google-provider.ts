@@ -4,18 +4,18 @@ import { Problem } from '../../errors/problem.ts';
 import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
 import type { WriteEffect } from '../../sheets/write-effect.ts';
 import { checkRowWidth, columnsFromHeader } from '../../sources/header.ts';
-import type { ProviderTable, SheetProvider } from '../provider.ts';
-import { defaultRetryPolicy, withRetries, type RetryPolicy } from '../retry.ts';
+import type { ProviderTable, Push, PushOutcome, SheetProvider } from '../provider.ts';
+import { Backoff, defaultRetryPolicy, withRetries, type RetryPolicy } from '../retry.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { cellFromGoogle } from './google-cells.ts';
 import { judgeGoogleError } from './google-errors.ts';
 import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
-import { batchRequests } from './google-requests.ts';
+import { batchRequests, pushTagOf, pushTagRequests } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
 
 /** Just what a read needs: each tab's id and title, and the typed value of every cell. */
 const gridFields =
-  'sheets(properties(sheetId,title,index),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
+  'sheets(properties(sheetId,title,index),developerMetadata(metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
 const tabFields = 'sheets(properties(sheetId,title,index))';
 
 /** Google Sheets through its own client library, with retries within a deadline. */
@@ -81,7 +81,13 @@ export class GoogleProvider implements SheetProvider {
     return this.#slots.take();
   }
 
-  async push(sheet: Sheet, effects: WriteEffect[], deadline: number): Promise<void> {
+  /**
+   * Sends the batch, tagged with the push's id in the same atomic request. A failure that may
+   * have been applied (a 5xx, a cut connection, no answer) is never resent blind: the tab is read
+   * back first. Its tag says the batch landed; an unchanged tab without it is safe to send again;
+   * a tab that changed meanwhile goes back to the caller to plan on.
+   */
+  async push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome> {
     const source = googleSource(sheet.source);
     if (!this.identity.canWrite) {
       throw new Problem(
@@ -91,33 +97,64 @@ export class GoogleProvider implements SheetProvider {
         { allow: 'GET, HEAD' },
       );
     }
-    const requests = batchRequests(source.tabId, sheet.columns.length, effects);
-    let first = true;
-    await this.#call(source.spreadsheetId, deadline, async () => {
+    const requests = [
+      ...batchRequests(source.tabId, sheet.columns.length, effects),
+      ...pushTagRequests(source.tabId, push.id),
+    ];
+    const backoff = new Backoff(push.deadline, this.retryPolicy);
+    for (let attempt = 0; ; attempt++) {
       // The first attempt was paced by writeSlot(); every retry is a write request too.
-      if (!first) await this.#slots.take();
-      first = false;
-      await this.#api.spreadsheets.batchUpdate(
-        { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
-        { retry: false },
-      );
-    });
+      if (attempt > 0) await this.#slots.take();
+      try {
+        await this.#api.spreadsheets.batchUpdate(
+          { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
+          { retry: false, timeout: attemptTimeout(push.deadline) },
+        );
+        return { landed: true };
+      } catch (error) {
+        const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
+        if (!verdict.retry) throw verdict.problem;
+        if (verdict.mayHaveApplied === true) {
+          const table = await this.#readBack(source, push.deadline);
+          if (table.lastPush === push.id) return { landed: true };
+          if (!sameRows(table.rows, push.expected) || !sameHeader(table.columns, sheet.columns)) {
+            return { landed: false, table };
+          }
+        }
+        await backoff.wait(verdict);
+      }
+    }
   }
 
-  async #readTab(source: GoogleSource): Promise<ProviderTable> {
-    const response = await this.#call(
-      source.spreadsheetId,
-      Date.now() + this.settings.deadlineMs,
-      () =>
-        this.#api.spreadsheets.get(
-          {
-            spreadsheetId: source.spreadsheetId,
-            ranges: [tabRange(source.tab)],
-            includeGridData: true,
-            fields: gridFields,
-          },
-          { retry: false },
-        ),
+  /** Reads the tab to learn a push's outcome; if Google stays silent past the deadline, nobody knows. */
+  async #readBack(source: GoogleSource, deadline: number): Promise<ProviderTable> {
+    try {
+      return await this.#readTab(source, deadline);
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      throw new Problem(
+        'upstream-outcome-unknown',
+        `Google Sheets did not answer whether it applied this write to "${source.spreadsheetId}", and could not be asked before the deadline (${error.detail}). It may or may not be in the spreadsheet; Sheetport reads the spreadsheet again before serving this sheet. Read the rows before sending the write again.`,
+        {},
+        { 'retry-after': error.headers['retry-after'] ?? '1' },
+      );
+    }
+  }
+
+  async #readTab(
+    source: GoogleSource,
+    deadline = Date.now() + this.settings.deadlineMs,
+  ): Promise<ProviderTable> {
+    const response = await this.#call(source.spreadsheetId, deadline, () =>
+      this.#api.spreadsheets.get(
+        {
+          spreadsheetId: source.spreadsheetId,
+          ranges: [tabRange(source.tab)],
+          includeGridData: true,
+          fields: gridFields,
+        },
+        { retry: false, timeout: attemptTimeout(deadline) },
+      ),
     );
     const tab = response.data.sheets?.[0];
     const grid = (tab?.data?.[0]?.rowData ?? []).map((row) =>
@@ -130,6 +167,7 @@ export class GoogleProvider implements SheetProvider {
         tab: tab?.properties?.title ?? source.tab,
         tabId: tab?.properties?.sheetId ?? source.tabId,
       },
+      lastPush: pushTagOf(tab?.developerMetadata ?? []),
     };
   }
 
@@ -144,7 +182,7 @@ export class GoogleProvider implements SheetProvider {
   }
 
   #call<T>(spreadsheetId: string, deadline: number, attempt: () => Promise<T>): Promise<T> {
-    const context = { what: `"${spreadsheetId}"`, email: this.identity.email };
+    const context = this.#context(spreadsheetId);
     return withRetries(
       attempt,
       (error) => judgeGoogleError(error, context),
@@ -152,6 +190,26 @@ export class GoogleProvider implements SheetProvider {
       this.retryPolicy,
     );
   }
+
+  #context(spreadsheetId: string) {
+    return { what: `"${spreadsheetId}"`, email: this.identity.email };
+  }
+}
+
+/**
+ * How long one request may wait for its answer: at most a third of the time left, so that a
+ * request that hangs still leaves time to learn what became of it.
+ */
+function attemptTimeout(deadline: number): number {
+  return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
+}
+
+const sameHeader = (a: string[], b: string[]) =>
+  a.length === b.length && a.every((column, i) => column === b[i]);
+
+/** Rows compared as the API shows them: a date and its text are the same cell here. */
+function sameRows(a: Cell[][], b: Cell[][]): boolean {
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The header row names the columns; rows below it are the sheet, without trailing empty rows. */

@@ -13,7 +13,9 @@ test('positions coalesce into runs of consecutive rows', () => {
 });
 
 test('deleting rows is one deleteDimension per run, bottom-up, under the header', () => {
-  const requests = batchRequests(7, 2, [{ kind: 'delete', positions: [0, 1, 2, 5, 8, 9] }]);
+  const requests = batchRequests(7, 2, [
+    { kind: 'delete', positions: [0, 1, 2, 5, 8, 9], before: [] },
+  ]);
   assert.deepEqual(
     requests.map((r) => r.deleteDimension?.range),
     [
@@ -51,6 +53,8 @@ test('updates cover each run of rows and each run of columns once', () => {
         [1, true],
         [3, null],
       ]),
+      before: [],
+      after: [],
     },
   ]);
   assert.deepEqual(
@@ -82,8 +86,8 @@ test('updates cover each run of rows and each run of columns once', () => {
 test('effects keep their order in one batch', () => {
   const requests = batchRequests(0, 1, [
     { kind: 'append', rows: [['x']] },
-    { kind: 'delete', positions: [0] },
-    { kind: 'update', positions: [0], cells: new Map([[0, 'y']]) },
+    { kind: 'delete', positions: [0], before: [] },
+    { kind: 'update', positions: [0], cells: new Map([[0, 'y']]), before: [], after: [] },
   ]);
   assert.deepEqual(
     requests.map((r) => Object.keys(r)[0]),

@@ -61,6 +61,44 @@ export function batchRequests(tabId: number, width: number, effects: WriteEffect
   });
 }
 
+/** The key of the developer metadata that records, on the tab, the last push that landed. */
+const pushKey = 'sheetport.push';
+
+/**
+ * Requests that record a push's id on the tab, sent inside the same batch as its changes: Google
+ * applies the batch all or none, so the tag is there exactly when the changes are.
+ */
+export function pushTagRequests(tabId: number, pushId: string): Request[] {
+  return [
+    {
+      deleteDeveloperMetadata: {
+        dataFilter: {
+          developerMetadataLookup: {
+            metadataKey: pushKey,
+            metadataLocation: { sheetId: tabId },
+            locationMatchingStrategy: 'EXACT_LOCATION',
+          },
+        },
+      },
+    },
+    {
+      createDeveloperMetadata: {
+        developerMetadata: {
+          metadataKey: pushKey,
+          metadataValue: pushId,
+          location: { sheetId: tabId },
+          visibility: 'DOCUMENT',
+        },
+      },
+    },
+  ];
+}
+
+/** The id of the last push recorded on a tab, from its developer metadata. */
+export function pushTagOf(metadata: sheets_v4.Schema$DeveloperMetadata[]): string | null {
+  return metadata.find((entry) => entry.metadataKey === pushKey)?.metadataValue ?? null;
+}
+
 /** Sorted positions as runs of consecutive ones: [0,1,2,5] -> [[0,2],[5,5]]. */
 export function runs(positions: number[]): [number, number][] {
   const sorted = [...new Set(positions)].sort((a, b) => a - b);

@@ -1,0 +1,119 @@
+import type { Selection } from '../query/plan.ts';
+import type { Sheet } from '../sheets/sheet.ts';
+import type { RowEntries } from './cell-index.ts';
+import type { StoredRow } from './row-json.ts';
+import type { ApiKeyRecord } from './store.ts';
+import type { Work } from './work.ts';
+
+/** A sheet as stored: what the API shows, and what only the engine needs. */
+export interface SheetRecord extends Sheet {
+  /** The sheet's number in the shared tables; ids are for the API. */
+  key: number;
+  /** The id the next appended row gets; row ids stay with a row while positions shift. */
+  nextRid: number;
+  /** Whether the sheet's cells are in the cell index (large sheets) or read whole (small ones). */
+  indexed: boolean;
+  /** Set while a provider push is in flight or its outcome is unknown (see the mirror). */
+  pushing: string | null;
+}
+
+/** An event as the outbox keeps it until it has been delivered and kept long enough. */
+export interface StoredEvent {
+  seq: number;
+  id: string;
+  sheetId: string;
+  type: string;
+  body: string;
+  createdAt: string;
+}
+
+/**
+ * Thrown by a dialect when the database went away while a commit was under way: it may or may
+ * not have landed, and only a later look can tell (the engine looks for the unit's row events).
+ */
+export class CommitOutcomeUnknown extends Error {
+  override name = 'CommitOutcomeUnknown';
+}
+
+/** A read-only snapshot held open across several units, for a read sent in pieces. */
+export interface Snapshot {
+  run<T>(work: () => Work<T>): Promise<T>;
+  end(): Promise<void>;
+}
+
+/**
+ * What differs between the databases the row engine runs on: SQL text and types, how a unit of
+ * work becomes a transaction, locks, and bulk loading. Everything else (planning writes,
+ * positions, versions, serialised rows, the cell index's contents, migrations' order) is the
+ * engine's, written once in `row-store.ts`. Statements return `Work` for a unit to `yield*`.
+ */
+export interface Dialect {
+  /** One process owns the store, so sheets may be kept in memory between requests. */
+  readonly ownsStore: boolean;
+
+  /** Runs read-only work on one consistent snapshot. */
+  read<T>(work: () => Work<T>): Promise<T>;
+  /** Opens a snapshot that stays consistent until `end()`. */
+  snapshot(): Promise<Snapshot>;
+  /** Runs work in one transaction that is durable once the promise resolves. */
+  write<T>(work: () => Work<T>): Promise<T>;
+  /**
+   * Runs `work` holding the sheet's lock, which servers sharing the store take in turn; for
+   * work spanning several units, such as a write that goes to a provider first.
+   */
+  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
+  /** Resolves when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // Sheets
+  sheetById(id: string, lock?: boolean): Work<SheetRecord | null>;
+  listSheets(): Work<SheetRecord[]>;
+  insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number>;
+  saveSheet(sheet: SheetRecord): Work<void>;
+  /** Makes an imported sheet visible, once all its rows are in. */
+  publishSheet(key: number): Work<void>;
+  /** Removes a sheet with its rows, cells, keys and events. */
+  deleteSheet(key: number): Work<void>;
+  /** Removes what imports cut off by a crash left behind. */
+  dropAbandonedImports(): Work<void>;
+
+  // Rows
+  rowsBetween(key: number, from: number, to: number): Work<StoredRow[]>;
+  rowsAt(key: number, positions: number[]): Work<StoredRow[]>;
+  insertRows(key: number, rows: StoredRow[]): Work<void>;
+  /** Replaces rows' text in place; positions and row ids stay. */
+  updateRows(key: number, rows: StoredRow[]): Work<void>;
+  /** Removes rows by position; the rows below them move up to close the gaps. */
+  deleteRows(key: number, positions: number[]): Work<void>;
+  /** Moves the rows at `at` and below down by `count`, making room to insert. */
+  openRows(key: number, at: number, count: number): Work<void>;
+  deleteAllRows(key: number): Work<void>;
+
+  // The cell index
+  insertEntries(key: number, rows: RowEntries[]): Work<void>;
+  deleteEntries(key: number, rows: RowEntries[]): Work<void>;
+  deleteAllEntries(key: number): Work<void>;
+  /** The positions of an indexed sheet's rows that a filter selection chooses, ascending. */
+  matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]>;
+
+  // Answers: rows' JSON joined by commas, ready to send between brackets
+  jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer>;
+  jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer>;
+
+  // The outbox of row events
+  insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void>;
+  /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
+  eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]>;
+  eventsExist(ids: string[]): Work<boolean>;
+
+  // Everything else a server keeps
+  claimFlag(name: string): Work<boolean>;
+  releaseFlag(name: string): Work<void>;
+  insertKey(key: ApiKeyRecord): Work<void>;
+  keysOf(sheetId: string): Work<ApiKeyRecord[]>;
+  keyById(id: string): Work<ApiKeyRecord | null>;
+  deleteKey(sheetId: string, id: string): Work<boolean>;
+  /** Counts a request against a rate limit shared by every server; absent for one server. */
+  countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+}

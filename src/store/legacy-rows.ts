@@ -1,0 +1,35 @@
+import type { Cell } from '../cells/cell.ts';
+import { rowEntries } from './cell-index.ts';
+import type { Dialect } from './dialect.ts';
+import { RowCodec } from './row-json.ts';
+import type { Work } from './work.ts';
+
+/**
+ * Moves one sheet of a store made before the shared tables (release 0.1.0, one table per sheet)
+ * into them, in sheet order: its rows as JSON, and its cells into the index if it is large.
+ * Each dialect reads its own old layout; this is what both do with the rows once read.
+ */
+export function* moveLegacyRows(
+  db: Dialect,
+  key: number,
+  columns: string[],
+  rows: Cell[][],
+  indexThreshold: number,
+): Work<{ rowCount: number; nextRid: number; indexed: boolean }> {
+  const codec = new RowCodec(columns);
+  const indexed = rows.length > indexThreshold;
+  for (let start = 0; start < rows.length; start += 5000) {
+    const part = rows.slice(start, start + 5000);
+    yield* db.insertRows(
+      key,
+      part.map((cells, i) => ({ pos: start + i, rid: start + i, ...codec.encode(cells) })),
+    );
+    if (indexed) {
+      yield* db.insertEntries(
+        key,
+        part.map((cells, i) => ({ rid: start + i, entries: rowEntries(cells) })),
+      );
+    }
+  }
+  return { rowCount: rows.length, nextRid: rows.length, indexed };
+}

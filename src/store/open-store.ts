@@ -1,0 +1,23 @@
+import { PostgresDialect, type PostgresOptions } from './postgres/postgres-dialect.ts';
+import { RowStore } from './row-store.ts';
+import { SqliteDialect, type SqliteOptions } from './sqlite/sqlite-dialect.ts';
+
+/** Sheets with more rows than this are indexed; smaller ones are read whole and filtered. */
+export const defaultIndexThreshold = 64;
+
+/** The embedded store: one SQLite file, owned by this process. */
+export function openSqliteStore(
+  options: Omit<SqliteOptions, 'indexThreshold'> & { indexThreshold?: number },
+): RowStore {
+  const indexThreshold = options.indexThreshold ?? defaultIndexThreshold;
+  return new RowStore(new SqliteDialect({ ...options, indexThreshold }), { indexThreshold });
+}
+
+/** The shared store: one PostgreSQL database that any number of servers use at once. */
+export async function openPostgresStore(
+  options: Omit<PostgresOptions, 'indexThreshold'> & { indexThreshold?: number },
+): Promise<RowStore> {
+  const indexThreshold = options.indexThreshold ?? defaultIndexThreshold;
+  const dialect = await PostgresDialect.open({ ...options, indexThreshold });
+  return new RowStore(dialect, { indexThreshold });
+}

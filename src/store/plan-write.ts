@@ -1,0 +1,89 @@
+import type { Cell } from '../cells/cell.ts';
+import { Problem } from '../errors/problem.ts';
+import type { Selection, WriteOp, WriteOutcome } from '../query/plan.ts';
+import type { RowEffect, WriteEffect } from '../sheets/write-effect.ts';
+import type { Work } from './work.ts';
+
+/**
+ * The rows a write is planned against: the stored sheet inside a write transaction, or a copy in
+ * memory that a provider's writes are planned on before they go upstream. Each effect applied is
+ * seen by the selections that follow, so the writes of one commit see each other in order.
+ */
+export interface RowSource {
+  readonly name: string;
+  readonly rowCount: number;
+  /** The positions a selection chooses, ascending; filters are already checked against columns. */
+  select(selection: Selection): Work<number[]>;
+  /** The rows at these positions, in the order given. */
+  rowsAt(positions: number[]): Work<Cell[][]>;
+  apply(effect: RowEffect): Work<void>;
+}
+
+export interface PlannedWrite {
+  outcome: WriteOutcome;
+  effects: WriteEffect[];
+}
+
+/** Plans one write against the rows as they stand, and applies its effects to them. */
+export function* planWrite(source: RowSource, op: WriteOp): Work<PlannedWrite> {
+  if (op.kind === 'append') {
+    const effect: WriteEffect = { kind: 'append', rows: op.rows };
+    yield* source.apply(effect);
+    return { outcome: { created: op.rows.length }, effects: [effect] };
+  }
+  const positions = yield* source.select(op.selection);
+  if (op.kind === 'delete') {
+    if (positions.length === 0) return { outcome: { deleted: 0 }, effects: [] };
+    const effect: WriteEffect = {
+      kind: 'delete',
+      positions,
+      before: yield* source.rowsAt(positions),
+    };
+    yield* source.apply(effect);
+    return { outcome: { deleted: positions.length }, effects: [effect] };
+  }
+  const cells =
+    op.kind === 'replace' ? new Map(op.cells.map((cell, index) => [index, cell])) : op.cells;
+  // An empty PATCH changes nothing but still reports the rows it chose.
+  if (positions.length === 0 || cells.size === 0) {
+    return { outcome: { updated: positions.length }, effects: [] };
+  }
+  const before = yield* source.rowsAt(positions);
+  const after = before.map((row) =>
+    row.map((cell, index) => (cells.has(index) ? (cells.get(index) ?? null) : cell)),
+  );
+  const effect: WriteEffect = { kind: 'update', positions, cells, before, after };
+  yield* source.apply(effect);
+  return { outcome: { updated: positions.length }, effects: [effect] };
+}
+
+/**
+ * `If-Match`: a write based on a read of an older version may find other rows at its positions,
+ * so it is refused whole; null when the version is the one asked for, or none was.
+ */
+export function versionMismatch(
+  name: string,
+  ifMatch: number[] | null,
+  version: number,
+): Problem | null {
+  if (ifMatch === null || ifMatch.includes(version)) return null;
+  return new Problem(
+    'precondition-failed',
+    `Sheet "${name}" has changed since the read this write was based on (it is at version ${version}, and If-Match named another), so positions may no longer point at the same rows. Nothing was written: read the rows again and resend.`,
+    { version },
+    { etag: `W/"${version}"` },
+  );
+}
+
+/** Checks `_id` positions against the sheet: one past the last row is a 404, and nothing runs. */
+export function checkPositions(name: string, rowCount: number, ids: number[]): number[] {
+  const missing = ids.filter((id) => id >= rowCount);
+  if (missing.length > 0) {
+    throw new Problem(
+      'row-not-found',
+      `No row at _id ${missing.join(', ')}: sheet "${name}" has ${rowCount} rows, numbered 0 to ${rowCount - 1}.`,
+      { ids: missing },
+    );
+  }
+  return [...ids].sort((a, b) => a - b);
+}

@@ -1,0 +1,577 @@
+import pg, { type Pool, type PoolClient } from 'pg';
+import type { Selection } from '../../query/plan.ts';
+import type { RowEntries } from '../cell-index.ts';
+import {
+  CommitOutcomeUnknown,
+  type Dialect,
+  type SheetRecord,
+  type Snapshot,
+  type StoredEvent,
+} from '../dialect.ts';
+import type { StoredRow } from '../row-json.ts';
+import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
+import type { ApiKeyRecord } from '../store.ts';
+import { runAsync, step, type Work } from '../work.ts';
+import { entryColumns, filterSet } from './postgres-cells.ts';
+import { isUnreachable, storeUnavailable } from './postgres-errors.ts';
+import { migrate } from './postgres-migrations.ts';
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Connections this server keeps open for requests. */
+  poolSize?: number;
+  /** How long a request waits for a connection before the store counts as unavailable. */
+  connectTimeoutMs?: number;
+  /** Sheets with more rows than this are indexed, when a migration moves old sheets in. */
+  indexThreshold: number;
+}
+
+type Db = PoolClient;
+type Query = (db: Db) => Promise<unknown>;
+
+interface SheetRow {
+  key: number;
+  id: string;
+  name: string;
+  columns: string[];
+  source: SheetRecord['source'];
+  settings: SheetRecord['settings'];
+  row_count: number;
+  version: string;
+  next_rid: string;
+  indexed: boolean;
+  pushing: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The shared store: many servers on one PostgreSQL database. Nothing about a sheet is kept
+ * between requests, so a read on any server sees every write acknowledged on any other; a write
+ * locks its sheet's row, which keeps positions right with writes arriving through every server.
+ * Locks held across units (a provider's push) sit on connections of their own, outside the
+ * pool that units draw from, so that no number of them can starve the units they wait for.
+ */
+export class PostgresDialect implements Dialect {
+  readonly ownsStore = false;
+  readonly #pool: Pool;
+  readonly #locks: Pool;
+
+  private constructor(pool: Pool, locks: Pool) {
+    this.#pool = pool;
+    this.#locks = locks;
+  }
+
+  static async open(options: PostgresOptions): Promise<PostgresDialect> {
+    const settings = {
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    };
+    const pool = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
+    const locks = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
+    for (const each of [pool, locks]) {
+      // An idle connection that dies is replaced on next use; there is no request to fail.
+      each.on('error', () => {});
+    }
+    const dialect = new PostgresDialect(pool, locks);
+    await dialect.#unit(async (client) => {
+      await migrate(client, dialect, options.indexThreshold);
+    });
+    await dialect.write(() => dialect.dropAbandonedImports());
+    return dialect;
+  }
+
+  read<T>(work: () => Work<T>): Promise<T> {
+    return this.#transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+  }
+
+  write<T>(work: () => Work<T>): Promise<T> {
+    return this.#transaction('BEGIN', work);
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const client = await this.#connect(this.#pool);
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    } catch (error) {
+      client.release(true);
+      throw unreachableAs(error);
+    }
+    let ended = false;
+    return {
+      run: (work) =>
+        runAsync(work(), client).catch((error: unknown) => Promise.reject(unreachableAs(error))),
+      end: async () => {
+        if (ended) return;
+        ended = true;
+        await client.query('COMMIT').then(
+          () => client.release(),
+          (error: unknown) => client.release(error instanceof Error ? error : true),
+        );
+      },
+    };
+  }
+
+  /** A session lock on the sheet, held on a connection of its own while `work` runs. */
+  async exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+    const client = await this.#connect(this.#locks);
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [sheetId]);
+    } catch (error) {
+      client.release(true);
+      throw unreachableAs(error);
+    }
+    try {
+      return await work();
+    } finally {
+      // A connection whose unlock failed may still hold the lock: it is closed, not reused,
+      // and closing it is what releases the lock.
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [sheetId]).then(
+        () => client.release(),
+        () => client.release(true),
+      );
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.#unit((client) => client.query('SELECT 1'));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#pool.end(), this.#locks.end()]);
+  }
+
+  // Sheets
+
+  sheetById(id: string, lock = false): Work<SheetRecord | null> {
+    // An id PostgreSQL cannot even compare (a NUL in it) names no sheet.
+    if (id.includes('\u0000')) return step(async () => null);
+    return this.#one(
+      `SELECT * FROM sheets WHERE id = $1 AND state = 'ready'${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+      toSheet,
+    );
+  }
+
+  listSheets(): Work<SheetRecord[]> {
+    return this.#all(`SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`, [], toSheet);
+  }
+
+  *insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number> {
+    const rows = yield* this.#all<{ key: number }>(
+      `INSERT INTO sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING key`,
+      [
+        sheet.id,
+        sheet.name,
+        JSON.stringify(sheet.columns),
+        JSON.stringify(sheet.source),
+        JSON.stringify(sheet.settings),
+        sheet.rowCount,
+        sheet.version,
+        sheet.nextRid,
+        sheet.indexed,
+        sheet.pushing,
+        state,
+        sheet.createdAt,
+        sheet.updatedAt,
+      ],
+    );
+    return (rows[0] as { key: number }).key;
+  }
+
+  saveSheet(sheet: SheetRecord): Work<void> {
+    return this.#run(
+      `UPDATE sheets SET name = $2, columns = $3, source = $4, settings = $5, row_count = $6,
+         version = $7, next_rid = $8, indexed = $9, pushing = $10, updated_at = $11 WHERE key = $1`,
+      [
+        sheet.key,
+        sheet.name,
+        JSON.stringify(sheet.columns),
+        JSON.stringify(sheet.source),
+        JSON.stringify(sheet.settings),
+        sheet.rowCount,
+        sheet.version,
+        sheet.nextRid,
+        sheet.indexed,
+        sheet.pushing,
+        sheet.updatedAt,
+      ],
+    );
+  }
+
+  publishSheet(key: number): Work<void> {
+    return this.#run(`UPDATE sheets SET state = 'ready' WHERE key = $1`, [key]);
+  }
+
+  *deleteSheet(key: number): Work<void> {
+    yield* this.#run('DELETE FROM rows WHERE sheet = $1', [key]);
+    yield* this.#run('DELETE FROM cells WHERE sheet = $1', [key]);
+    yield* this.#run('DELETE FROM events WHERE sheet_id = (SELECT id FROM sheets WHERE key = $1)', [
+      key,
+    ]);
+    yield* this.#run('DELETE FROM sheets WHERE key = $1', [key]);
+  }
+
+  /** Imports that have not finished within an hour are taken to have crashed. */
+  *dropAbandonedImports(): Work<void> {
+    const abandoned = yield* this.#all<{ key: number }>(
+      `SELECT key FROM sheets WHERE state = 'importing' AND created_at < now() - interval '1 hour'`,
+      [],
+    );
+    for (const { key } of abandoned) yield* this.deleteSheet(key);
+  }
+
+  // Rows
+
+  rowsBetween(key: number, from: number, to: number): Work<StoredRow[]> {
+    return this.#all(
+      'SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND pos >= $2 AND pos < $3 ORDER BY pos',
+      [key, from, to],
+    );
+  }
+
+  rowsAt(key: number, positions: number[]): Work<StoredRow[]> {
+    return this.#all(
+      'SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND pos = ANY($2::int[]) ORDER BY pos',
+      [key, positions],
+    );
+  }
+
+  insertRows(key: number, rows: StoredRow[]): Work<void> {
+    return this.#run(
+      `INSERT INTO rows (sheet, pos, rid, json, dates)
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[])`,
+      [key, ...columnsOf(rows)],
+    );
+  }
+
+  updateRows(key: number, rows: StoredRow[]): Work<void> {
+    return this.#run(
+      `UPDATE rows SET json = changed.json, dates = changed.dates
+       FROM unnest($2::int[], $3::int[], $4::text[], $5::text[]) AS changed (pos, rid, json, dates)
+       WHERE rows.sheet = $1 AND rows.pos = changed.pos AND rows.rid = changed.rid`,
+      [key, ...columnsOf(rows)],
+    );
+  }
+
+  *deleteRows(key: number, positions: number[]): Work<void> {
+    yield* this.#run('DELETE FROM rows WHERE sheet = $1 AND pos = ANY($2::int[])', [
+      key,
+      positions,
+    ]);
+    // The rows below the first gap are numbered again, in order, from it.
+    yield* this.#run(
+      `UPDATE rows SET pos = renumbered.pos FROM (
+         SELECT rid, $2 + row_number() OVER (ORDER BY pos) - 1 AS pos FROM rows WHERE sheet = $1 AND pos > $2
+       ) AS renumbered WHERE rows.sheet = $1 AND rows.rid = renumbered.rid`,
+      [key, Math.min(...positions)],
+    );
+  }
+
+  openRows(key: number, at: number, count: number): Work<void> {
+    return this.#run('UPDATE rows SET pos = pos + $2 WHERE sheet = $1 AND pos >= $3', [
+      key,
+      count,
+      at,
+    ]);
+  }
+
+  deleteAllRows(key: number): Work<void> {
+    return this.#run('DELETE FROM rows WHERE sheet = $1', [key]);
+  }
+
+  // The cell index
+
+  insertEntries(key: number, rows: RowEntries[]): Work<void> {
+    const flat = rows.flatMap(({ rid, entries }) =>
+      entries.map((entry) => ({ col: entry.col, rid, ...entryColumns(entry) })),
+    );
+    if (flat.length === 0) return step(async () => undefined);
+    return this.#run(
+      `INSERT INTO cells (sheet, col, rid, num, txt, bool, folded, shown)
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::text[], $6::bool[], $7::text[], $8::text[])`,
+      [
+        key,
+        flat.map((e) => e.col),
+        flat.map((e) => e.rid),
+        flat.map((e) => e.num),
+        flat.map((e) => e.txt),
+        flat.map((e) => e.bool),
+        flat.map((e) => e.folded),
+        flat.map((e) => e.shown),
+      ],
+    );
+  }
+
+  *deleteEntries(key: number, rows: RowEntries[]): Work<void> {
+    const flat = rows.flatMap(({ rid, entries }) =>
+      entries.map((entry) => ({ col: entry.col, rid, ...entryColumns(entry) })),
+    );
+    const numbers = flat.filter((e) => e.num !== null);
+    const texts = flat.filter((e) => e.txt !== null);
+    // By value as well as row, so that each goes through the value's index.
+    if (numbers.length > 0) {
+      yield* this.#run(
+        `DELETE FROM cells USING unnest($2::int[], $3::int[], $4::float8[]) AS gone (col, rid, num)
+         WHERE cells.sheet = $1 AND cells.col = gone.col AND cells.num = gone.num AND cells.rid = gone.rid`,
+        [key, numbers.map((e) => e.col), numbers.map((e) => e.rid), numbers.map((e) => e.num)],
+      );
+    }
+    if (texts.length > 0) {
+      yield* this.#run(
+        `DELETE FROM cells USING unnest($2::int[], $3::int[], $4::text[]) AS gone (col, rid, txt)
+         WHERE cells.sheet = $1 AND cells.col = gone.col AND cells.txt = gone.txt AND cells.rid = gone.rid`,
+        [key, texts.map((e) => e.col), texts.map((e) => e.rid), texts.map((e) => e.txt)],
+      );
+    }
+  }
+
+  deleteAllEntries(key: number): Work<void> {
+    return this.#run('DELETE FROM cells WHERE sheet = $1', [key]);
+  }
+
+  *matchingPositions(
+    key: number,
+    selection: Exclude<Selection, { ids: number[] }>,
+  ): Work<number[]> {
+    const p = new SqlParams((n) => `$${n}`);
+    const set = selectionSet(selection, (filter) => filterSet(key, filter, p));
+    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    const rows = yield* this.#all<{ pos: number }>(
+      `SELECT pos FROM rows WHERE sheet = ${p.add(key)}${where} ORDER BY pos`,
+      p.values,
+    );
+    return rows.map((row) => row.pos);
+  }
+
+  // Answers
+
+  jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer> {
+    return this.#json('pos >= $2 AND pos < $3', [key, from, to], withIds);
+  }
+
+  jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer> {
+    return this.#json('pos = ANY($2::int[])', [key, positions], withIds);
+  }
+
+  /** Joined by PostgreSQL itself: one text for the whole answer, no per-row work here. */
+  *#json(where: string, values: unknown[], withIds: boolean): Work<Buffer> {
+    const row = withIds
+      ? `CASE json WHEN '{}' THEN '{"_id":' || pos || '}' ELSE '{"_id":' || pos || ',' || substr(json, 2) END`
+      : 'json';
+    const rows = yield* this.#all<{ joined: string }>(
+      `SELECT coalesce(string_agg(${row}, ',' ORDER BY pos), '') AS joined FROM rows WHERE sheet = $1 AND ${where}`,
+      values,
+    );
+    return Buffer.from((rows[0] as { joined: string }).joined);
+  }
+
+  // Events
+
+  insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void> {
+    return this.#run(
+      `INSERT INTO events (id, sheet_id, type, body, created_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+      [
+        events.map((e) => e.id),
+        events.map((e) => e.sheetId),
+        events.map((e) => e.type),
+        events.map((e) => e.body),
+        events.map((e) => e.createdAt),
+      ],
+    );
+  }
+
+  *eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]> {
+    const rows = yield* this.#all<StoredEvent & { seq: string; createdAt: Date }>(
+      `SELECT seq, id, sheet_id AS "sheetId", type, body, created_at AS "createdAt" FROM events
+       WHERE sheet_id = $1 AND seq > coalesce((SELECT seq FROM events WHERE id = $2), 0) ORDER BY seq LIMIT $3`,
+      [sheetId, after, limit],
+    );
+    return rows.map((row) => ({
+      ...row,
+      seq: Number(row.seq),
+      createdAt: row.createdAt.toISOString(),
+    }));
+  }
+
+  *eventsExist(ids: string[]): Work<boolean> {
+    const rows = yield* this.#all('SELECT 1 FROM events WHERE id = ANY($1::text[]) LIMIT 1', [ids]);
+    return rows.length > 0;
+  }
+
+  // Flags, keys and rate limits
+
+  *claimFlag(name: string): Work<boolean> {
+    const rows = yield* this.#all(
+      'INSERT INTO flags (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name',
+      [name],
+    );
+    return rows.length === 1;
+  }
+
+  releaseFlag(name: string): Work<void> {
+    return this.#run('DELETE FROM flags WHERE name = $1', [name]);
+  }
+
+  insertKey(key: ApiKeyRecord): Work<void> {
+    return this.#run(
+      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [key.id, key.sheetId, key.name, JSON.stringify(key.scopes), key.hash, key.createdAt],
+    );
+  }
+
+  keysOf(sheetId: string): Work<ApiKeyRecord[]> {
+    return this.#all(
+      'SELECT * FROM api_keys WHERE sheet_id = $1 ORDER BY created_at, id',
+      [sheetId],
+      toKey,
+    );
+  }
+
+  keyById(id: string): Work<ApiKeyRecord | null> {
+    if (id.includes('\u0000')) return step(async () => null);
+    return this.#one('SELECT * FROM api_keys WHERE id = $1', [id], toKey);
+  }
+
+  *deleteKey(sheetId: string, id: string): Work<boolean> {
+    if (id.includes('\u0000')) return false;
+    const rows = yield* this.#all(
+      'DELETE FROM api_keys WHERE sheet_id = $1 AND id = $2 RETURNING id',
+      [sheetId, id],
+    );
+    return rows.length === 1;
+  }
+
+  /** A fixed window per key, counted in one statement so that servers never race. */
+  async countHit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
+    return this.#unit(async (client) => {
+      const { rows } = await client.query<{ count: number; reset_in_ms: number }>(
+        `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, now(), 1)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN r.window_start + $2 * interval '1 millisecond' <= now() THEN 1 ELSE r.count + 1 END,
+           window_start = CASE WHEN r.window_start + $2 * interval '1 millisecond' <= now() THEN now() ELSE r.window_start END
+         RETURNING count, extract(epoch FROM r.window_start + $2 * interval '1 millisecond' - now())::float8 * 1000 AS reset_in_ms`,
+        [key, windowMs],
+      );
+      const row = rows[0] as { count: number; reset_in_ms: number };
+      return { count: row.count, resetInMs: Math.max(0, Math.ceil(row.reset_in_ms)) };
+    });
+  }
+
+  // Units and statements
+
+  /** Runs a unit in a transaction; a connection that failed is closed rather than reused. */
+  async #transaction<T>(begin: string, work: () => Work<T>): Promise<T> {
+    const client = await this.#connect(this.#pool);
+    let committing = false;
+    try {
+      await client.query(begin);
+      const result = await runAsync(work(), client);
+      committing = true;
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      if (isUnreachable(error)) {
+        client.release(true);
+        throw committing ? new CommitOutcomeUnknown(String(error)) : storeUnavailable();
+      }
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        () => client.release(true),
+      );
+      throw error;
+    }
+  }
+
+  async #unit<T>(work: (client: Db) => Promise<T>): Promise<T> {
+    const client = await this.#connect(this.#pool);
+    try {
+      const result = await work(client);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(isUnreachable(error) ? true : undefined);
+      throw unreachableAs(error);
+    }
+  }
+
+  async #connect(pool: Pool): Promise<PoolClient> {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      throw unreachableAs(error);
+    }
+  }
+
+  #run(text: string, values: unknown[]): Work<void> {
+    return step<Query, void>(async (db) => {
+      await db.query(text, values);
+    });
+  }
+
+  #all<R, T = R>(text: string, values: unknown[], map?: (row: R) => T): Work<T[]> {
+    return step<Query, T[]>(async (db) => {
+      const { rows } = await db.query(text, values);
+      return map === undefined ? (rows as T[]) : (rows as R[]).map(map);
+    });
+  }
+
+  *#one<R, T>(text: string, values: unknown[], map: (row: R) => T): Work<T | null> {
+    const rows = yield* this.#all(text, values, map);
+    return rows[0] ?? null;
+  }
+}
+
+function unreachableAs(error: unknown): unknown {
+  return isUnreachable(error) ? storeUnavailable() : error;
+}
+
+function columnsOf(rows: StoredRow[]): [number[], number[], string[], (string | null)[]] {
+  return [
+    rows.map((r) => r.pos),
+    rows.map((r) => r.rid),
+    rows.map((r) => r.json),
+    rows.map((r) => r.dates),
+  ];
+}
+
+function toSheet(row: SheetRow): SheetRecord {
+  return {
+    key: row.key,
+    id: row.id,
+    name: row.name,
+    columns: row.columns,
+    rowCount: row.row_count,
+    source: row.source,
+    settings: row.settings,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    version: Number(row.version),
+    nextRid: Number(row.next_rid),
+    indexed: row.indexed,
+    pushing: row.pushing,
+  };
+}
+
+interface KeyRow {
+  id: string;
+  sheet_id: string;
+  name: string;
+  scopes: string[];
+  hash: string;
+  created_at: Date;
+}
+
+function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    name: row.name,
+    scopes: row.scopes,
+    hash: row.hash,
+    createdAt: row.created_at.toISOString(),
+  };
+}

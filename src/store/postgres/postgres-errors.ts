@@ -1,0 +1,46 @@
+import { Problem } from '../../errors/problem.ts';
+
+/** Seconds a client is asked to wait before trying again while the database is away. */
+const retryAfterSeconds = 5;
+
+/** Node's socket errors and PostgreSQL's own codes for a server that is gone or refusing. */
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+
+/** The pool's and driver's words for a connection that could not be had or was cut. */
+const connectionMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down)/i;
+
+/** Whether an error says the database could not be reached, rather than that SQL failed. */
+export function isUnreachable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && connectionCodes.has(code)) return true;
+  if (error instanceof AggregateError) return error.errors.some(isUnreachable);
+  return typeof message === 'string' && connectionMessages.test(message);
+}
+
+export function storeUnavailable(): Problem {
+  return new Problem(
+    'store-unavailable',
+    'The database cannot be reached right now; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}

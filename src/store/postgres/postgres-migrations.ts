@@ -1,0 +1,218 @@
+import type { PoolClient } from 'pg';
+import { DateCell, type Cell } from '../../cells/cell.ts';
+import type { Dialect } from '../dialect.ts';
+import { moveLegacyRows } from '../legacy-rows.ts';
+import { runAsync } from '../work.ts';
+
+type Migration = {
+  version: number;
+  up: (client: PoolClient, dialect: Dialect, indexThreshold: number) => Promise<void>;
+};
+
+const sql =
+  (text: string): Migration['up'] =>
+  async (client) => {
+    await client.query(text);
+  };
+
+/** Versioned schema steps, applied in order, each once. Never edit a step that has shipped. */
+const migrations: Migration[] = [
+  {
+    version: 1,
+    up: sql(`
+      CREATE TABLE sheets (
+        id text PRIMARY KEY,
+        rows_table text NOT NULL UNIQUE,
+        name text NOT NULL,
+        columns jsonb NOT NULL,
+        source jsonb NOT NULL,
+        settings jsonb NOT NULL,
+        row_count integer NOT NULL,
+        version bigint NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE TABLE flags (name text PRIMARY KEY);
+      -- Tables of imports still being written; a crashed import's table is dropped later.
+      CREATE TABLE staging_tables (name text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now());
+    `),
+  },
+  {
+    version: 2,
+    up: sql(`
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY,
+        sheet_id text NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        scopes jsonb NOT NULL,
+        hash text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX api_keys_sheet ON api_keys (sheet_id);
+      CREATE UNLOGGED TABLE rate_limits (
+        key text PRIMARY KEY,
+        window_start timestamptz NOT NULL,
+        count integer NOT NULL
+      );
+    `),
+  },
+  {
+    // Every sheet's rows in shared tables, so that the schema no longer grows with each sheet.
+    version: 3,
+    up: async (client, dialect, indexThreshold) => {
+      await client.query(`
+        CREATE TABLE shared_sheets (
+          key serial PRIMARY KEY,
+          id text NOT NULL UNIQUE,
+          name text NOT NULL,
+          columns jsonb NOT NULL,
+          source jsonb NOT NULL,
+          settings jsonb NOT NULL,
+          row_count integer NOT NULL,
+          version bigint NOT NULL,
+          next_rid bigint NOT NULL,
+          indexed boolean NOT NULL,
+          pushing text,
+          state text NOT NULL,
+          created_at timestamptz NOT NULL,
+          updated_at timestamptz NOT NULL
+        );
+        CREATE TABLE rows (
+          sheet integer NOT NULL,
+          pos integer NOT NULL,
+          rid integer NOT NULL,
+          json text NOT NULL,
+          dates text,
+          PRIMARY KEY (sheet, pos, rid)
+        );
+        CREATE UNIQUE INDEX rows_by_rid ON rows (sheet, rid);
+        CREATE TABLE cells (
+          sheet integer NOT NULL,
+          col integer NOT NULL,
+          rid integer NOT NULL,
+          num float8,
+          txt text COLLATE "C",
+          bool boolean,
+          folded text COLLATE "C",
+          shown text COLLATE "C"
+        );
+        CREATE INDEX cells_by_number ON cells (sheet, col, num, rid) WHERE num IS NOT NULL;
+        CREATE INDEX cells_by_text ON cells (sheet, col, txt, rid) WHERE txt IS NOT NULL;
+        CREATE TABLE events (
+          seq bigserial PRIMARY KEY,
+          id text NOT NULL UNIQUE,
+          sheet_id text NOT NULL,
+          type text NOT NULL,
+          body text NOT NULL,
+          created_at timestamptz NOT NULL
+        );
+        CREATE INDEX events_by_sheet ON events (sheet_id, seq);
+      `);
+      const { rows: legacy } = await client.query<LegacySheet>(
+        'SELECT * FROM sheets ORDER BY created_at, id',
+      );
+      for (const sheet of legacy) {
+        const { rows: inserted } = await client.query<{ key: number }>(
+          `INSERT INTO shared_sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, state, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, 0, $6, 0, false, 'ready', $7, $8) RETURNING key`,
+          [
+            sheet.id,
+            sheet.name,
+            JSON.stringify(sheet.columns),
+            JSON.stringify(sheet.source),
+            JSON.stringify(sheet.settings),
+            sheet.version,
+            sheet.created_at,
+            sheet.updated_at,
+          ],
+        );
+        const key = (inserted[0] as { key: number }).key;
+        const result = await client.query({
+          text: `SELECT * FROM ${sheet.rows_table} ORDER BY seq`,
+          rowMode: 'array',
+        });
+        const rows = (result.rows as unknown[][]).map((raw) =>
+          legacyCells(raw.slice(1), sheet.columns.length),
+        );
+        const moved = await runAsync(
+          moveLegacyRows(dialect, key, sheet.columns, rows, indexThreshold),
+          client,
+        );
+        await client.query(
+          'UPDATE shared_sheets SET row_count = $2, next_rid = $3, indexed = $4 WHERE key = $1',
+          [key, moved.rowCount, moved.nextRid, moved.indexed],
+        );
+        await client.query(`DROP TABLE ${sheet.rows_table}`);
+      }
+      // Tables of imports that a crash cut off before their sheet was registered.
+      const { rows: staged } = await client.query<{ name: string }>(
+        'SELECT name FROM staging_tables',
+      );
+      for (const { name } of staged) await client.query(`DROP TABLE IF EXISTS ${name}`);
+      await client.query(`
+        DROP TABLE staging_tables;
+        DROP TABLE sheets CASCADE;
+        ALTER TABLE shared_sheets RENAME TO sheets;
+        ALTER TABLE api_keys ADD FOREIGN KEY (sheet_id) REFERENCES sheets (id) ON DELETE CASCADE;
+      `);
+    },
+  },
+];
+
+interface LegacySheet {
+  id: string;
+  rows_table: string;
+  name: string;
+  columns: string[];
+  source: unknown;
+  settings: unknown;
+  version: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A row of release 0.1.0: a number, a text and a marker column per cell ('b', 'd'). */
+function legacyCells(raw: unknown[], width: number): Cell[] {
+  return Array.from({ length: width }, (_, i) => {
+    const number = raw[3 * i] as number | null;
+    const text = raw[3 * i + 1] as string | null;
+    const marker = raw[3 * i + 2];
+    if (number !== null) return number;
+    if (marker === 'b') return text === 'true';
+    if (marker === 'd') return new DateCell(text ?? '');
+    return text;
+  });
+}
+
+/** Any fixed number: the advisory lock servers take in turn to migrate. */
+const migrationLock = 0x5348_5054;
+
+/** Runs pending migrations in one transaction; servers starting together wait for the lock. */
+export async function migrate(
+  client: PoolClient,
+  dialect: Dialect,
+  indexThreshold: number,
+): Promise<void> {
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLock]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)',
+    );
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT version FROM schema_migrations',
+    );
+    const applied = new Set(rows.map((row) => row.version));
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      await migration.up(client, dialect, indexThreshold);
+      await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [
+        migration.version,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,433 @@
+import { randomBytes } from 'node:crypto';
+import type { Cell } from '../cells/cell.ts';
+import { Problem } from '../errors/problem.ts';
+import type { ReadPlan } from '../query/plan.ts';
+import type { Sheet } from '../sheets/sheet.ts';
+import type { WriteResult } from '../sheets/write-effect.ts';
+import type { Dialect, SheetRecord, Snapshot } from './dialect.ts';
+import { planWrite, versionMismatch } from './plan-write.ts';
+import { cellsOf, chooseRows, jsonOf, type Chosen } from './read-rows.ts';
+import { diffRows } from './replace-rows.ts';
+import { RowCodec } from './row-json.ts';
+import { StoredRows, type RowChange } from './stored-rows.ts';
+import type {
+  ApiKeyRecord,
+  CellRows,
+  ChangeSource,
+  NewSheet,
+  PlannedWrite,
+  ReadAnswer,
+  RowEvent,
+  SheetChanges,
+  SheetStore,
+  WriteRequest,
+} from './store.ts';
+import type { Work } from './work.ts';
+
+export interface RowStoreOptions {
+  /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
+  indexThreshold?: number;
+}
+
+/** Rows an import or a large read handles per transaction or per piece. */
+const chunkRows = 5000;
+/** Reads of more rows than this are sent in pieces, from one snapshot, as they are read. */
+const streamRows = 20_000;
+/** Sheets kept in memory by a store that one process owns. */
+const cachedSheets = 10_000;
+
+/**
+ * The row engine: sheets, their rows as ready JSON, writes planned once and applied with their
+ * row events, over a dialect that speaks one database. See `dialect.ts` for the split.
+ */
+export class RowStore implements SheetStore {
+  readonly #db: Dialect;
+  readonly #indexThreshold: number;
+  /** Sheets by id, when one process owns the store; bounded, least recently used first out. */
+  readonly #cache: Map<string, SheetRecord> | null;
+
+  constructor(dialect: Dialect, options: RowStoreOptions = {}) {
+    this.#db = dialect;
+    this.#indexThreshold = options.indexThreshold ?? 64;
+    this.#cache = dialect.ownsStore ? new Map() : null;
+  }
+
+  async listSheets(): Promise<Sheet[]> {
+    return this.#db.read(() => this.#db.listSheets());
+  }
+
+  async getSheet(id: string): Promise<Sheet | null> {
+    const cached = this.#cache?.get(id);
+    if (cached !== undefined) return cached;
+    const record = await this.#db.read(() => this.#db.sheetById(id));
+    if (record !== null) this.#remember(record);
+    return record;
+  }
+
+  async createSheet(
+    draft: NewSheet,
+    rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
+  ): Promise<Sheet> {
+    const now = new Date().toISOString();
+    const fields = { ...draft, rowCount: 0, version: 1, nextRid: 0, indexed: false, pushing: null };
+    const unsaved = { ...fields, createdAt: now, updatedAt: now };
+    const key = await this.#db.write(() => this.#db.insertSheet(unsaved, 'importing'));
+    const source = new StoredRows(this.#db, { ...unsaved, key }, this.#indexThreshold, false);
+    try {
+      for await (const chunk of rows) {
+        // Large chunks are split so that no one transaction holds the store for long.
+        for (let i = 0; i < chunk.length; i += chunkRows) {
+          const part = chunk.slice(i, i + chunkRows);
+          await this.#db.write(function* () {
+            yield* source.apply({ kind: 'append', rows: part });
+            yield* source.indexIfLarge();
+          });
+        }
+      }
+      const db = this.#db;
+      await db.write(function* () {
+        yield* db.saveSheet(source.record);
+        yield* db.publishSheet(key);
+      });
+    } catch (error) {
+      await this.#db.write(() => this.#db.deleteSheet(key)).catch(() => undefined);
+      throw error;
+    }
+    this.#remember(source.record);
+    return source.record;
+  }
+
+  async updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null> {
+    const db = this.#db;
+    const updated = await db.write(function* () {
+      const record = yield* db.sheetById(id, true);
+      if (record === null) return null;
+      const sheet: SheetRecord = {
+        ...record,
+        name: changes.name ?? record.name,
+        settings: { ...record.settings, ...changes.settings },
+        source: changes.source ?? record.source,
+        updatedAt: new Date().toISOString(),
+      };
+      yield* db.saveSheet(sheet);
+      return sheet;
+    });
+    if (updated !== null) this.#remember(updated);
+    return updated;
+  }
+
+  async deleteSheet(id: string): Promise<boolean> {
+    const db = this.#db;
+    const deleted = await db.write(function* () {
+      const record = yield* db.sheetById(id, true);
+      if (record !== null) yield* db.deleteSheet(record.key);
+      return record !== null;
+    });
+    this.#cache?.delete(id);
+    return deleted;
+  }
+
+  async readJson(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
+    return this.#read(sheetId, plan, (sheet, chosen) =>
+      jsonOf(this.#db, sheet, chosen, plan.withIds, plan.fields),
+    );
+  }
+
+  async readCells(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
+    return this.#read(sheetId, plan, (sheet, chosen) => cellsOf(this.#db, sheet, chosen));
+  }
+
+  /**
+   * Chooses the rows and puts them into words in one snapshot. A long run of rows in sheet order
+   * is sent in pieces as they are read, from a snapshot held open until the last piece, so memory
+   * stays flat however large the sheet.
+   */
+  async #read<T>(
+    sheetId: string,
+    plan: ReadPlan,
+    render: (sheet: SheetRecord, chosen: Chosen) => Work<T>,
+  ): Promise<ReadAnswer<T>> {
+    const db = this.#db;
+    const known = await this.getSheet(sheetId);
+    const unfiltered =
+      'filters' in plan.selection &&
+      plan.selection.filters.length === 0 &&
+      plan.selection.any.length === 0 &&
+      plan.sort.length === 0;
+    const span = Math.min(plan.limit ?? Infinity, (known?.rowCount ?? 0) - plan.offset);
+    if (!unfiltered || span <= streamRows) {
+      return db.read(function* () {
+        const sheet = yield* sheetOrMissing(db, sheetId);
+        const chosen = yield* chooseRows(db, sheet, plan);
+        const rows = yield* render(sheet, chosen);
+        return { version: sheet.version, total: chosen.total, chunks: once(rows) };
+      });
+    }
+    const snapshot = await db.snapshot();
+    try {
+      const { sheet, chosen } = await snapshot.run(function* () {
+        const sheet = yield* sheetOrMissing(db, sheetId);
+        return { sheet, chosen: yield* chooseRows(db, sheet, plan) };
+      });
+      return {
+        version: sheet.version,
+        total: chosen.total,
+        chunks: pieces(snapshot, sheet, chosen, render),
+      };
+    } catch (error) {
+      await snapshot.end();
+      throw error;
+    }
+  }
+
+  async writeRows(sheetId: string, writes: WriteRequest[]): Promise<(WriteResult | Problem)[]> {
+    const db = this.#db;
+    const indexThreshold = this.#indexThreshold;
+    const { results, record } = await db.write(function* () {
+      const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
+      const results: (WriteResult | Problem)[] = [];
+      const events: RowEvent[] = [];
+      for (const { op, ifMatch } of writes) {
+        const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
+        if (mismatch !== null) {
+          results.push(mismatch);
+          continue;
+        }
+        const changes = source.changes.length;
+        try {
+          const planned = yield* planWrite(source, op);
+          if (planned.effects.length > 0) {
+            source.record.version++;
+            events.push(...rowEvents(source.record, source.changes.slice(changes), 'api'));
+          }
+          results.push({ ...planned, version: source.record.version });
+        } catch (error) {
+          if (!(error instanceof Problem)) throw error;
+          results.push(error);
+        }
+      }
+      yield* finish(db, source, events);
+      return { results, record: source.record };
+    });
+    this.#remember(record);
+    return results;
+  }
+
+  async loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }> {
+    const db = this.#db;
+    return db.read(function* () {
+      const sheet = yield* sheetOrMissing(db, sheetId);
+      const codec = new RowCodec(sheet.columns);
+      const rows = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      return { sheet, rows: rows.map((row) => codec.decode(row)) };
+    });
+  }
+
+  async applyPlanned(
+    sheetId: string,
+    writes: PlannedWrite[],
+    origin: ChangeSource,
+  ): Promise<WriteResult[]> {
+    const db = this.#db;
+    const indexThreshold = this.#indexThreshold;
+    const { results, record } = await db.write(function* () {
+      const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
+      const events: RowEvent[] = [];
+      const results: WriteResult[] = [];
+      for (const write of writes) {
+        const changes = source.changes.length;
+        for (const effect of write.effects) yield* source.apply(effect);
+        if (write.effects.length > 0) {
+          source.record.version++;
+          events.push(...rowEvents(source.record, source.changes.slice(changes), origin));
+        }
+        results.push({ ...write, version: source.record.version });
+      }
+      // The push these writes came from landed, and the copy now holds it: it matches again.
+      source.record.pushing = null;
+      yield* finish(db, source, events, true);
+      return { results, record: source.record };
+    });
+    this.#remember(record);
+    return results;
+  }
+
+  async replaceRows(
+    sheetId: string,
+    columns: string[],
+    rows: Cell[][],
+  ): Promise<{ sheet: Sheet; changed: boolean }> {
+    const db = this.#db;
+    const indexThreshold = this.#indexThreshold;
+    const { record, changed } = await db.write(function* () {
+      let record = yield* sheetOrMissing(db, sheetId, true);
+      const sameHeader =
+        record.columns.length === columns.length &&
+        record.columns.every((c, i) => c === columns[i]);
+      const events: RowEvent[] = [];
+      if (!sameHeader) {
+        // A new header changes every row's JSON: the old rows go, the new ones come.
+        const old = new StoredRows(db, record, indexThreshold);
+        if (record.rowCount > 0) {
+          const all = Array.from({ length: record.rowCount }, (_, i) => i);
+          yield* old.apply({ kind: 'delete', positions: all, before: yield* old.rowsAt(all) });
+        }
+        events.push(...rowEvents(record, old.changes, 'provider'));
+        yield* db.deleteAllEntries(record.key);
+        record = { ...old.record, columns, indexed: false };
+      }
+      const source = new StoredRows(db, record, indexThreshold);
+      const current = yield* db.rowsBetween(record.key, 0, record.rowCount);
+      const effects = diffRows(source.codec, current, rows);
+      for (const effect of effects) yield* source.apply(effect);
+      const changed = !sameHeader || effects.length > 0;
+      if (changed) {
+        source.record.version++;
+        events.push(...rowEvents(source.record, source.changes, 'provider'));
+      }
+      // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
+      const wasPushing = source.record.pushing !== null;
+      source.record.pushing = null;
+      yield* finish(db, source, events, wasPushing);
+      return { record: source.record, changed };
+    });
+    this.#remember(record);
+    return { sheet: record, changed };
+  }
+
+  async markPushing(sheetId: string, marker: string | null): Promise<void> {
+    const db = this.#db;
+    const record = await db.write(function* () {
+      const record = yield* sheetOrMissing(db, sheetId, true);
+      record.pushing = marker;
+      yield* db.saveSheet(record);
+      return record;
+    });
+    this.#remember(record);
+  }
+
+  async pushingMarker(sheetId: string): Promise<string | null> {
+    const cached = this.#cache?.get(sheetId);
+    if (cached !== undefined) return cached.pushing;
+    const record = await this.#db.read(() => this.#db.sheetById(sheetId));
+    return record?.pushing ?? null;
+  }
+
+  async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {
+    return this.#db.read(() => this.#db.eventsAfter(sheetId, after, limit));
+  }
+
+  claimFlag(name: string): Promise<boolean> {
+    return this.#db.write(() => this.#db.claimFlag(name));
+  }
+
+  releaseFlag(name: string): Promise<void> {
+    return this.#db.write(() => this.#db.releaseFlag(name));
+  }
+
+  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+    return this.#db.exclusive(sheetId, work);
+  }
+
+  createKey(key: ApiKeyRecord): Promise<void> {
+    return this.#db.write(() => this.#db.insertKey(key));
+  }
+
+  listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
+    return this.#db.read(() => this.#db.keysOf(sheetId));
+  }
+
+  findKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.#db.read(() => this.#db.keyById(id));
+  }
+
+  deleteKey(sheetId: string, id: string): Promise<boolean> {
+    return this.#db.write(() => this.#db.deleteKey(sheetId, id));
+  }
+
+  get countHit(): Dialect['countHit'] {
+    return this.#db.countHit?.bind(this.#db);
+  }
+
+  ping(): Promise<void> {
+    return this.#db.ping();
+  }
+
+  close(): Promise<void> {
+    return this.#db.close();
+  }
+
+  #remember(record: SheetRecord): void {
+    if (this.#cache === null) return;
+    this.#cache.delete(record.id);
+    this.#cache.set(record.id, record);
+    if (this.#cache.size > cachedSheets) {
+      const oldest = this.#cache.keys().next().value as string;
+      this.#cache.delete(oldest);
+    }
+  }
+}
+
+function* sheetOrMissing(db: Dialect, id: string, lock = false): Work<SheetRecord> {
+  const record = yield* db.sheetById(id, lock);
+  if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+  return record;
+}
+
+/**
+ * Ends a write: the index if the sheet outgrew the threshold, the sheet's counts, the events. A
+ * write that changed no row changes nothing, unless `save` asks for the sheet to be saved anyway.
+ */
+function* finish(db: Dialect, source: StoredRows, events: RowEvent[], save = false): Work<void> {
+  if (events.length === 0 && !save) return;
+  if (events.length > 0) {
+    yield* source.indexIfLarge();
+    source.record.updatedAt = new Date().toISOString();
+    yield* db.insertEvents(events);
+  }
+  yield* db.saveSheet(source.record);
+}
+
+/** One event per kind of change a write made, with the rows it touched. */
+function rowEvents(sheet: SheetRecord, changes: RowChange[], origin: ChangeSource): RowEvent[] {
+  const timestamp = new Date().toISOString();
+  const byType = new Map<RowChange['type'], { rows: string[]; previous: string[] }>();
+  for (const change of changes) {
+    const merged = byType.get(change.type) ?? { rows: [], previous: [] };
+    merged.rows.push(...change.rows);
+    merged.previous.push(...(change.previous ?? []));
+    byType.set(change.type, merged);
+  }
+  return [...byType].map(([type, { rows, previous }]) => {
+    const id = `evt_${randomBytes(16).toString('base64url')}`;
+    const data =
+      `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"${origin}","rows":[${rows.join(',')}]` +
+      (type === 'rows.updated' ? `,"previous":[${previous.join(',')}]}` : '}');
+    const body = `{"id":"${id}","type":"${type}","timestamp":"${timestamp}","data":${data}}`;
+    return { id, sheetId: sheet.id, type, body, createdAt: timestamp };
+  });
+}
+
+async function* once<T>(value: T): AsyncIterable<T> {
+  yield value;
+}
+
+async function* pieces<T>(
+  snapshot: Snapshot,
+  sheet: SheetRecord,
+  chosen: Chosen,
+  render: (sheet: SheetRecord, chosen: Chosen) => Work<T>,
+): AsyncIterable<T> {
+  try {
+    if (chosen.kind !== 'range') {
+      yield await snapshot.run(() => render(sheet, chosen));
+      return;
+    }
+    for (let from = chosen.from; from < chosen.to; from += chunkRows) {
+      const piece: Chosen = { ...chosen, from, to: Math.min(chosen.to, from + chunkRows) };
+      yield await snapshot.run(() => render(sheet, piece));
+    }
+  } finally {
+    await snapshot.end();
+  }
+}

@@ -1,0 +1,106 @@
+import { foldCase } from '../../query/match-text.ts';
+import type { FilterValue } from '../../query/parse-filter.ts';
+import type { PlannedFilter } from '../../query/plan.ts';
+import type { CellEntry } from '../cell-index.ts';
+import { not, type RowSet, type SqlParams } from '../row-sets.ts';
+
+/**
+ * How the cell index lives in SQLite: one `value` column without type affinity, so that numbers
+ * sort before text and text before blobs, which makes every comparison one index range. Numbers
+ * are INTEGER when they are safe integers (so they read back as "31") and REAL otherwise, with
+ * `shown` holding JavaScript's text of them (`1e+21`), which SQLite would print otherwise.
+ * Booleans are blobs of their text, beyond every text range, yet equal to `true` by bytes.
+ * `folded` holds a text's case folding where it differs from the text.
+ */
+export type SqliteValue = string | number | bigint | Buffer | null;
+
+export function entryValues(entry: CellEntry): [SqliteValue, SqliteValue, SqliteValue] {
+  switch (entry.kind) {
+    case 'number':
+      return Number.isSafeInteger(entry.number)
+        ? [BigInt(entry.number), null, null]
+        : [entry.number, null, entry.shown];
+    case 'text':
+      return [entry.text, entry.folded, null];
+    case 'boolean':
+      return [Buffer.from(entry.text), null, null];
+  }
+}
+
+/** The text a person sees in an entry, and its case folding. */
+const shown = 'coalesce(shown, CAST(value AS TEXT))';
+const folded = 'coalesce(folded, shown, CAST(value AS TEXT))';
+
+/** A number as SQLite should compare it: integers as INTEGER, so 31 finds "31"'s twin exactly. */
+function number(n: number): number | bigint {
+  return Number.isSafeInteger(n) ? BigInt(n) : n;
+}
+
+/** `*` is the only wildcard users write; GLOB's own `?` and `[` are matched literally. */
+export function globPattern(pattern: string): string {
+  return pattern.replace(/[?[]/g, (c) => `[${c}]`);
+}
+
+/** The rows of an indexed sheet that one filter chooses. */
+export function filterSet(key: number, filter: PlannedFilter, p: SqlParams): RowSet {
+  const entries = `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(filter.index)}`;
+  const where = (condition: string) => ({ include: `${entries} AND ${condition}` });
+  const equal = (values: FilterValue[]): RowSet => {
+    // An empty value stands for the empty cell, which has no entry.
+    const given = values.filter((value) => value.text !== '');
+    if (given.length === 0) return { exclude: entries };
+    const list = given.flatMap(({ text, number: n }) => [
+      p.add(text),
+      `CAST(${p.add(text)} AS BLOB)`,
+      ...(n === null ? [] : [p.add(number(n))]),
+    ]);
+    const found = where(`value IN (${list.join(', ')})`);
+    if (given.length === values.length) return found;
+    return { exclude: `${entries} EXCEPT ${found.include}` };
+  };
+  switch (filter.op) {
+    case 'eq':
+      return equal([filter.value]);
+    case 'ne':
+      return filter.value.text === '' ? { include: entries } : not(equal([filter.value]));
+    case 'in':
+      return equal(filter.values);
+    case 'nin':
+      return not(equal(filter.values));
+    case 'ieq':
+      return where(`${folded} = ${p.add(foldCase(filter.value.text))}`);
+    case 'like':
+      return where(likeCondition(filter.pattern, p));
+    case 'ilike':
+      return where(`${folded} GLOB ${p.add(globPattern(foldCase(filter.pattern)))}`);
+    default: {
+      const sign = { gt: '>', ge: '>=', lt: '<', le: '<=' }[filter.op];
+      const { text, number: n } = filter.value;
+      if (n !== null) {
+        // Numbers sort before all text: an upper bound of '' keeps a range to numbers.
+        const below = sign.startsWith('>') ? ` AND value < ''` : '';
+        return where(`value ${sign} ${p.add(number(n))}${below}`);
+      }
+      // Text and dates: at least '' (above every number) and below X'' (below every boolean).
+      return where(`value ${sign} ${p.add(text)} AND value >= '' AND value < X''`);
+    }
+  }
+}
+
+/**
+ * A wildcard: on text, a range of the index for the pattern's literal prefix, so `Jo*` reads
+ * only the entries that start with "Jo"; numbers and booleans only where their text could match.
+ */
+function likeCondition(pattern: string, p: SqlParams): string {
+  const glob = p.add(globPattern(pattern));
+  const prefix = pattern.slice(0, pattern.indexOf('*') < 0 ? undefined : pattern.indexOf('*'));
+  if (prefix === '') return `${shown} GLOB ${glob}`;
+  const parts = [
+    `(value >= ${p.add(prefix)} AND value < CAST(${p.add(Buffer.concat([Buffer.from(prefix), Buffer.from([0xff])]))} AS TEXT) AND value GLOB ${glob})`,
+  ];
+  if (/^[-0-9.e+]+$/.test(prefix)) parts.push(`(value < '' AND ${shown} GLOB ${glob})`);
+  if ('true'.startsWith(prefix) || 'false'.startsWith(prefix)) {
+    parts.push(`(value >= X'' AND CAST(value AS TEXT) GLOB ${glob})`);
+  }
+  return `(${parts.join(' OR ')})`;
+}

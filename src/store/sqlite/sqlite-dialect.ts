@@ -1,0 +1,475 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Selection } from '../../query/plan.ts';
+import type { RowEntries } from '../cell-index.ts';
+import type { Dialect, SheetRecord, Snapshot, StoredEvent } from '../dialect.ts';
+import type { StoredRow } from '../row-json.ts';
+import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
+import type { ApiKeyRecord } from '../store.ts';
+import { runSync, step, type Work } from '../work.ts';
+import { entryValues, filterSet } from './sqlite-cells.ts';
+import { migrate } from './sqlite-migrations.ts';
+
+export interface SqliteOptions {
+  /** A file path, or ':memory:'. */
+  path: string;
+  /** 'full' syncs to disk at every commit; 'normal' survives a process crash, not a power cut. */
+  synchronous: 'full' | 'normal';
+  /** Sheets with more rows than this are indexed, when a migration moves old sheets in. */
+  indexThreshold: number;
+}
+
+type Db = Database.Database;
+type Statement = Database.Statement;
+
+interface SheetRow {
+  key: number;
+  id: string;
+  name: string;
+  columns: string;
+  source: string;
+  settings: string;
+  row_count: number;
+  version: number;
+  next_rid: number;
+  indexed: number;
+  pushing: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * The embedded store: one SQLite file in WAL mode, owned by one process. A unit of work runs
+ * synchronously inside one transaction, so nothing interleaves with it; reads sent in pieces use
+ * a second, read-only connection whose transaction keeps their snapshot.
+ */
+export class SqliteDialect implements Dialect {
+  readonly ownsStore = true;
+  readonly #db: Db;
+  readonly #path: string;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(options: SqliteOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.#path = options.path;
+    this.#db = new Database(options.path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
+    this.#db.pragma('busy_timeout = 5000');
+    this.#db.pragma('foreign_keys = ON');
+    migrate(this.#db, this, options.indexThreshold);
+    runSync(this.dropAbandonedImports(), this.#db);
+  }
+
+  read<T>(work: () => Work<T>): Promise<T> {
+    return Promise.resolve(runSync(work(), this.#db));
+  }
+
+  write<T>(work: () => Work<T>): Promise<T> {
+    return Promise.resolve(this.#db.transaction(() => runSync(work(), this.#db)).immediate());
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    if (this.#path === ':memory:') return { run: (work) => this.read(work), end: async () => {} };
+    const reader = new Database(this.#path, { readonly: true, fileMustExist: true });
+    reader.exec('BEGIN');
+    return {
+      run: async (work) => runSync(work(), reader),
+      end: async () => {
+        if (reader.inTransaction) reader.exec('COMMIT');
+        reader.close();
+      },
+    };
+  }
+
+  /** One process owns the file, and the write queue already runs a sheet's work in turn. */
+  exclusive<T>(_sheetId: string, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    this.#db.close();
+  }
+
+  // Sheets
+
+  sheetById(id: string): Work<SheetRecord | null> {
+    return this.#one(`SELECT * FROM sheets WHERE id = ? AND state = 'ready'`, [id], toSheet);
+  }
+
+  listSheets(): Work<SheetRecord[]> {
+    return this.#all(`SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`, [], toSheet);
+  }
+
+  insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number> {
+    return step((db: Db) =>
+      Number(
+        this.#statement(
+          db,
+          `INSERT INTO sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          sheet.id,
+          sheet.name,
+          JSON.stringify(sheet.columns),
+          JSON.stringify(sheet.source),
+          JSON.stringify(sheet.settings),
+          sheet.rowCount,
+          sheet.version,
+          sheet.nextRid,
+          sheet.indexed ? 1 : 0,
+          sheet.pushing,
+          state,
+          sheet.createdAt,
+          sheet.updatedAt,
+        ).lastInsertRowid,
+      ),
+    );
+  }
+
+  saveSheet(sheet: SheetRecord): Work<void> {
+    return this.#run(
+      `UPDATE sheets SET name = ?, columns = ?, source = ?, settings = ?, row_count = ?, version = ?,
+         next_rid = ?, indexed = ?, pushing = ?, updated_at = ? WHERE key = ?`,
+      [
+        sheet.name,
+        JSON.stringify(sheet.columns),
+        JSON.stringify(sheet.source),
+        JSON.stringify(sheet.settings),
+        sheet.rowCount,
+        sheet.version,
+        sheet.nextRid,
+        sheet.indexed ? 1 : 0,
+        sheet.pushing,
+        sheet.updatedAt,
+        sheet.key,
+      ],
+    );
+  }
+
+  publishSheet(key: number): Work<void> {
+    return this.#run(`UPDATE sheets SET state = 'ready' WHERE key = ?`, [key]);
+  }
+
+  deleteSheet(key: number): Work<void> {
+    return step((db: Db) => {
+      const sheet = this.#statement(db, 'SELECT id FROM sheets WHERE key = ?').pluck().get(key);
+      this.#statement(db, 'DELETE FROM rows WHERE sheet = ?').run(key);
+      this.#statement(db, 'DELETE FROM cells WHERE sheet = ?').run(key);
+      this.#statement(db, 'DELETE FROM events WHERE sheet_id = ?').run(sheet);
+      this.#statement(db, 'DELETE FROM sheets WHERE key = ?').run(key);
+    });
+  }
+
+  /** Any import still marked as running was cut off: this process is the file's only writer. */
+  dropAbandonedImports(): Work<void> {
+    return step((db: Db) => {
+      const keys = this.#statement(db, `SELECT key FROM sheets WHERE state = 'importing'`)
+        .pluck()
+        .all() as number[];
+      for (const key of keys) {
+        this.#statement(db, 'DELETE FROM rows WHERE sheet = ?').run(key);
+        this.#statement(db, 'DELETE FROM cells WHERE sheet = ?').run(key);
+        this.#statement(db, 'DELETE FROM sheets WHERE key = ?').run(key);
+      }
+    });
+  }
+
+  // Rows
+
+  rowsBetween(key: number, from: number, to: number): Work<StoredRow[]> {
+    return this.#all(
+      'SELECT pos, rid, json, dates FROM rows WHERE sheet = ? AND pos >= ? AND pos < ? ORDER BY pos',
+      [key, from, to],
+    );
+  }
+
+  rowsAt(key: number, positions: number[]): Work<StoredRow[]> {
+    return this.#all(
+      'SELECT pos, rid, json, dates FROM rows WHERE sheet = ? AND pos IN (SELECT value FROM json_each(?)) ORDER BY pos',
+      [key, JSON.stringify(positions)],
+    );
+  }
+
+  insertRows(key: number, rows: StoredRow[]): Work<void> {
+    return step((db: Db) => {
+      const insert = this.#statement(
+        db,
+        'INSERT INTO rows (sheet, pos, rid, json, dates) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const row of rows) insert.run(key, row.pos, row.rid, row.json, row.dates);
+    });
+  }
+
+  updateRows(key: number, rows: StoredRow[]): Work<void> {
+    return step((db: Db) => {
+      const update = this.#statement(
+        db,
+        'UPDATE rows SET json = ?, dates = ? WHERE sheet = ? AND pos = ? AND rid = ?',
+      );
+      for (const row of rows) update.run(row.json, row.dates, key, row.pos, row.rid);
+    });
+  }
+
+  deleteRows(key: number, positions: number[]): Work<void> {
+    return step((db: Db) => {
+      this.#statement(
+        db,
+        'DELETE FROM rows WHERE sheet = ? AND pos IN (SELECT value FROM json_each(?))',
+      ).run(key, JSON.stringify(positions));
+      const first = Math.min(...positions);
+      // The rows below the first gap are numbered again, in order, from it.
+      this.#statement(
+        db,
+        `UPDATE rows SET pos = renumbered.pos FROM (
+           SELECT rid, ?2 + row_number() OVER (ORDER BY pos) - 1 AS pos FROM rows WHERE sheet = ?1 AND pos > ?2
+         ) AS renumbered WHERE rows.sheet = ?1 AND rows.rid = renumbered.rid`,
+      ).run(numbered([key, first]));
+    });
+  }
+
+  openRows(key: number, at: number, count: number): Work<void> {
+    return this.#run('UPDATE rows SET pos = pos + ? WHERE sheet = ? AND pos >= ?', [
+      count,
+      key,
+      at,
+    ]);
+  }
+
+  deleteAllRows(key: number): Work<void> {
+    return this.#run('DELETE FROM rows WHERE sheet = ?', [key]);
+  }
+
+  // The cell index
+
+  insertEntries(key: number, rows: RowEntries[]): Work<void> {
+    return step((db: Db) => {
+      const insert = this.#statement(
+        db,
+        'INSERT INTO cells (sheet, col, value, rid, folded, shown) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      for (const { rid, entries } of rows) {
+        for (const entry of entries) insert.run(key, entry.col, ...valuesAt(entry, rid));
+      }
+    });
+  }
+
+  deleteEntries(key: number, rows: RowEntries[]): Work<void> {
+    return step((db: Db) => {
+      const remove = this.#statement(
+        db,
+        'DELETE FROM cells WHERE sheet = ? AND col = ? AND value = ? AND rid = ?',
+      );
+      for (const { rid, entries } of rows) {
+        for (const entry of entries) remove.run(key, entry.col, entryValues(entry)[0], rid);
+      }
+    });
+  }
+
+  deleteAllEntries(key: number): Work<void> {
+    return this.#run('DELETE FROM cells WHERE sheet = ?', [key]);
+  }
+
+  matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]> {
+    const p = new SqlParams((n) => `?${n}`);
+    const set = selectionSet(selection, (filter) => filterSet(key, filter, p));
+    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    return step((db: Db) =>
+      this.#statement(db, `SELECT pos FROM rows WHERE sheet = ${p.add(key)}${where} ORDER BY pos`)
+        .pluck()
+        .all(numbered(p.values)),
+    );
+  }
+
+  // Answers
+
+  jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer> {
+    return this.#json(`pos >= ? AND pos < ?`, [key, from, to], withIds);
+  }
+
+  jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer> {
+    return this.#json(
+      `pos IN (SELECT value FROM json_each(?))`,
+      [key, JSON.stringify(positions)],
+      withIds,
+    );
+  }
+
+  /** The rows' stored JSON joined by SQLite itself, handed over as bytes: no per-row work here. */
+  #json(where: string, params: unknown[], withIds: boolean): Work<Buffer> {
+    const row = withIds
+      ? `CASE json WHEN '{}' THEN '{"_id":' || pos || '}' ELSE '{"_id":' || pos || ',' || substr(json, 2) END`
+      : 'json';
+    return step((db: Db) => {
+      const joined = this.#statement(
+        db,
+        `SELECT CAST(group_concat(${row}, ',' ORDER BY pos) AS BLOB) FROM rows WHERE sheet = ? AND ${where}`,
+      )
+        .pluck()
+        .get(...params) as Buffer | null;
+      return joined ?? Buffer.alloc(0);
+    });
+  }
+
+  // Events
+
+  insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void> {
+    return step((db: Db) => {
+      const insert = this.#statement(
+        db,
+        'INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const event of events) {
+        insert.run(event.id, event.sheetId, event.type, event.body, event.createdAt);
+      }
+    });
+  }
+
+  eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]> {
+    return this.#all(
+      `SELECT seq, id, sheet_id AS sheetId, type, body, created_at AS createdAt FROM events
+       WHERE sheet_id = ? AND seq > coalesce((SELECT seq FROM events WHERE id = ?), 0) ORDER BY seq LIMIT ?`,
+      [sheetId, after, limit],
+    );
+  }
+
+  eventsExist(ids: string[]): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          'SELECT 1 FROM events WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1',
+        )
+          .pluck()
+          .get(JSON.stringify(ids)) !== undefined,
+    );
+  }
+
+  // Flags and keys
+
+  claimFlag(name: string): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(db, 'INSERT OR IGNORE INTO flags (name) VALUES (?)').run(name).changes ===
+        1,
+    );
+  }
+
+  releaseFlag(name: string): Work<void> {
+    return this.#run('DELETE FROM flags WHERE name = ?', [name]);
+  }
+
+  insertKey(key: ApiKeyRecord): Work<void> {
+    return this.#run(
+      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [key.id, key.sheetId, key.name, JSON.stringify(key.scopes), key.hash, key.createdAt],
+    );
+  }
+
+  keysOf(sheetId: string): Work<ApiKeyRecord[]> {
+    return this.#all(
+      'SELECT * FROM api_keys WHERE sheet_id = ? ORDER BY created_at, id',
+      [sheetId],
+      toKey,
+    );
+  }
+
+  keyById(id: string): Work<ApiKeyRecord | null> {
+    return this.#one('SELECT * FROM api_keys WHERE id = ?', [id], toKey);
+  }
+
+  deleteKey(sheetId: string, id: string): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(db, 'DELETE FROM api_keys WHERE sheet_id = ? AND id = ?').run(sheetId, id)
+          .changes === 1,
+    );
+  }
+
+  // Statements
+
+  /** Statements prepared once per connection and text; SQL text never holds request data. */
+  #statement(db: Db, sql: string): Statement {
+    if (db !== this.#db) return db.prepare(sql);
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      if (this.#statements.size > 2000) this.#statements.clear();
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #run(sql: string, params: unknown[]): Work<void> {
+    return step((db: Db) => {
+      this.#statement(db, sql).run(...params);
+    });
+  }
+
+  #all<R, T = R>(sql: string, params: unknown[], map?: (row: R) => T): Work<T[]> {
+    return step((db: Db) => {
+      const rows = this.#statement(db, sql).all(...params) as R[];
+      return map === undefined ? (rows as unknown as T[]) : rows.map(map);
+    });
+  }
+
+  #one<R, T>(sql: string, params: unknown[], map: (row: R) => T): Work<T | null> {
+    return step((db: Db) => {
+      const row = this.#statement(db, sql).get(...params) as R | undefined;
+      return row === undefined ? null : map(row);
+    });
+  }
+}
+
+/** Values for `?1`, `?2`...: better-sqlite3 binds numbered parameters by name. */
+function numbered(values: unknown[]): Record<number, unknown> {
+  return Object.fromEntries(values.map((value, i) => [i + 1, value]));
+}
+
+function valuesAt(entry: RowEntries['entries'][number], rid: number) {
+  const [value, folded, shown] = entryValues(entry);
+  return [value, rid, folded, shown] as const;
+}
+
+function toSheet(row: SheetRow): SheetRecord {
+  return {
+    key: row.key,
+    id: row.id,
+    name: row.name,
+    columns: JSON.parse(row.columns) as string[],
+    rowCount: row.row_count,
+    source: JSON.parse(row.source) as SheetRecord['source'],
+    settings: JSON.parse(row.settings) as SheetRecord['settings'],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+    nextRid: row.next_rid,
+    indexed: row.indexed === 1,
+    pushing: row.pushing,
+  };
+}
+
+interface KeyRow {
+  id: string;
+  sheet_id: string;
+  name: string;
+  scopes: string;
+  hash: string;
+  created_at: string;
+}
+
+function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as string[],
+    hash: row.hash,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,181 @@
+import type { Cell } from '../cells/cell.ts';
+import { matchesSelection } from '../query/match-filter.ts';
+import type { Selection } from '../query/plan.ts';
+import type { RowEffect } from '../sheets/write-effect.ts';
+import { rowEntries, type RowEntries } from './cell-index.ts';
+import type { Dialect, SheetRecord } from './dialect.ts';
+import { checkPositions, type RowSource } from './plan-write.ts';
+import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
+import type { Work } from './work.ts';
+
+/** What one effect did to the stored rows, as the row events tell it. */
+export interface RowChange {
+  type: 'rows.created' | 'rows.updated' | 'rows.deleted';
+  /** Each row's JSON with its `_id`: after the change, or before it for deleted rows. */
+  rows: string[];
+  /** For updated rows, the same rows as they were. */
+  previous?: string[];
+}
+
+/**
+ * A sheet's stored rows inside a write transaction, as writes are planned and applied against
+ * them. Small sheets are filtered in memory; large ones through the cell index, which this keeps
+ * in step with the rows, and which a sheet gets once it grows past `indexThreshold` rows.
+ */
+export class StoredRows implements RowSource {
+  readonly codec: RowCodec;
+  readonly changes: RowChange[] = [];
+  /** Rows read since the last change, so planning and applying a write read them once. */
+  #fetched = new Map<number, { stored: StoredRow; cells: Cell[] }>();
+
+  constructor(
+    private readonly dialect: Dialect,
+    readonly record: SheetRecord,
+    private readonly indexThreshold: number,
+    /** Imports keep no record of their rows: a new sheet has no row events. */
+    private readonly recordChanges = true,
+  ) {
+    this.codec = new RowCodec(record.columns);
+  }
+
+  get name(): string {
+    return this.record.name;
+  }
+
+  get rowCount(): number {
+    return this.record.rowCount;
+  }
+
+  *select(selection: Selection): Work<number[]> {
+    if ('ids' in selection) return checkPositions(this.name, this.rowCount, selection.ids);
+    if (this.record.indexed)
+      return yield* this.dialect.matchingPositions(this.record.key, selection);
+    const rows = this.#remember(yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount));
+    return rows
+      .filter((row) => matchesSelection(selection, row.cells))
+      .map((row) => row.stored.pos);
+  }
+
+  *rowsAt(positions: number[]): Work<Cell[][]> {
+    const rows = yield* this.#stored(positions);
+    return rows.map((row) => [...row.cells]);
+  }
+
+  *apply(effect: RowEffect): Work<void> {
+    const { key } = this.record;
+    switch (effect.kind) {
+      case 'append':
+      case 'insert': {
+        const at = effect.kind === 'append' ? this.rowCount : effect.at;
+        if (effect.kind === 'insert') yield* this.dialect.openRows(key, at, effect.rows.length);
+        const stored = effect.rows.map((cells, i) => ({
+          pos: at + i,
+          rid: this.record.nextRid + i,
+          ...this.codec.encode(cells),
+        }));
+        yield* this.dialect.insertRows(key, stored);
+        if (this.record.indexed) {
+          yield* this.dialect.insertEntries(
+            key,
+            stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(effect.rows[i] ?? []) })),
+          );
+        }
+        this.record.nextRid += stored.length;
+        this.record.rowCount += stored.length;
+        this.#note(() => ({
+          type: 'rows.created',
+          rows: stored.map((row) => withPosition(row.json, row.pos)),
+        }));
+        break;
+      }
+      case 'update': {
+        const old = yield* this.#stored(effect.positions);
+        const stored = old.map((row, i) => ({
+          ...row.stored,
+          ...this.codec.encode(effect.after[i] ?? []),
+        }));
+        yield* this.dialect.updateRows(key, stored);
+        if (this.record.indexed) {
+          const changed = (i: number) => changedColumns(old[i]?.cells ?? [], effect.after[i] ?? []);
+          yield* this.dialect.deleteEntries(
+            key,
+            old.map((row, i) => ({
+              rid: row.stored.rid,
+              entries: rowEntries(row.cells, changed(i)),
+            })),
+          );
+          yield* this.dialect.insertEntries(
+            key,
+            stored.map((row, i) => ({
+              rid: row.rid,
+              entries: rowEntries(effect.after[i] ?? [], changed(i)),
+            })),
+          );
+        }
+        this.#note(() => ({
+          type: 'rows.updated',
+          rows: stored.map((row) => withPosition(row.json, row.pos)),
+          previous: old.map((row) => withPosition(row.stored.json, row.stored.pos)),
+        }));
+        break;
+      }
+      case 'delete': {
+        const old = yield* this.#stored(effect.positions);
+        yield* this.dialect.deleteRows(key, effect.positions);
+        if (this.record.indexed) {
+          yield* this.dialect.deleteEntries(
+            key,
+            old.map((row) => ({ rid: row.stored.rid, entries: rowEntries(row.cells) })),
+          );
+        }
+        this.record.rowCount -= old.length;
+        this.#note(() => ({
+          type: 'rows.deleted',
+          rows: old.map((row) => withPosition(row.stored.json, row.stored.pos)),
+        }));
+        break;
+      }
+    }
+    this.#fetched = new Map();
+  }
+
+  #note(change: () => RowChange): void {
+    if (this.recordChanges) this.changes.push(change());
+  }
+
+  /** Builds the cell index once a sheet has grown past the threshold. */
+  *indexIfLarge(): Work<void> {
+    if (this.record.indexed || this.rowCount <= this.indexThreshold) return;
+    const rows = yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount);
+    yield* this.dialect.insertEntries(this.record.key, this.entriesOf(rows));
+    this.record.indexed = true;
+  }
+
+  entriesOf(rows: StoredRow[]): RowEntries[] {
+    return rows.map((row) => ({ rid: row.rid, entries: rowEntries(this.codec.decode(row)) }));
+  }
+
+  *#stored(positions: number[]): Work<{ stored: StoredRow; cells: Cell[] }[]> {
+    const missing = positions.filter((pos) => !this.#fetched.has(pos));
+    if (missing.length > 0) this.#remember(yield* this.dialect.rowsAt(this.record.key, missing));
+    return positions.map((pos) => this.#fetched.get(pos) as { stored: StoredRow; cells: Cell[] });
+  }
+
+  #remember(rows: StoredRow[]): { stored: StoredRow; cells: Cell[] }[] {
+    return rows.map((stored) => {
+      const row = { stored, cells: this.codec.decode(stored) };
+      this.#fetched.set(stored.pos, row);
+      return row;
+    });
+  }
+}
+
+/** The columns whose index entries differ between two versions of a row. */
+function changedColumns(before: Cell[], after: Cell[]): number[] {
+  const changed: number[] = [];
+  for (let i = 0; i < Math.max(before.length, after.length); i++) {
+    // A cell's JSON tells number, text and boolean apart, which is all its entry depends on.
+    if (JSON.stringify(before[i] ?? null) !== JSON.stringify(after[i] ?? null)) changed.push(i);
+  }
+  return changed;
+}
