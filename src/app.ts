@@ -8,8 +8,13 @@ import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
-import { answerClientError, registerErrorHandler } from './routes/error-handler.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerErrorHandler,
+} from './routes/error-handler.ts';
 import { ReadCache } from './routes/read-cache.ts';
+import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { Sheets, type Providers } from './sheets/sheets.ts';
@@ -50,6 +55,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
           requestTimeout: timeouts.requestMs,
           keepAliveTimeout: timeouts.keepAliveMs,
           connectionsCheckingInterval: 1000,
+          // Checked by the request guard instead, which answers with a problem document.
+          requireHostHeader: false,
         },
         handler,
       ),
@@ -59,12 +66,14 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
   registerErrorHandler(app);
+  registerRequestGuard(app);
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);
   await app.register(swagger, {
