@@ -12,6 +12,7 @@ import {
 import type { Sheets } from '../sheets/sheets.ts';
 import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
+import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import { negotiateFormat, rowsToCsv, rowsToJson } from './row-response.ts';
 import { rowRouteSchemas } from './schemas.ts';
@@ -21,7 +22,7 @@ export interface RowRouteDeps {
   cache: ReadCache;
   access: AccessControl;
   /** Counts a request against its API key's rate limit. */
-  keyLimit: (request: FastifyRequest, keyId: string) => Promise<void>;
+  keyLimit: KeyLimit;
   limits: Limits;
 }
 
