@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { AccessControl } from './access/access-control.ts';
 import { registerCors } from './access/cors.ts';
 import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
+import { loggerOptions, RequestLog, type LogSettings } from './logs/request-log.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
 import {
@@ -30,7 +31,8 @@ export interface AppOptions {
   uploadLimit: number;
   /** Bytes of read answers kept in memory; 0 turns the cache off. */
   cacheSize: number;
-  logger?: FastifyServerOptions['logger'];
+  /** Unset: nothing is logged. */
+  logger?: LogSettings;
   /** Unset: every caller is the administrator (the server then listens on loopback only). */
   adminToken?: string | undefined;
   rateLimits?: RateLimitOptions;
@@ -60,7 +62,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
         },
         handler,
       ),
-    logger: options.logger ?? false,
+    logger: options.logger === undefined ? false : loggerOptions(options.logger),
+    logController: new RequestLog(),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestTimeout: timeouts.requestMs,

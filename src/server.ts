@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import { ConfigError, type Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
+import { prettifierFor } from './logs/log-format.ts';
 import { googleIdentity } from './providers/google/google-auth.ts';
 import { GoogleProvider } from './providers/google/google-provider.ts';
 import { PostgresStore } from './store/postgres/postgres-store.ts';
@@ -36,7 +37,10 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       bodyLimit: config.bodyLimit,
       uploadLimit: config.uploadLimit,
       cacheSize: config.cacheSize,
-      logger: { level: config.logLevel },
+      logger: {
+        level: config.logLevel,
+        prettifier: prettifierFor(config.logFormat, process.stdout.isTTY === true),
+      },
       adminToken: config.adminToken,
       rateLimits: config.rateLimits,
       limits: config.limits,

@@ -44,6 +44,7 @@ export const configSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
   ),
+  SHEETPORT_LOG_FORMAT: oneOf(['auto', 'pretty', 'json'] as const, 'auto'),
 });
 
 function oneOf<const T extends readonly string[]>(values: T, fallback: T[number]) {
@@ -65,6 +66,8 @@ export interface Config {
   sync: 'full' | 'normal';
   demo: boolean;
   logLevel: string;
+  /** `auto`: pretty on a terminal, JSON lines otherwise. */
+  logFormat: 'auto' | 'pretty' | 'json';
   google: GoogleSettings;
   adminToken: string | undefined;
   trustProxy: boolean;
@@ -100,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sync: parsed.SHEETPORT_SYNC,
     demo: parsed.SHEETPORT_DEMO,
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
+    logFormat: parsed.SHEETPORT_LOG_FORMAT,
     adminToken: parsed.SHEETPORT_ADMIN_TOKEN,
     trustProxy: parsed.SHEETPORT_TRUST_PROXY,
     rateLimits: {
