@@ -14,6 +14,7 @@ import {
   answerFrameworkError,
   registerErrorHandler,
 } from './routes/error-handler.ts';
+import { registerHealthRoutes, type HealthDeps } from './routes/health-routes.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
@@ -21,7 +22,7 @@ import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { Sheets, type Providers } from './sheets/sheets.ts';
 import type { SheetStore } from './store/store.ts';
 
-export interface AppDeps {
+export interface AppDeps extends HealthDeps {
   store: SheetStore;
   providers?: Providers;
 }
@@ -70,6 +71,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     keepAliveTimeout: timeouts.keepAliveMs,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
+    // Requests arriving while the app closes are refused by the health routes' hook instead.
+    return503OnClosing: false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
@@ -77,6 +80,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   });
   registerErrorHandler(app);
   registerRequestGuard(app);
+  registerHealthRoutes(app, deps);
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);
   await app.register(swagger, {

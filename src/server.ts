@@ -31,8 +31,18 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const store = await openStore(config);
   const identity = googleIdentity(config.google);
   const google = identity === null ? undefined : new GoogleProvider(identity, config.google);
+  const shutdown = new AbortController();
   const app = await createApp(
-    { store, providers: { google } },
+    {
+      store,
+      providers: { google },
+      // The store probe, until the store has a ping() of its own. The store opens once its
+      // migrations are done, so an answer means both.
+      readiness: async () => {
+        await store.listSheets();
+      },
+      shutdown: shutdown.signal,
+    },
     {
       bodyLimit: config.bodyLimit,
       uploadLimit: config.uploadLimit,
@@ -65,10 +75,17 @@ export async function serve(config: Config): Promise<FastifyInstance> {
         : `Google Sheets: share spreadsheets with ${google.email}`,
     );
   }
+  // SIGTERM is how orchestrators stop a server: it first stops being ready, so that load
+  // balancers send nothing new, then closes. SIGINT, a person at a terminal, closes at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      app.log.info(`${signal}: finishing requests in flight`);
-      void app.close().then(() => process.exit(0));
+      shutdown.abort();
+      const delay = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
+      if (delay > 0) app.log.info(`${signal}: /readyz answers 503; closing in ${delay} ms`);
+      setTimeout(() => {
+        app.log.info(`${signal}: finishing requests in flight`);
+        void app.close().then(() => process.exit(0));
+      }, delay);
     });
   }
   return app;

@@ -29,6 +29,7 @@ test('with no SHEETPORT_ variables set every setting takes its documented defaul
     demo: true,
     logLevel: 'info',
     logFormat: 'auto',
+    shutdownDelayMs: 0,
   };
   assert.deepEqual(settings(loadConfig({}), defaults), defaults);
 });
@@ -45,6 +46,7 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     demo: false,
     logLevel: 'warn',
     logFormat: 'json',
+    shutdownDelayMs: 15_000,
   };
   const config = loadConfig({
     SHEETPORT_HOST: '0.0.0.0',
@@ -57,6 +59,7 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     SHEETPORT_DEMO: 'false',
     SHEETPORT_LOG_LEVEL: 'warn',
     SHEETPORT_LOG_FORMAT: 'json',
+    SHEETPORT_SHUTDOWN_DELAY_MS: '15000',
   });
   assert.deepEqual(settings(config, expected), expected);
 });
@@ -83,6 +86,8 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_LOG_LEVEL', 'loud'],
     ['SHEETPORT_LOG_FORMAT', 'yaml'],
     ['SHEETPORT_LOG_FORMAT', 'PRETTY'],
+    ['SHEETPORT_SHUTDOWN_DELAY_MS', '-1'],
+    ['SHEETPORT_SHUTDOWN_DELAY_MS', '600000'],
     ['SHEETPORT_HOST', ''],
   ];
   for (const [name, value] of cases) {

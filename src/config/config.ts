@@ -40,6 +40,7 @@ export const configSchema = Type.Object({
   SHEETPORT_MAX_FILTERS: Type.Integer({ default: 20, minimum: 1 }),
   SHEETPORT_REQUEST_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 1000 }),
   SHEETPORT_HEADERS_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1000 }),
+  SHEETPORT_SHUTDOWN_DELAY_MS: Type.Integer({ default: 0, minimum: 0, maximum: 300_000 }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -74,6 +75,8 @@ export interface Config {
   rateLimits: { perAddress: number; perKey: number };
   limits: Limits;
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** After SIGTERM, how long to go on serving with /readyz answering 503, before closing. */
+  shutdownDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersMs: parsed.SHEETPORT_HEADERS_TIMEOUT_MS,
       keepAliveMs: 5_000,
     },
+    shutdownDelayMs: parsed.SHEETPORT_SHUTDOWN_DELAY_MS,
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,

@@ -78,12 +78,16 @@ export function answerFrameworkError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  sendProblem(request, reply, toProblem(error));
+  void sendProblem(request, reply, toProblem(error));
 }
 
 /** Writes a problem document; every error answer goes through here. */
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem): void {
-  void reply
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  problem: Problem,
+): FastifyReply {
+  return reply
     .code(problem.status)
     .headers(problem.headers)
     .type('application/problem+json')
@@ -95,7 +99,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-    sendProblem(request, reply, problem);
+    void sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -114,7 +118,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
             'route-not-found',
             `No endpoint answers ${request.method} ${path}; rows are served under /api/v1/<sheet_id>, sheets managed under /admin/v1/sheets.`,
           );
-    sendProblem(request, reply, problem);
+    void sendProblem(request, reply, problem);
   });
 }
 
