@@ -76,8 +76,8 @@ export async function registerRateLimits(
   // choice is made as the answer leaves.
   app.addHook('onSend', async (request, reply) => {
     const budget = keyBudgets.get(request);
-    const addressRemaining = reply.getHeader('ratelimit-remaining');
     if (budget === undefined) return;
+    const addressRemaining = reply.getHeader('ratelimit-remaining');
     if (
       addressRemaining === undefined ||
       Number(budget['ratelimit-remaining']) <= Number(addressRemaining)
@@ -101,8 +101,9 @@ export async function registerRateLimits(
       'ratelimit-remaining': String(result.isExceeded ? 0 : result.remaining),
       'ratelimit-reset': String(result.ttlInSeconds),
     };
-    if (result.isExceeded)
+    if (result.isExceeded) {
       throw tooMany(result.ttlInSeconds, { 'retry-after': budget['ratelimit-reset'], ...budget });
+    }
     keyBudgets.set(request, budget);
   };
 }
