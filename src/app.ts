@@ -1,21 +1,28 @@
 import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { AccessControl } from './access/access-control.ts';
 import { registerCors } from './access/cors.ts';
 import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
+import { loggerOptions, RequestLog, type LogSettings } from './logs/request-log.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
-import { answerClientError, registerErrorHandler } from './routes/error-handler.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerErrorHandler,
+} from './routes/error-handler.ts';
+import { registerHealthRoutes, type HealthDeps } from './routes/health-routes.ts';
 import { ReadCache } from './routes/read-cache.ts';
+import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { Sheets, type Providers } from './sheets/sheets.ts';
 import type { SheetStore } from './store/store.ts';
 
-export interface AppDeps {
+export interface AppDeps extends HealthDeps {
   store: SheetStore;
   providers?: Providers;
 }
@@ -25,7 +32,8 @@ export interface AppOptions {
   uploadLimit: number;
   /** Bytes of read answers kept in memory; 0 turns the cache off. */
   cacheSize: number;
-  logger?: FastifyServerOptions['logger'];
+  /** Unset: nothing is logged. */
+  logger?: LogSettings;
   /** Unset: every caller is the administrator (the server then listens on loopback only). */
   adminToken?: string | undefined;
   rateLimits?: RateLimitOptions;
@@ -50,21 +58,29 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
           requestTimeout: timeouts.requestMs,
           keepAliveTimeout: timeouts.keepAliveMs,
           connectionsCheckingInterval: 1000,
+          // Checked by the request guard instead, which answers with a problem document.
+          requireHostHeader: false,
         },
         handler,
       ),
-    logger: options.logger ?? false,
+    logger: options.logger === undefined ? false : loggerOptions(options.logger),
+    logController: new RequestLog(),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy ?? false,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+    // Requests arriving while the app closes are refused by the health routes' hook instead.
+    return503OnClosing: false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
   registerErrorHandler(app);
+  registerRequestGuard(app);
+  registerHealthRoutes(app, deps);
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);
   await app.register(swagger, {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import { ConfigError, type Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
+import { prettifierFor } from './logs/log-format.ts';
 import { googleIdentity } from './providers/google/google-auth.ts';
 import { GoogleProvider } from './providers/google/google-provider.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
@@ -29,13 +30,23 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const store = await openStore(config);
   const identity = googleIdentity(config.google);
   const google = identity === null ? undefined : new GoogleProvider(identity, config.google);
+  const shutdown = new AbortController();
   const app = await createApp(
-    { store, providers: { google } },
+    {
+      store,
+      providers: { google },
+      // The store opens once its migrations are done, so an answer means both.
+      readiness: () => store.ping(),
+      shutdown: shutdown.signal,
+    },
     {
       bodyLimit: config.bodyLimit,
       uploadLimit: config.uploadLimit,
       cacheSize: config.cacheSize,
-      logger: { level: config.logLevel },
+      logger: {
+        level: config.logLevel,
+        prettifier: prettifierFor(config.logFormat, process.stdout.isTTY === true),
+      },
       adminToken: config.adminToken,
       rateLimits: config.rateLimits,
       limits: config.limits,
@@ -60,10 +71,17 @@ export async function serve(config: Config): Promise<FastifyInstance> {
         : `Google Sheets: share spreadsheets with ${google.email}`,
     );
   }
+  // SIGTERM is how orchestrators stop a server: it first stops being ready, so that load
+  // balancers send nothing new, then closes. SIGINT, a person at a terminal, closes at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      app.log.info(`${signal}: finishing requests in flight`);
-      void app.close().then(() => process.exit(0));
+      shutdown.abort();
+      const delay = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
+      if (delay > 0) app.log.info(`${signal}: /readyz answers 503; closing in ${delay} ms`);
+      setTimeout(() => {
+        app.log.info(`${signal}: finishing requests in flight`);
+        void app.close().then(() => process.exit(0));
+      }, delay);
     });
   }
   return app;

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig, type Config } from '../src/config/config.ts';
+import { prettifierFor, type LogFormatSetting } from '../src/logs/log-format.ts';
 
 const repoRoot = new URL('..', import.meta.url).pathname;
 
@@ -27,6 +28,8 @@ test('with no SHEETPORT_ variables set every setting takes its documented defaul
     sync: 'full',
     demo: true,
     logLevel: 'info',
+    logFormat: 'auto',
+    shutdownDelayMs: 0,
   };
   assert.deepEqual(settings(loadConfig({}), defaults), defaults);
 });
@@ -42,6 +45,8 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     sync: 'normal',
     demo: false,
     logLevel: 'warn',
+    logFormat: 'json',
+    shutdownDelayMs: 15_000,
   };
   const config = loadConfig({
     SHEETPORT_HOST: '0.0.0.0',
@@ -53,6 +58,8 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     SHEETPORT_SYNC: 'normal',
     SHEETPORT_DEMO: 'false',
     SHEETPORT_LOG_LEVEL: 'warn',
+    SHEETPORT_LOG_FORMAT: 'json',
+    SHEETPORT_SHUTDOWN_DELAY_MS: '15000',
   });
   assert.deepEqual(settings(config, expected), expected);
 });
@@ -77,6 +84,10 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_UPLOAD_LIMIT', '1023'],
     ['SHEETPORT_CACHE_SIZE', '-1'],
     ['SHEETPORT_LOG_LEVEL', 'loud'],
+    ['SHEETPORT_LOG_FORMAT', 'yaml'],
+    ['SHEETPORT_LOG_FORMAT', 'PRETTY'],
+    ['SHEETPORT_SHUTDOWN_DELAY_MS', '-1'],
+    ['SHEETPORT_SHUTDOWN_DELAY_MS', '600000'],
     ['SHEETPORT_HOST', ''],
   ];
   for (const [name, value] of cases) {
@@ -94,6 +105,30 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
 
 test('the message for a value outside a fixed list names the values allowed', () => {
   assert.throws(() => loadConfig({ SHEETPORT_SYNC: 'maybe' }), /full.*normal/);
+});
+
+test('SHEETPORT_LOG_FORMAT: pretty on a terminal by default, JSON lines otherwise or when asked', () => {
+  const prettifier = '/modules/pino-pretty/index.js';
+  const cases: [LogFormatSetting, boolean, string | null, string | undefined][] = [
+    ['auto', true, prettifier, prettifier],
+    ['auto', false, prettifier, undefined],
+    ['auto', true, null, undefined],
+    ['pretty', false, prettifier, prettifier],
+    ['json', true, prettifier, undefined],
+  ];
+  for (const [setting, terminal, installed, expected] of cases) {
+    assert.equal(prettifierFor(setting, terminal, installed), expected, `${setting} ${terminal}`);
+  }
+});
+
+test('SHEETPORT_LOG_FORMAT=pretty without pino-pretty installed is refused with a message saying so', () => {
+  assert.throws(
+    () => prettifierFor('pretty', true, null),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /SHEETPORT_LOG_FORMAT/.test(error.message) &&
+      /pino-pretty/.test(error.message),
+  );
 });
 
 interface Run {

@@ -74,3 +74,19 @@ test('interactive API docs are served at /docs', async (t) => {
   assert.equal(status, 200);
   assert.match(text, /swagger-ui/i);
 });
+
+test('the upload form is documented beside the JSON bodies of POST /admin/v1/sheets', async (t) => {
+  const { url } = await build(t);
+  const doc = (await call(`${url}/openapi.json`)).body as {
+    paths: Record<string, { post?: { requestBody: { content: Record<string, unknown> } } }>;
+  };
+  const content = doc.paths['/admin/v1/sheets']?.post?.requestBody.content ?? {};
+  assert.deepEqual(Object.keys(content).sort(), ['application/json', 'multipart/form-data']);
+  const form = content['multipart/form-data'] as {
+    schema: { type: string; required: string[]; properties: Record<string, { format?: string }> };
+  };
+  assert.equal(form.schema.type, 'object');
+  assert.deepEqual(form.schema.required, ['file']);
+  assert.deepEqual(Object.keys(form.schema.properties).sort(), ['file', 'name', 'tab']);
+  assert.equal(form.schema.properties.file?.format, 'binary');
+});

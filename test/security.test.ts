@@ -254,6 +254,52 @@ test('a key over its rate limit answers 429 while other callers go on', async (t
   assert.equal((await call(`${s.url}/api/v1/${id}`, { headers: admin })).status, 200);
 });
 
+test('each API key has a budget of its own: spending one leaves keys of this and other sheets alone', async (t) => {
+  const s = await secured(t, { rateLimits: { perAddress: 1000, perKey: 3 } });
+  const [a, b] = [await sheet(s), await sheet(s)];
+  const [spent, sameSheet, otherSheet] = [
+    await key(s, a, ['read']),
+    await key(s, a, ['read']),
+    await key(s, b, ['read']),
+  ];
+  const read = (id: string, k: { key: string }) =>
+    call(`${s.url}/api/v1/${id}`, { headers: { 'x-api-key': k.key } });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await read(a, spent)).status);
+  assert.deepEqual(statuses, [200, 200, 200, 429]);
+  for (const [id, other, what] of [
+    [b, otherSheet, 'a key of another sheet'],
+    [a, sameSheet, 'another key of the same sheet'],
+  ] as const) {
+    const first = await read(id, other);
+    assert.equal(first.status, 200, `${what}: ${first.text}`);
+    assert.equal(first.headers.get('ratelimit-limit'), '3', what);
+    assert.equal(first.headers.get('ratelimit-remaining'), '2', `${what} counts on its own`);
+    assert.equal((await read(id, other)).headers.get('ratelimit-remaining'), '1', what);
+  }
+  assertProblem(await read(a, spent), 429, 'rate-limited');
+});
+
+test('the per-address limit still holds for requests that each carry a different key', async (t) => {
+  const s = await secured(t, { rateLimits: { perAddress: 8, perKey: 100 } });
+  const id = await sheet(s);
+  const keys = [await key(s, id, ['read']), await key(s, id, ['read']), await key(s, id, ['read'])];
+  // Four of the eight requests this minute went on the sheet and its keys.
+  const replies = [];
+  for (let i = 0; i < 5; i++) {
+    const k = keys[i % keys.length] as { key: string };
+    replies.push(await call(`${s.url}/api/v1/${id}`, { headers: { 'x-api-key': k.key } }));
+  }
+  assert.deepEqual(
+    replies.map((r) => r.status),
+    [200, 200, 200, 200, 429],
+  );
+  const last = replies[3] as Awaited<ReturnType<typeof call>>;
+  assert.equal(last.headers.get('ratelimit-limit'), '8', 'the limit nearer to running out');
+  assert.equal(last.headers.get('ratelimit-remaining'), '0');
+  assertProblem(replies[4] as Awaited<ReturnType<typeof call>>, 429, 'rate-limited');
+});
+
 test('requests over a limit are refused whole with a problem document naming the limit', async (t) => {
   const s = await secured(t, {
     limits: { rowsPerRequest: 2, columnsPerSheet: 3, cellLength: 10, filtersPerRequest: 2 },

@@ -13,9 +13,19 @@ export interface RateLimitOptions {
 const windowMs = 60_000;
 /** The key a request was authenticated with, for the per-key limit to count by. */
 const keyIds = new WeakMap<FastifyRequest, string>();
+/** The RateLimit headers of the key's budget, for requests the key limit let through. */
+const keyBudgets = new WeakMap<FastifyRequest, Record<string, string>>();
 
-function tooMany(after: string | number): Problem {
-  return new Problem('rate-limited', `Too many requests; try again in ${after} seconds.`);
+/** Counts a request against the budget of the API key it carries; throws 429 past it. */
+export type KeyLimit = (request: FastifyRequest, keyId: string) => Promise<void>;
+
+function tooMany(seconds: number, headers: Record<string, string> = {}): Problem {
+  return new Problem(
+    'rate-limited',
+    `Too many requests; try again in ${seconds} seconds.`,
+    {},
+    headers,
+  );
 }
 
 /**
@@ -27,7 +37,7 @@ export async function registerRateLimits(
   app: FastifyInstance,
   store: SheetStore,
   options: RateLimitOptions,
-): Promise<(request: FastifyRequest, keyId: string) => Promise<void>> {
+): Promise<KeyLimit> {
   const countHit = store.countHit?.bind(store);
   const shared =
     countHit === undefined
@@ -61,23 +71,39 @@ export async function registerRateLimits(
     errorResponseBuilder: (_request, context) => tooMany(Math.ceil(context.ttl / 1000)),
   });
   if (options.perKey === 0) return async () => undefined;
+  // An answer has room for one set of RateLimit headers: those of the limit nearer to running
+  // out. The address limit runs after the key limit (route hooks follow plugin hooks), so the
+  // choice is made as the answer leaves.
+  app.addHook('onSend', async (request, reply) => {
+    const budget = keyBudgets.get(request);
+    if (budget === undefined) return;
+    const addressRemaining = reply.getHeader('ratelimit-remaining');
+    if (
+      addressRemaining === undefined ||
+      Number(budget['ratelimit-remaining']) <= Number(addressRemaining)
+    ) {
+      void reply.headers(budget);
+    }
+  });
+  // Each key has a bucket of its own, so that one key spending its budget leaves others alone.
   const limit = app.createRateLimit({
     max: options.perKey,
     timeWindow: windowMs,
-    keyGenerator: (request) =>
-      `key:${(request as FastifyRequest & { keyId?: string }).keyId ?? ''}`,
+    keyGenerator: (request) => `key:${keyIds.get(request) ?? ''}`,
     ...shared,
   });
   return async (request, keyId) => {
     keyIds.set(request, keyId);
     const result = await limit(request);
-    if (!result.isAllowed && result.isExceeded) {
-      const problem = tooMany(result.ttlInSeconds);
-      problem.headers['retry-after'] = String(result.ttlInSeconds);
-      problem.headers['ratelimit-limit'] = String(result.max);
-      problem.headers['ratelimit-remaining'] = '0';
-      problem.headers['ratelimit-reset'] = String(result.ttlInSeconds);
-      throw problem;
+    if (result.isAllowed) return;
+    const budget = {
+      'ratelimit-limit': String(result.max),
+      'ratelimit-remaining': String(result.isExceeded ? 0 : result.remaining),
+      'ratelimit-reset': String(result.ttlInSeconds),
+    };
+    if (result.isExceeded) {
+      throw tooMany(result.ttlInSeconds, { 'retry-after': budget['ratelimit-reset'], ...budget });
     }
+    keyBudgets.set(request, budget);
   };
 }

@@ -40,10 +40,12 @@ export const configSchema = Type.Object({
   SHEETPORT_MAX_FILTERS: Type.Integer({ default: 20, minimum: 1 }),
   SHEETPORT_REQUEST_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 1000 }),
   SHEETPORT_HEADERS_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1000 }),
+  SHEETPORT_SHUTDOWN_DELAY_MS: Type.Integer({ default: 0, minimum: 0, maximum: 300_000 }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
   ),
+  SHEETPORT_LOG_FORMAT: oneOf(['auto', 'pretty', 'json'] as const, 'auto'),
 });
 
 function oneOf<const T extends readonly string[]>(values: T, fallback: T[number]) {
@@ -65,12 +67,16 @@ export interface Config {
   sync: 'full' | 'normal';
   demo: boolean;
   logLevel: string;
+  /** `auto`: pretty on a terminal, JSON lines otherwise. */
+  logFormat: 'auto' | 'pretty' | 'json';
   google: GoogleSettings;
   adminToken: string | undefined;
   trustProxy: boolean;
   rateLimits: { perAddress: number; perKey: number };
   limits: Limits;
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** After SIGTERM, how long to go on serving with /readyz answering 503, before closing. */
+  shutdownDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sync: parsed.SHEETPORT_SYNC,
     demo: parsed.SHEETPORT_DEMO,
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
+    logFormat: parsed.SHEETPORT_LOG_FORMAT,
     adminToken: parsed.SHEETPORT_ADMIN_TOKEN,
     trustProxy: parsed.SHEETPORT_TRUST_PROXY,
     rateLimits: {
@@ -117,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersMs: parsed.SHEETPORT_HEADERS_TIMEOUT_MS,
       keepAliveMs: 5_000,
     },
+    shutdownDelayMs: parsed.SHEETPORT_SHUTDOWN_DELAY_MS,
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,

@@ -8,6 +8,8 @@ export const problemKinds = {
   'row-not-found': { status: 404, title: 'Row not found' },
   'key-not-found': { status: 404, title: 'API key not found' },
   'route-not-found': { status: 404, title: 'No such endpoint' },
+  'invalid-url': { status: 400, title: 'Invalid URL' },
+  'uri-too-long': { status: 414, title: 'URI too long' },
   unauthorized: { status: 401, title: 'Missing or wrong credentials' },
   forbidden: { status: 403, title: 'Not allowed with this key' },
   'rate-limited': { status: 429, title: 'Too many requests' },
@@ -46,6 +48,7 @@ export const problemKinds = {
     status: 504,
     title: 'The provider did not say whether it applied the write',
   },
+  'not-ready': { status: 503, title: 'Not ready to serve' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof problemKinds;

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { SwaggerTransform } from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
@@ -54,16 +55,21 @@ export function describeSheet(sheet: Sheet) {
 }
 
 /**
- * The upload form, for the OpenAPI document. It has no `type`: the multipart plugin streams the
- * parts instead of building a body, so there is no object for the validator to check.
+ * The upload form, for the OpenAPI document only: the multipart plugin streams the parts
+ * instead of building a body, so there is nothing for the validator to check, and the route
+ * validates JSON bodies alone. `documentUploadForm` adds the form to the route's description.
  */
-const UploadForm = Type.Unsafe<unknown>({
-  properties: {
-    file: { type: 'string', format: 'binary', description: 'A .csv or .xlsx file (required).' },
-    name: { type: 'string', description: 'The sheet name; the file name by default.' },
-    tab: { type: 'string', description: 'XLSX worksheet; the first by default.' },
-  },
+const UploadForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'A .csv or .xlsx file.' }),
+  name: Type.Optional(Type.String({ description: 'The sheet name; the file name by default.' })),
+  tab: Type.Optional(Type.String({ description: 'XLSX worksheet; the first by default.' })),
 });
+
+const documentUploadForm: SwaggerTransform = ({ schema, url }) => {
+  const body = schema.body as { content: Record<string, unknown> };
+  const content = { ...body.content, 'multipart/form-data': { schema: UploadForm } };
+  return { schema: { ...schema, body: { ...body, content } }, url };
+};
 
 type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
 
@@ -90,7 +96,6 @@ export async function adminRoutes(
         body: {
           content: {
             'application/json': { schema: Type.Union([NewScratchSheet, NewGoogleSheet]) },
-            'multipart/form-data': { schema: UploadForm },
           },
         },
         response: {
@@ -101,6 +106,7 @@ export async function adminRoutes(
           415: problem('Not CSV or XLSX.'),
         },
       },
+      config: { swaggerTransform: documentUploadForm },
     },
     async (request, reply) => {
       const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;

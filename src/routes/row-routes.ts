@@ -16,6 +16,7 @@ import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
+import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import { csvHeader, csvRows, jsonArray, negotiateFormat } from './row-response.ts';
 import { rowRouteSchemas } from './schemas.ts';
@@ -25,7 +26,7 @@ export interface RowRouteDeps {
   cache: ReadCache;
   access: AccessControl;
   /** Counts a request against its API key's rate limit. */
-  keyLimit: (request: FastifyRequest, keyId: string) => Promise<void>;
+  keyLimit: KeyLimit;
   limits: Limits;
 }
 

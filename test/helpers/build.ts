@@ -1,6 +1,6 @@
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createApp, type AppOptions } from '../../src/app.ts';
+import { createApp, type AppDeps, type AppOptions } from '../../src/app.ts';
 import { openTestStore } from './stores.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import type { Providers } from '../../src/sheets/sheets.ts';
@@ -22,10 +22,12 @@ export async function build(
   t: TestContext,
   options: Partial<AppOptions> = {},
   providers: Providers = {},
+  /** The readiness probe and shutdown signal, when a test plays with them. */
+  health: Pick<AppDeps, 'readiness' | 'shutdown'> = {},
 ): Promise<TestServer> {
   const { store, env, dispose } = await openTestStore();
   const app = await createApp(
-    { store, providers },
+    { store, providers, ...health },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 16_777_216, ...options },
   );
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

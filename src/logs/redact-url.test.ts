@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redactUrl } from './redact-url.ts';
+
+const key = `sp_${'a'.repeat(12)}_${'B'.repeat(43)}`;
+
+test('secret-like query parameters and API keys are replaced; everything else is kept as sent', () => {
+  const cases: [string, string][] = [
+    ['/api/v1/abc', '/api/v1/abc'],
+    ['/api/v1/abc?name=Ann&age=__gt(30)', '/api/v1/abc?name=Ann&age=__gt(30)'],
+    ['/api/v1/abc?api_key=xyz', '/api/v1/abc?api_key=[Redacted]'],
+    ['/api/v1/abc?apiKey=xyz&name=Ann', '/api/v1/abc?apiKey=[Redacted]&name=Ann'],
+    ['/api/v1/abc?token=t0k3n', '/api/v1/abc?token=[Redacted]'],
+    ['/admin/v1/sheets?access_token=abc', '/admin/v1/sheets?access_token=[Redacted]'],
+    ['/x?Authorization=Bearer%20abc', '/x?Authorization=[Redacted]'],
+    [
+      '/x?password=hunter2&secret=s&session=1',
+      '/x?password=[Redacted]&secret=[Redacted]&session=[Redacted]',
+    ],
+    ['/x?%6Bey=abc', '/x?%6Bey=[Redacted]'],
+    ['/x?k%zz=abc', '/x?k%zz=abc'],
+    [`/api/v1/abc?note=${key}`, '/api/v1/abc?note=[Redacted]'],
+    [`/api/v1/${key}`, '/api/v1/[Redacted]'],
+    ['/x?flag&key', '/x?flag&key'],
+    ['/x?', '/x?'],
+  ];
+  for (const [url, expected] of cases) assert.equal(redactUrl(url), expected, url);
+});

@@ -1,0 +1,71 @@
+import {
+  LogController,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import { redacted, redactUrl } from './redact-url.ts';
+
+export interface LogSettings {
+  level: string;
+  /** pino-pretty's entry point, to write lines for a person (see log-format.ts); else JSON. */
+  prettifier?: string | undefined;
+  /** Where JSON lines go instead of stdout; tests read them here. */
+  stream?: { write(line: string): void };
+}
+
+/** Headers that carry a credential; the request serializer logs the others. */
+const secretHeaders = ['authorization', 'x-api-key', 'cookie', 'proxy-authorization'];
+
+/**
+ * The application logger: a line per request coming in and going out, with the request's
+ * method, URL (secrets replaced), address and headers (credentials replaced). Never a key or
+ * the administrator token, in any format.
+ */
+export function loggerOptions(settings: LogSettings): FastifyServerOptions['logger'] {
+  const { prettifier, stream } = settings;
+  return {
+    level: settings.level,
+    redact: { paths: secretHeaders.map((name) => `req.headers["${name}"]`), censor: redacted },
+    serializers: { req: describeRequest },
+    ...(stream === undefined ? {} : { stream }),
+    ...(prettifier !== undefined
+      ? {
+          transport: {
+            target: prettifier,
+            options: {
+              translateTime: 'SYS:HH:MM:ss.l',
+              ignore: 'pid,hostname,req.headers,req.remotePort',
+              singleLine: true,
+            },
+          },
+        }
+      : {}),
+  };
+}
+
+function describeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+    headers: request.headers,
+  };
+}
+
+/**
+ * Fastify's request lines, each carrying the id of the sheet the request names (row and
+ * management routes), so that one sheet's traffic can be followed through the log.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
+    if (typeof sheetId === 'string') {
+      request.log = request.log.child({ sheetId });
+      reply.log = request.log;
+    }
+    super.incomingRequest(request, reply);
+  }
+}

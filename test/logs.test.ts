@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build, call } from './helpers/build.ts';
+
+const adminToken = 'log-test-admin-token-0123456789';
+const admin = { authorization: `Bearer ${adminToken}` };
+
+interface LogLine {
+  msg: string;
+  reqId: string;
+  sheetId?: string;
+  req?: { method: string; url: string; headers: Record<string, string> };
+  res?: { statusCode: number };
+}
+
+/** A real app logging JSON lines into memory, at info level as a server does by default. */
+async function logged(t: Parameters<typeof build>[0]) {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const server = await build(t, { adminToken, logger: { level: 'info', stream } });
+  /** Every line so far, once each request sent has been answered and logged. */
+  const read = async (requests: number): Promise<{ text: string; entries: LogLine[] }> => {
+    const completed = () => lines.filter((line) => line.includes('"request completed"')).length;
+    for (let turn = 0; completed() < requests && turn < 100; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const text = lines.join('');
+    return { text, entries: lines.map((line) => JSON.parse(line) as LogLine) };
+  };
+  return { ...server, read };
+}
+
+test('request logs carry the sheet id and never a key, the admin token or a cookie', async (t) => {
+  const { url, read } = await logged(t);
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    headers: admin,
+    body: { name: 'logged', columns: ['name', 'note'], rows: [{ name: 'Ann' }] },
+  });
+  const { id } = created.body as { id: string };
+  const minted = await call(`${url}/admin/v1/sheets/${id}/keys`, {
+    method: 'POST',
+    headers: admin,
+    body: { scopes: ['read'] },
+  });
+  const { key } = minted.body as { key: string };
+  const cookie = 'session=cookie-secret-0123456789';
+  const requests: [string, Record<string, string>][] = [
+    [`/api/v1/${id}`, { 'x-api-key': key }],
+    [`/api/v1/${id}?name=Ann`, { authorization: `Bearer ${key}`, cookie }],
+    [`/api/v1/${id}?api_key=${key}&name=Ann`, {}],
+    [`/api/v1/sheets/${id}?note=${key}`, { 'x-api-key': key }],
+    [`/api/v1/${id}`, { 'x-api-key': `${key.slice(0, -1)}x` }],
+    [`/admin/v1/sheets/${id}?token=${adminToken}`, { ...admin, cookie }],
+    [`/admin/v1/sheets/${id}/keys?access_token=${adminToken}`, admin],
+  ];
+  for (const [path, headers] of requests) {
+    const reply = await call(`${url}${path}`, { headers });
+    assert.ok(reply.status < 500, `${path}: ${reply.text}`);
+  }
+  const { text, entries } = await read(requests.length + 2);
+
+  for (const secret of [key, key.slice(-43), adminToken, 'cookie-secret-0123456789']) {
+    assert.ok(!text.includes(secret), `the log holds a secret: ${secret.slice(0, 8)}...`);
+  }
+  const incoming = entries.filter((entry) => entry.msg === 'incoming request');
+  assert.equal(incoming.length, requests.length + 2);
+  for (const entry of incoming.slice(2)) {
+    const url = entry.req?.url ?? '';
+    assert.equal(entry.sheetId, id, `the sheet id is on the line for ${url}`);
+    const completed = entries.find((e) => e.reqId === entry.reqId && e.msg === 'request completed');
+    assert.equal(completed?.sheetId, id, `and on its answer's line, ${url}`);
+  }
+  const headers = incoming.map((entry) => entry.req?.headers ?? {});
+  assert.equal(headers[2]?.['x-api-key'], '[Redacted]', 'headers are logged, credentials replaced');
+  assert.equal(headers[3]?.authorization, '[Redacted]');
+  assert.equal(headers[3]?.cookie, '[Redacted]');
+  assert.match(incoming[4]?.req?.url ?? '', /\?api_key=\[Redacted\]&name=Ann$/);
+  assert.equal(incoming[0]?.sheetId, undefined, 'a request naming no sheet has no sheet id');
+});
