@@ -44,6 +44,10 @@ export const problemKinds = {
   'provider-credentials-rejected': { status: 502, title: 'The provider rejected our credentials' },
   'upstream-unavailable': { status: 503, title: 'The provider is unavailable' },
   'store-unavailable': { status: 503, title: 'The database is unavailable' },
+  'store-outcome-unknown': {
+    status: 504,
+    title: 'The database did not say whether it applied the write',
+  },
   'upstream-outcome-unknown': {
     status: 504,
     title: 'The provider did not say whether it applied the write',

@@ -98,7 +98,9 @@ export function sendProblem(
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A fault of the server is an error with its stack; an outage it reports is a warning.
+    if (problem.code === 'internal-error') request.log.error({ err: error }, 'request failed');
+    else if (problem.status >= 500) request.log.warn({ code: problem.code }, problem.detail);
     void sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) => {

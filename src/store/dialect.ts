@@ -1,3 +1,4 @@
+import { Problem } from '../errors/problem.ts';
 import type { Selection } from '../query/plan.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
@@ -25,6 +26,19 @@ export interface StoredEvent {
   type: string;
   body: string;
   createdAt: string;
+}
+
+/** Seconds a client is asked to wait before trying again while the database is away. */
+const retryAfterSeconds = 5;
+
+/** The answer to a request that found the database away or refusing: nothing was changed. */
+export function storeUnavailable(): Problem {
+  return new Problem(
+    'store-unavailable',
+    'The database cannot be reached right now; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': String(retryAfterSeconds) },
+  );
 }
 
 /**

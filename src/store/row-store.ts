@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ReadPlan } from '../query/plan.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { WriteResult } from '../sheets/write-effect.ts';
-import type { Dialect, SheetRecord, Snapshot } from './dialect.ts';
+import {
+  CommitOutcomeUnknown,
+  storeUnavailable,
+  type Dialect,
+  type SheetRecord,
+  type Snapshot,
+} from './dialect.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
 import { cellsOf, chooseRows, jsonOf, type Chosen } from './read-rows.ts';
 import { diffRows } from './replace-rows.ts';
@@ -33,6 +40,8 @@ export interface RowStoreOptions {
 const chunkRows = 5000;
 /** Reads of more rows than this are sent in pieces, from one snapshot, as they are read. */
 const streamRows = 20_000;
+/** How long a write whose commit was cut off waits to learn whether it landed. */
+const outcomeDeadlineMs = 10_000;
 /** Sheets kept in memory by a store that one process owns. */
 const cachedSheets = 10_000;
 
@@ -183,10 +192,11 @@ export class RowStore implements SheetStore {
   async writeRows(sheetId: string, writes: WriteRequest[]): Promise<(WriteResult | Problem)[]> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
-    const { results, record } = await db.write(function* () {
+    const events: RowEvent[] = [];
+    const { results, record } = await this.#commit(events, function* () {
+      events.length = 0;
       const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
       const results: (WriteResult | Problem)[] = [];
-      const events: RowEvent[] = [];
       for (const { op, ifMatch } of writes) {
         const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
         if (mismatch !== null) {
@@ -230,9 +240,10 @@ export class RowStore implements SheetStore {
   ): Promise<WriteResult[]> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
-    const { results, record } = await db.write(function* () {
+    const events: RowEvent[] = [];
+    const { results, record } = await this.#commit(events, function* () {
+      events.length = 0;
       const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
-      const events: RowEvent[] = [];
       const results: WriteResult[] = [];
       for (const write of writes) {
         const changes = source.changes.length;
@@ -355,6 +366,47 @@ export class RowStore implements SheetStore {
 
   close(): Promise<void> {
     return this.#db.close();
+  }
+
+  /**
+   * Runs a write unit. If the database went away during its commit, whether it landed is learned
+   * from its row events, which commit with it or not at all: found, the unit's answers stand;
+   * missing, nothing changed and the client may safely try again. A unit that changed no row has
+   * no events and changed nothing either way.
+   */
+  async #commit<T>(events: RowEvent[], work: () => Work<T>): Promise<T> {
+    let answer: T | undefined;
+    try {
+      return await this.#db.write(function* () {
+        answer = yield* work();
+        return answer;
+      });
+    } catch (error) {
+      if (!(error instanceof CommitOutcomeUnknown)) throw error;
+      if (events.length === 0) return answer as T;
+      if (await this.#landed(events.map((event) => event.id))) return answer as T;
+      throw storeUnavailable();
+    }
+  }
+
+  /** Asks the database whether events exist, until it answers or the outcome stays unknown. */
+  async #landed(ids: string[]): Promise<boolean> {
+    const deadline = Date.now() + outcomeDeadlineMs;
+    for (;;) {
+      try {
+        return await this.#db.read(() => this.#db.eventsExist(ids));
+      } catch (error) {
+        if (Date.now() > deadline) {
+          throw new Problem(
+            'store-outcome-unknown',
+            'The database went away while this write was being committed, and has not come back to say whether it was: it may or may not have been applied. Read the rows before sending it again.',
+            {},
+            { 'retry-after': '5' },
+          );
+        }
+        await sleep(250);
+      }
+    }
   }
 
   #remember(record: SheetRecord): void {

@@ -9,6 +9,10 @@ export interface RunningPostgres {
   /** A connection string to the `postgres` database as a superuser. */
   url: string;
   dataDir: string;
+  /** Stops the server as an outage would (fast shutdown: sessions cut, transactions rolled back). */
+  pause(): Promise<void>;
+  /** Starts it again on the same data and port. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,7 +34,8 @@ export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
     user: 'sheetport',
     password: 'sheetport',
     port,
-    persistent: false,
+    // Kept on stop, so that a paused server comes back with its data; `stop` removes it.
+    persistent: true,
     createPostgresUser: true,
     onLog: () => {},
     onError: () => {},
@@ -46,7 +51,13 @@ export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
     await stop();
     throw new Error(`PostgreSQL did not start: ${String(error)}`);
   }
-  return { url: `postgres://sheetport:sheetport@127.0.0.1:${port}/postgres`, dataDir, stop };
+  return {
+    url: `postgres://sheetport:sheetport@127.0.0.1:${port}/postgres`,
+    dataDir,
+    pause: () => server.stop(),
+    resume: () => server.start(),
+    stop,
+  };
 }
 
 /**

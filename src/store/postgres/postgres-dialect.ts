@@ -3,6 +3,7 @@ import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
 import {
   CommitOutcomeUnknown,
+  storeUnavailable,
   type Dialect,
   type SheetRecord,
   type Snapshot,
@@ -13,7 +14,7 @@ import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
 import type { ApiKeyRecord } from '../store.ts';
 import { runAsync, step, type Work } from '../work.ts';
 import { entryColumns, filterSet } from './postgres-cells.ts';
-import { isUnreachable, storeUnavailable } from './postgres-errors.ts';
+import { isUnreachable } from './postgres-errors.ts';
 import { migrate } from './postgres-migrations.ts';
 
 export interface PostgresOptions {
@@ -70,8 +71,10 @@ export class PostgresDialect implements Dialect {
     const pool = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
     const locks = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
     for (const each of [pool, locks]) {
-      // An idle connection that dies is replaced on next use; there is no request to fail.
+      // An idle connection that dies is replaced on next use; there is no request to fail. One
+      // that dies while in use fails that use's query, which answers for it.
       each.on('error', () => {});
+      each.on('connect', (client) => client.on('error', () => {}));
     }
     const dialect = new PostgresDialect(pool, locks);
     await dialect.#unit(async (client) => {
@@ -82,11 +85,11 @@ export class PostgresDialect implements Dialect {
   }
 
   read<T>(work: () => Work<T>): Promise<T> {
-    return this.#transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+    return this.#transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
   }
 
   write<T>(work: () => Work<T>): Promise<T> {
-    return this.#transaction('BEGIN', work);
+    return this.#transaction('BEGIN', work, true);
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -463,7 +466,7 @@ export class PostgresDialect implements Dialect {
   // Units and statements
 
   /** Runs a unit in a transaction; a connection that failed is closed rather than reused. */
-  async #transaction<T>(begin: string, work: () => Work<T>): Promise<T> {
+  async #transaction<T>(begin: string, work: () => Work<T>, writes: boolean): Promise<T> {
     const client = await this.#connect(this.#pool);
     let committing = false;
     try {
@@ -476,7 +479,8 @@ export class PostgresDialect implements Dialect {
     } catch (error) {
       if (isUnreachable(error)) {
         client.release(true);
-        throw committing ? new CommitOutcomeUnknown(String(error)) : storeUnavailable();
+        // Only a write's commit can have landed unseen; a read's changed nothing either way.
+        throw committing && writes ? new CommitOutcomeUnknown(String(error)) : storeUnavailable();
       }
       await client.query('ROLLBACK').then(
         () => client.release(),

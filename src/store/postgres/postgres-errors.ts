@@ -1,8 +1,3 @@
-import { Problem } from '../../errors/problem.ts';
-
-/** Seconds a client is asked to wait before trying again while the database is away. */
-const retryAfterSeconds = 5;
-
 /** Node's socket errors and PostgreSQL's own codes for a server that is gone or refusing. */
 const connectionCodes = new Set([
   'ECONNREFUSED',
@@ -26,7 +21,7 @@ const connectionCodes = new Set([
 
 /** The pool's and driver's words for a connection that could not be had or was cut. */
 const connectionMessages =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down)/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection refused|the database system is (starting up|shutting down|not yet accepting connections|in recovery mode)/i;
 
 /** Whether an error says the database could not be reached, rather than that SQL failed. */
 export function isUnreachable(error: unknown): boolean {
@@ -34,13 +29,4 @@ export function isUnreachable(error: unknown): boolean {
   if (typeof code === 'string' && connectionCodes.has(code)) return true;
   if (error instanceof AggregateError) return error.errors.some(isUnreachable);
   return typeof message === 'string' && connectionMessages.test(message);
-}
-
-export function storeUnavailable(): Problem {
-  return new Problem(
-    'store-unavailable',
-    'The database cannot be reached right now; nothing was changed. Try again after the Retry-After delay.',
-    {},
-    { 'retry-after': String(retryAfterSeconds) },
-  );
 }

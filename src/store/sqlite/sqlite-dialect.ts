@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
-import type { Dialect, SheetRecord, Snapshot, StoredEvent } from '../dialect.ts';
+import { storeUnavailable, type Dialect, type SheetRecord, type Snapshot, type StoredEvent } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
 import type { ApiKeyRecord } from '../store.ts';
@@ -62,12 +62,12 @@ export class SqliteDialect implements Dialect {
     runSync(this.dropAbandonedImports(), this.#db);
   }
 
-  read<T>(work: () => Work<T>): Promise<T> {
-    return Promise.resolve(runSync(work(), this.#db));
+  async read<T>(work: () => Work<T>): Promise<T> {
+    return unavailableAs(() => runSync(work(), this.#db));
   }
 
-  write<T>(work: () => Work<T>): Promise<T> {
-    return Promise.resolve(this.#db.transaction(() => runSync(work(), this.#db)).immediate());
+  async write<T>(work: () => Work<T>): Promise<T> {
+    return unavailableAs(() => this.#db.transaction(() => runSync(work(), this.#db)).immediate());
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -423,6 +423,22 @@ export class SqliteDialect implements Dialect {
       const row = this.#statement(db, sql).get(...params) as R | undefined;
       return row === undefined ? null : map(row);
     });
+  }
+}
+
+/**
+ * A file another process holds locked past the busy timeout, a full disk or a failing one: the
+ * store cannot answer now, and the transaction changed nothing (SQLite rolled it back).
+ */
+function unavailableAs<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)/.test(code)) {
+      throw storeUnavailable();
+    }
+    throw error;
   }
 }
 

@@ -1,0 +1,113 @@
+import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AppOptions } from '../../src/app.ts';
+import { googleIdentity, type GoogleSettings } from '../../src/providers/google/google-auth.ts';
+import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
+import type { SheetStore } from '../../src/store/store.ts';
+import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from '../google-emulator/index.ts';
+import { build, call } from './build.ts';
+
+export interface Setup {
+  emulator: GoogleSheetsEmulator;
+  url: string;
+  spreadsheetId: string;
+  store: SheetStore;
+}
+
+export const people = [
+  ['name', 'age', 'member', 'joined'],
+  ['Ann', 31, true, { date: '2021-03-01' }],
+  ['Bob', 27, false, null],
+  ['Joan', 45, true, { date: '2019-11-20' }],
+];
+
+/**
+ * A Sheetport server that reaches a Google Sheets emulator through Google's own client libraries,
+ * with a spreadsheet shared with its service account. Retries are quick, so tests stay short.
+ */
+export async function setup(
+  t: TestContext,
+  options: {
+    rows?: unknown[][];
+    credentials?: 'service-account' | 'oauth' | 'api-key';
+    settings?: Partial<GoogleSettings>;
+    share?: boolean;
+    /** Options of the app, e.g. the read cache off for checks that must read past it. */
+    app?: Partial<AppOptions>;
+  } = {},
+): Promise<Setup> {
+  const emulator = await startGoogleSheetsEmulator();
+  t.after(() => emulator.close());
+  const account = emulator.serviceAccount();
+  const oauth = emulator.oauthClient();
+  const credentials = {
+    'service-account': JSON.stringify(account),
+    oauth: JSON.stringify({
+      type: 'authorized_user',
+      client_id: oauth.clientId,
+      client_secret: oauth.clientSecret,
+      refresh_token: oauth.refreshToken,
+    }),
+    'api-key': undefined,
+  }[options.credentials ?? 'service-account'];
+  const spreadsheetId = emulator.createSpreadsheet({
+    title: 'CRM',
+    tabs: [
+      { title: 'People', rows: (options.rows ?? people) as never },
+      { title: 'Other', rows: [['x'], [1]] },
+    ],
+    sharedWith: options.share === false ? [] : [account.client_email, 'user@example.com'],
+    public: options.credentials === 'api-key',
+  });
+  const settings: GoogleSettings = {
+    credentials,
+    apiKey: options.credentials === 'api-key' ? emulator.apiKey() : undefined,
+    apiUrl: `${emulator.url}/`,
+    tokenUrl: emulator.tokenUrl,
+    deadlineMs: 10_000,
+    writesPerMinute: 1000,
+    ...options.settings,
+  };
+  const identity = googleIdentity(settings);
+  assert.ok(identity !== null);
+  const google = new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
+  const { url, store } = await build(t, options.app ?? {}, { google });
+  return { emulator, url, spreadsheetId, store };
+}
+
+export async function connect(
+  { url, spreadsheetId }: Setup,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: {
+      name: 'crm',
+      source: {
+        provider: 'google',
+        spreadsheetId: `https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=0`,
+        tab: 'People',
+      },
+      ...extra,
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  return (created.body as { id: string }).id;
+}
+
+/** The rows as the API serves them and as the spreadsheet holds them, side by side. */
+export async function bothSides(setup: Setup, id: string) {
+  const api = await call(`${setup.url}/api/v1/${id}`);
+  const [header = [], ...rows] = setup.emulator.rows(setup.spreadsheetId, 'People');
+  const sheet = rows.map((row) =>
+    Object.fromEntries(
+      header.map((column, i) => {
+        const cell = row[i] ?? null;
+        const value =
+          typeof cell === 'object' && cell !== null && 'date' in cell ? cell.date : cell;
+        return [String(column), value];
+      }),
+    ),
+  );
+  return { api: api.body, sheet };
+}
