@@ -395,7 +395,7 @@ export class RowStore implements SheetStore {
     for (;;) {
       try {
         return await this.#db.read(() => this.#db.eventsExist(ids));
-      } catch (error) {
+      } catch {
         if (Date.now() > deadline) {
           throw new Problem(
             'store-outcome-unknown',

@@ -3,7 +3,13 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
-import { storeUnavailable, type Dialect, type SheetRecord, type Snapshot, type StoredEvent } from '../dialect.ts';
+import {
+  storeUnavailable,
+  type Dialect,
+  type SheetRecord,
+  type Snapshot,
+  type StoredEvent,
+} from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
 import type { ApiKeyRecord } from '../store.ts';
@@ -435,7 +441,10 @@ function unavailableAs<T>(run: () => T): T {
     return run();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)/.test(code)) {
+    if (
+      typeof code === 'string' &&
+      /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)/.test(code)
+    ) {
       throw storeUnavailable();
     }
     throw error;
