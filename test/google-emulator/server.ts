@@ -71,10 +71,11 @@ async function handle(
     url.pathname === '/token' && method === 'POST'
       ? token(deps, request, text)
       : api(deps, { request, url, method, text, at });
+  let kept: RequestRecord | undefined;
   if (outcome.record) {
     const path = decodeURIComponent(url.pathname);
     const { status, answer, applied } = outcome;
-    deps.traffic.record({ at, method, path, status, answer, applied, ...outcome.record });
+    kept = deps.traffic.record({ at, method, path, status, answer, applied, ...outcome.record });
   }
   // A held request stays open until the client gives up or the emulator closes its sockets.
   if (outcome.answer === 'none') return;
@@ -82,13 +83,14 @@ async function handle(
   if (delay > 0) await sleep(delay);
   if (outcome.answer === 'reset') {
     request.socket.destroy();
-    return;
+  } else {
+    response.writeHead(outcome.status, {
+      'content-type': 'application/json; charset=UTF-8',
+      ...outcome.headers,
+    });
+    response.end(JSON.stringify(outcome.body));
   }
-  response.writeHead(outcome.status, {
-    'content-type': 'application/json; charset=UTF-8',
-    ...outcome.headers,
-  });
-  response.end(JSON.stringify(outcome.body));
+  if (kept) kept.answeredAt = Date.now();
 }
 
 function token(deps: ServerDeps, request: IncomingMessage, text: string): Outcome {

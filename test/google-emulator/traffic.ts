@@ -15,7 +15,10 @@ export interface QuotaSettings {
 }
 
 export interface RequestRecord {
+  /** When the request was received, in ms since the epoch. */
   at: number;
+  /** When its answer (or reset) went out; absent while it is held and for held requests. */
+  answeredAt?: number;
   method: string;
   path: string;
   kind: RequestKind;
@@ -79,14 +82,17 @@ export class Traffic {
     return undefined;
   }
 
-  record(entry: RequestRecord): void {
+  /** Keeps a request in the log; the entry returned is the one kept, to note its answer on. */
+  record(entry: RequestRecord): RequestRecord {
     const { principal, requestCount, fault, ...always } = entry;
-    this.log.push({
+    const kept: RequestRecord = {
       ...always,
       ...(principal === undefined ? {} : { principal }),
       ...(requestCount === undefined ? {} : { requestCount }),
       ...(fault === undefined ? {} : { fault: { ...fault } }),
-    });
+    };
+    this.log.push(kept);
+    return kept;
   }
 
   stats(): EmulatorStats {

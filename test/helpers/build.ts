@@ -26,9 +26,11 @@ export async function build(
   health: Pick<AppDeps, 'readiness' | 'shutdown'> = {},
 ): Promise<TestServer> {
   const { store, env, dispose } = await openTestStore();
+  // The read cache is off unless a test asks for it, so that every read, and every check that a
+  // refused request changed nothing, reads the store itself.
   const app = await createApp(
     { store, providers, ...health },
-    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 16_777_216, ...options },
+    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   t.after(async () => {
