@@ -167,7 +167,7 @@ test('an XLSX upload reads the first worksheet by default', async (t) => {
   });
 });
 
-test('an XLSX upload keeps cell types: numbers, text, booleans, dates as ISO, formula results, rich text as text', async (t) => {
+test('an XLSX upload keeps cell types: numbers, text, booleans, dates as ISO without a zone, formula results, rich text as text', async (t) => {
   const { url } = await build(t);
   const { body } = await uploadFixture(url, 'workbook.xlsx');
   assert.deepEqual(await rowsOf(url, body.id as string), [
@@ -176,7 +176,7 @@ test('an XLSX upload keeps cell types: numbers, text, booleans, dates as ISO, fo
       age: 42,
       member: true,
       started: '2024-01-05',
-      lastSeen: '2024-01-05T13:45:00Z',
+      lastSeen: '2024-01-05T13:45:00',
       double: 84,
       note: 'Hello world',
     },
