@@ -27,6 +27,7 @@ import {
   sheetRef,
   SheetPatch,
 } from './schemas.ts';
+import { UploadForm, uploadLimits } from './upload-form.ts';
 
 export interface AdminRouteDeps {
   sheets: Sheets;
@@ -53,18 +54,6 @@ export function describeSheet(sheet: Sheet) {
   };
 }
 
-/**
- * The upload form, for the OpenAPI document. It has no `type`: the multipart plugin streams the
- * parts instead of building a body, so there is no object for the validator to check.
- */
-const UploadForm = Type.Unsafe<unknown>({
-  properties: {
-    file: { type: 'string', format: 'binary', description: 'A .csv or .xlsx file (required).' },
-    name: { type: 'string', description: 'The sheet name; the file name by default.' },
-    tab: { type: 'string', description: 'XLSX worksheet; the first by default.' },
-  },
-});
-
 type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
 
 export async function adminRoutes(
@@ -76,7 +65,7 @@ export async function adminRoutes(
   app.removeContentTypeParser('text/plain');
   const policy: NewSheetPolicy = { settings: newSheetSettings(access.adminTokenSet), limits };
   await app.register(multipart, {
-    limits: { fileSize: uploadLimit, files: 1, fields: 10, parts: 12 },
+    limits: { fileSize: uploadLimit, ...uploadLimits },
   });
   const sheetFor = (request: SheetRequest) => sheets.get(request.params.sheetId);
 

@@ -119,13 +119,45 @@ export const rowRouteSchemas = {
   },
 };
 
+const SheetSource = Type.Union(
+  [
+    Type.Object({ provider: Type.Literal('scratch') }),
+    Type.Object({
+      provider: Type.Literal('upload'),
+      fileName: Type.String(),
+      format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], {
+        description: 'csv for any delimited text file (.csv, .tsv, .txt).',
+      }),
+      tab: Type.Optional(Type.String({ description: 'The worksheet of a workbook.' })),
+      delimiter: Type.Optional(
+        Type.String({
+          description: 'The field delimiter a CSV file was read with, given or detected.',
+        }),
+      ),
+      encoding: Type.Optional(
+        Type.String({
+          description:
+            'The text encoding a CSV file was read with, given or detected: utf-8, utf-16le, utf-16be, windows-1252, ...',
+        }),
+      ),
+    }),
+    Type.Object({
+      provider: Type.Literal('google'),
+      spreadsheetId: Type.String(),
+      tab: Type.String(),
+      tabId: Type.Integer(),
+    }),
+  ],
+  { description: 'Where the rows came from.' },
+);
+
 export const SheetDescription = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
     columns: Type.Array(Type.String()),
     rowCount: Type.Integer(),
-    source: Type.Object({ provider: Type.String() }, { additionalProperties: true }),
+    source: SheetSource,
     settings: Type.Object({
       deleteEnabled: Type.Boolean(),
       access: Type.String(),
@@ -238,4 +270,5 @@ export const ApiKeyDescription = Type.Object({
   key: Type.Optional(Type.String({ description: 'The key itself: shown once, when created.' })),
 });
 export const sheetRef = Type.Ref('Sheet');
+
 export { problem };
