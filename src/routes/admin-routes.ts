@@ -26,6 +26,7 @@ import {
   ProvidersDescription,
   sheetRef,
   SheetPatch,
+  SheetsCreated,
 } from './schemas.ts';
 import { UploadForm, uploadLimits } from './upload-form.ts';
 
@@ -74,7 +75,7 @@ export async function adminRoutes(
     {
       schema: {
         summary:
-          'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart)',
+          'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart); tab=* makes one per tab',
         tags: ['sheets'],
         body: {
           content: {
@@ -83,7 +84,7 @@ export async function adminRoutes(
           },
         },
         response: {
-          201: sheetRef,
+          201: Type.Union([sheetRef, SheetsCreated]),
           400: problem('Bad header, body or upload.'),
           403: problem('The spreadsheet is not shared with Sheetport.'),
           404: problem('No such spreadsheet or tab.'),
@@ -93,12 +94,18 @@ export async function adminRoutes(
     },
     async (request, reply) => {
       const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;
-      const sheet = request.isMultipart()
+      const created = request.isMultipart()
         ? await createFromUpload(sheets.store, request, policy)
         : 'source' in body
           ? await createFromGoogle(sheets, body, policy)
           : await createFromScratch(sheets.store, body, policy);
-      return reply.code(201).send(describeSheet(sheet));
+      return reply
+        .code(201)
+        .send(
+          'sheets' in created
+            ? { sheets: created.sheets.map(describeSheet), skipped: created.skipped }
+            : describeSheet(created),
+        );
     },
   );
 

@@ -13,7 +13,8 @@ import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../sources/header.ts';
-import { importFile } from '../sources/import-file.ts';
+import { createEach, everyTab, tabSheetName, type SkippedTab } from '../sources/every-tab.ts';
+import { importEveryTab, importFile, wantsEveryTab } from '../sources/import-file.ts';
 import type { SheetStore } from '../store/store.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
 import { readUploadForm } from './upload-form.ts';
@@ -46,17 +47,25 @@ export async function createFromScratch(
   return store.createSheet(draft, [rows]);
 }
 
+/** Sheets made at once from every tab of a workbook or spreadsheet, and the tabs left out. */
+export interface SheetsCreated {
+  sheets: Sheet[];
+  skipped: SkippedTab[];
+}
+
 /** Streams the file part to a temporary file, then imports it; the file is gone either way. */
 export async function createFromUpload(
   store: SheetStore,
   request: FastifyRequest,
   policy: NewSheetPolicy,
-): Promise<Sheet> {
+): Promise<Sheet | SheetsCreated> {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-upload-'));
   try {
     const { path, fileName, ...form } = await readUploadForm(request, dir);
     const options = { ...form, settings: policy.settings, limits: policy.limits };
-    return await importFile(store, path, fileName, options);
+    return wantsEveryTab(options)
+      ? await importEveryTab(store, path, fileName, options)
+      : await importFile(store, path, fileName, options);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -67,7 +76,7 @@ export async function createFromGoogle(
   sheets: Sheets,
   body: Static<typeof NewGoogleSheet>,
   policy: NewSheetPolicy,
-): Promise<Sheet> {
+): Promise<Sheet | SheetsCreated> {
   const google = sheets.providers.google;
   if (google === undefined) {
     throw new Problem(
@@ -80,6 +89,19 @@ export async function createFromGoogle(
     ...policy.settings,
     freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
   };
+  if (body.source.tab === everyTab) {
+    const { title, tabs } = await google.connectEveryTab(spreadsheetId);
+    for (const { table } of tabs.read) checkTable(table, policy.limits);
+    const name = body.name ?? title;
+    const made = tabs.read.map(({ tab, table }) => ({
+      draft: { ...googleDraft(table, settings), name: tabSheetName(name, tab) },
+      rows: [table.rows],
+      table,
+    }));
+    const created = await createEach(sheets.store, made);
+    for (const { draft, table } of made) sheets.synced(draft.id, table);
+    return { sheets: created, skipped: tabs.skipped };
+  }
   const table = await google.connect(spreadsheetId, body.source.tab);
   checkTable(table, policy.limits);
   const draft = {

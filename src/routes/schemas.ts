@@ -200,7 +200,12 @@ export const NewGoogleSheet = Type.Object(
           minLength: 1,
           description: 'The spreadsheet id, or its address as the browser shows it.',
         }),
-        tab: Type.Optional(Type.String({ description: 'The tab to serve; the first by default.' })),
+        tab: Type.Optional(
+          Type.String({
+            description:
+              'The tab to serve; the first by default. "*" makes a sheet of every tab, named "<name> / <tab>".',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -271,4 +276,17 @@ export const ApiKeyDescription = Type.Object({
 });
 export const sheetRef = Type.Ref('Sheet');
 
+/** The answer to `tab=*`: a sheet per tab, and the tabs whose first row is no usable header. */
+export const SheetsCreated = Type.Object(
+  {
+    sheets: Type.Array(sheetRef),
+    skipped: Type.Array(
+      Type.Object({
+        tab: Type.String(),
+        reason: Type.String({ description: 'Why its header row is not usable.' }),
+      }),
+    ),
+  },
+  { description: 'Sheets made from every tab at once (tab=*).' },
+);
 export { problem };

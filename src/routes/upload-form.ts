@@ -35,7 +35,8 @@ export const UploadForm = Type.Unsafe<unknown>({
     name: { type: 'string', description: 'The sheet name; the file name by default.' },
     tab: {
       type: 'string',
-      description: 'XLSX worksheet; the first by default.',
+      description:
+        'XLSX worksheet; the first by default. "*" makes a sheet of every worksheet, named "<name> / <tab>".',
     },
     delimiter: {
       type: 'string',

@@ -5,13 +5,14 @@ import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { newSheetId } from '../sheets/sheet-id.ts';
 import type { NewSheet, SheetStore } from '../store/store.ts';
 import type { CsvOptions } from './csv-options.ts';
+import { createEach, everyTab, tabSheetName, type SkippedTab } from './every-tab.ts';
 import type { SheetFile } from './sheet-file.ts';
-import { openUpload, type UploadFormat } from './upload.ts';
+import { openUpload, openUploadTabs, type UploadFormat } from './upload.ts';
 
 export interface ImportOptions {
   /** The sheet's name; the file's name without its extension by default. */
   name?: string | undefined;
-  /** The worksheet of a workbook; the first one by default. */
+  /** The worksheet of a workbook; the first one by default, `*` for every one. */
   tab?: string | undefined;
   /** How to read a CSV file, when the person chose anything; detected otherwise. */
   csv?: CsvOptions | undefined;
@@ -20,6 +21,12 @@ export interface ImportOptions {
   /** Settings of the new sheet; DELETE on and open access by default. */
   settings?: SheetSettings;
   limits?: Limits;
+}
+
+/** The sheets an every-tab import made, and the tabs it left out. */
+export interface ImportedTabs {
+  sheets: Sheet[];
+  skipped: SkippedTab[];
 }
 
 /** Imports a CSV or XLSX file as a new sheet; used by the upload endpoint and the CLI alike. */
@@ -37,6 +44,38 @@ export async function importFile(
     draft(file, format, sheetName(fileName, options), fileName, options),
     options.onProgress === undefined ? rows : rowCounter(options.onProgress)(rows),
   );
+}
+
+/**
+ * Imports every worksheet of a workbook (`tab=*`), each as a sheet named `<name> / <tab>`. The
+ * sheets are made one after another; should one fail, those already made are removed, so the
+ * import leaves all of them or none.
+ */
+export async function importEveryTab(
+  store: SheetStore,
+  path: string,
+  fileName: string,
+  options: ImportOptions = {},
+): Promise<ImportedTabs> {
+  const { format, files } = await openUploadTabs(path, fileName, options);
+  const limits = options.limits ?? defaultLimits;
+  for (const { table } of files.read) checkColumns(table.columns, limits);
+  const name = sheetName(fileName, options);
+  const progress = options.onProgress;
+  const count = progress === undefined ? undefined : rowCounter(progress);
+  const made = files.read.map(({ tab, table }) => {
+    const rows = limitedRows(table.rows, limits);
+    return {
+      draft: draft(table, format, tabSheetName(name, tab), fileName, options),
+      rows: count === undefined ? rows : count(rows),
+    };
+  });
+  return { sheets: await createEach(store, made), skipped: files.skipped };
+}
+
+/** Whether the options ask for every tab. */
+export function wantsEveryTab(options: ImportOptions): boolean {
+  return options.tab === everyTab;
 }
 
 function sheetName(fileName: string, options: ImportOptions): string {

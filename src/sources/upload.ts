@@ -3,9 +3,10 @@ import { extname } from 'node:path';
 import { Problem } from '../errors/problem.ts';
 import { readCsv } from './csv-file.ts';
 import type { CsvOptions } from './csv-options.ts';
+import type { EveryTab } from './every-tab.ts';
 import type { SheetFile } from './sheet-file.ts';
 import { encodingFromBom } from './text-encoding.ts';
-import { readXlsx } from './xlsx-file.ts';
+import { readXlsx, readXlsxTabs } from './xlsx-file.ts';
 
 /** `csv` is any delimited text file: comma, semicolon, tab or pipe separated. */
 export type UploadFormat = 'csv' | 'xlsx';
@@ -41,6 +42,18 @@ export async function openUpload(
       ? await readXlsx(path, options.tab, options.maxUnzippedBytes ?? defaultMaxUnzippedBytes)
       : await readCsv(path, options.csv ?? { decimal: '.' }, preferredDelimiter(fileName));
   return { format, file };
+}
+
+/** Opens every worksheet of an uploaded workbook, reading the file once. */
+export async function openUploadTabs(
+  path: string,
+  fileName: string,
+  options: UploadOptions = {},
+): Promise<{ format: UploadFormat; files: EveryTab<SheetFile> }> {
+  const format = await sniffFormat(path, fileName, options.csv?.encoding !== undefined);
+  checkOptions(format, { ...options, tab: '*' });
+  const files = await readXlsxTabs(path, options.maxUnzippedBytes ?? defaultMaxUnzippedBytes);
+  return { format, files };
 }
 
 function checkOptions(format: UploadFormat, options: UploadOptions): void {

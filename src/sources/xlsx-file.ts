@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { dateCell, serialEpochs, type Cell, type DateSystem } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
+import { readEveryTab, type EveryTab } from './every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
 import type { SheetFile } from './sheet-file.ts';
 import { readEntryText, readZipDirectory } from './zip-archive.ts';
@@ -44,6 +45,18 @@ export async function readXlsx(
     );
   }
   return worksheetFile(worksheet, workbook);
+}
+
+/** Reads every worksheet of a workbook, from one read of the file. */
+export async function readXlsxTabs(
+  path: string,
+  maxUnzippedBytes: number,
+): Promise<EveryTab<SheetFile>> {
+  const workbook = await readWorkbook(path, maxUnzippedBytes);
+  const byName = new Map(workbook.worksheets.map((sheet) => [sheet.name, sheet]));
+  return readEveryTab([...byName.keys()], (tab) =>
+    worksheetFile(byName.get(tab) as ExcelJS.Worksheet, workbook),
+  );
 }
 
 async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Workbook> {
