@@ -122,10 +122,8 @@ function linesUpToFirstError(encoding: TextEncoding, bytes: Buffer | undefined):
 }
 
 function undecodable(encoding: TextEncoding, line: number): Problem {
-  const advice =
-    encoding === 'utf-8'
-      ? 'save it as "CSV UTF-8", or send its encoding as "encoding"'
-      : 'send the encoding it was saved in as "encoding"';
+  const name = 'name the encoding it was saved in ("encoding", or --encoding for sheetport import)';
+  const advice = encoding === 'utf-8' ? `save it as "CSV UTF-8", or ${name}` : name;
   return new Problem(
     'invalid-upload',
     `Line ${line} of the file holds bytes that are not ${encoding} text; ${advice}.`,
