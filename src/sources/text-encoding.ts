@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { Problem } from '../errors/problem.ts';
 
@@ -52,15 +53,24 @@ async function firstBytes(path: string, count: number): Promise<Buffer> {
   return Buffer.concat(chunks, length);
 }
 
+/** Reads the file through one reused buffer: a pass over gigabytes allocates nothing. */
 async function isUtf8File(path: string): Promise<boolean> {
-  let carry = Buffer.alloc(0);
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const bytes = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
-    const cut = completeLength(bytes);
-    if (!isUtf8(bytes.subarray(0, cut))) return false;
-    carry = Buffer.from(bytes.subarray(cut));
+  const handle = await open(path);
+  try {
+    const buffer = Buffer.alloc(1 << 20);
+    let carried = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, carried, buffer.length - carried, null);
+      const filled = carried + bytesRead;
+      if (bytesRead === 0) return carried === 0;
+      const cut = completeLength(buffer.subarray(0, filled));
+      if (!isUtf8(buffer.subarray(0, cut))) return false;
+      buffer.copy(buffer, 0, cut, filled);
+      carried = filled - cut;
+    }
+  } finally {
+    await handle.close();
   }
-  return carry.length === 0;
 }
 
 /**
