@@ -13,7 +13,7 @@ import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../sources/header.ts';
-import { createEach, everyTab, tabSheetName, type SkippedTab } from '../sources/every-tab.ts';
+import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../sources/every-tab.ts';
 import { importEveryTab, importFile, wantsEveryTab } from '../sources/import-file.ts';
 import type { SheetStore } from '../store/store.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
@@ -47,12 +47,6 @@ export async function createFromScratch(
   return store.createSheet(draft, [rows]);
 }
 
-/** Sheets made at once from every tab of a workbook or spreadsheet, and the tabs left out. */
-export interface SheetsCreated {
-  sheets: Sheet[];
-  skipped: SkippedTab[];
-}
-
 /** Streams the file part to a temporary file, then imports it; the file is gone either way. */
 export async function createFromUpload(
   store: SheetStore,
@@ -71,7 +65,10 @@ export async function createFromUpload(
   }
 }
 
-/** Connects a tab of a Google spreadsheet: reads it whole, then keeps it as a mirrored sheet. */
+/**
+ * Connects a tab of a Google spreadsheet, or every tab (`*`): reads it whole, then keeps it as a
+ * mirrored sheet.
+ */
 export async function createFromGoogle(
   sheets: Sheets,
   body: Static<typeof NewGoogleSheet>,

@@ -15,6 +15,12 @@ export interface SkippedTab {
   reason: string;
 }
 
+/** Sheets made at once from every tab of a workbook or spreadsheet, and the tabs left out. */
+export interface SheetsCreated {
+  sheets: Sheet[];
+  skipped: SkippedTab[];
+}
+
 export interface EveryTab<T> {
   read: { tab: string; table: T }[];
   skipped: SkippedTab[];

@@ -5,7 +5,7 @@ import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { newSheetId } from '../sheets/sheet-id.ts';
 import type { NewSheet, SheetStore } from '../store/store.ts';
 import type { CsvOptions } from './csv-options.ts';
-import { createEach, everyTab, tabSheetName, type SkippedTab } from './every-tab.ts';
+import { createEach, everyTab, tabSheetName, type SheetsCreated } from './every-tab.ts';
 import type { SheetFile } from './sheet-file.ts';
 import { openUpload, openUploadTabs, type UploadFormat } from './upload.ts';
 
@@ -21,12 +21,6 @@ export interface ImportOptions {
   /** Settings of the new sheet; DELETE on and open access by default. */
   settings?: SheetSettings;
   limits?: Limits;
-}
-
-/** The sheets an every-tab import made, and the tabs it left out. */
-export interface ImportedTabs {
-  sheets: Sheet[];
-  skipped: SkippedTab[];
 }
 
 /** Imports a CSV or XLSX file as a new sheet; used by the upload endpoint and the CLI alike. */
@@ -56,7 +50,7 @@ export async function importEveryTab(
   path: string,
   fileName: string,
   options: ImportOptions = {},
-): Promise<ImportedTabs> {
+): Promise<SheetsCreated> {
   const { format, files } = await openUploadTabs(path, fileName, options);
   const limits = options.limits ?? defaultLimits;
   for (const { table } of files.read) checkColumns(table.columns, limits);
