@@ -333,14 +333,20 @@ test('a CSV file that is not UTF-8 is read as Windows-1252, even when its first 
 
 test('a CSV file said to be UTF-8 that is not is refused naming the line, and no sheet is created', async (t) => {
   const { url } = await build(t);
-  const content = Buffer.from(`name\n${'Ann\n'.repeat(3000)}Zo\xeb\n`, 'latin1');
-  const { status, body } = await upload(url, content, 'latin1.csv', {
-    fields: { encoding: 'utf-8' },
-  });
-  assert.equal(status, 400, JSON.stringify(body));
-  assert.equal(body.code, 'invalid-upload');
-  assert.equal(body.line, 3002);
-  assert.match(body.detail as string, /^Line 3002 of the file holds bytes that are not utf-8 text/);
+  // Early in the file, where the delimiter is decided, and far past it, while rows stream in.
+  for (const lines of [3000, 60_000]) {
+    const content = Buffer.from(`name\n${'Ann\n'.repeat(lines)}Zo\xeb\n`, 'latin1');
+    const { status, body } = await upload(url, content, 'latin1.csv', {
+      fields: { encoding: 'utf-8' },
+    });
+    assert.equal(status, 400, JSON.stringify(body));
+    assert.equal(body.code, 'invalid-upload');
+    assert.equal(body.line, lines + 2);
+    assert.match(
+      body.detail as string,
+      new RegExp(`^Line ${lines + 2} of the file holds bytes that are not utf-8 text`),
+    );
+  }
   assert.deepEqual(await sheetIds(url), []);
 });
 
