@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../sheets/sheet.ts';
+import type { SheetsCreated } from '../sources/every-tab.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import {
   accessOf,
@@ -26,7 +27,7 @@ import {
   ProvidersDescription,
   sheetRef,
   SheetPatch,
-  SheetsCreated,
+  SheetsCreatedDescription,
 } from './schemas.ts';
 import { UploadForm, uploadLimits } from './upload-form.ts';
 
@@ -84,7 +85,7 @@ export async function adminRoutes(
           },
         },
         response: {
-          201: Type.Union([sheetRef, SheetsCreated]),
+          201: Type.Union([sheetRef, SheetsCreatedDescription]),
           400: problem('Bad header, body or upload.'),
           403: problem('The spreadsheet is not shared with Sheetport.'),
           404: problem('No such spreadsheet or tab.'),
@@ -93,12 +94,18 @@ export async function adminRoutes(
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;
-      const created = request.isMultipart()
-        ? await createFromUpload(sheets.store, request, policy)
-        : 'source' in body
-          ? await createFromGoogle(sheets, body, policy)
-          : await createFromScratch(sheets.store, body, policy);
+      const body = request.body as
+        Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet> | undefined;
+      let created: Sheet | SheetsCreated;
+      if (request.isMultipart()) created = await createFromUpload(sheets.store, request, policy);
+      else if (body === undefined) {
+        // Without a content type there is no body to validate: nothing says what to make.
+        throw new Problem(
+          'invalid-body',
+          'A new sheet needs a body: JSON for a sheet from scratch or from a Google spreadsheet, or a multipart upload.',
+        );
+      } else if ('source' in body) created = await createFromGoogle(sheets, body, policy);
+      else created = await createFromScratch(sheets.store, body, policy);
       return reply
         .code(201)
         .send(

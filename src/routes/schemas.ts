@@ -277,7 +277,7 @@ export const ApiKeyDescription = Type.Object({
 export const sheetRef = Type.Ref('Sheet');
 
 /** The answer to `tab=*`: a sheet per tab, and the tabs whose first row is no usable header. */
-export const SheetsCreated = Type.Object(
+export const SheetsCreatedDescription = Type.Object(
   {
     sheets: Type.Array(sheetRef),
     skipped: Type.Array(
