@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detectDelimiter, fieldCounts } from './csv-dialect.ts';
+import fc from 'fast-check';
+import { detectDelimiter, detectedDelimiters, fieldCounts } from './csv-dialect.ts';
 
 test('the delimiter is the one that splits every line into as many fields as the header', () => {
   const table: [string, string, string][] = [
@@ -22,6 +23,8 @@ test('the delimiter is the one that splits every line into as many fields as the
     // Both split every line alike: the one with more fields wins.
     ['more fields win a tie', 'a,b;c,d\n1,2;3,4\n', ','],
     ['same fields: the order of preference', 'a,b;c\n1,2;3\n', ','],
+    // Under a comma, the pipe-separated quotes would be malformed: `|"` and `a"` are no fields.
+    ['quotes that only one candidate reads', '|",a"\nx|",b"\n', '|'],
   ];
   for (const [name, sample, expected] of table) {
     assert.equal(detectDelimiter(sample, true), expected, name);
@@ -45,7 +48,11 @@ test('field counts follow quotes, delimiters and every kind of line break', () =
   const table: [string, string, number[]][] = [
     ['a,b\r\nc,d\re,f\n', ',', [2, 2, 2]],
     ['"a,b",c\n', ',', [2]],
-    ['a"b,c\n', ',', [2]],
+    // Quotes a reader would refuse: inside an unquoted field, or text after a closing quote.
+    ['a"b,c\n', ',', [-1]],
+    ['"a"b,c\n', ',', [-1]],
+    ['"a" ,c\nd,e\n', ',', [-1, 2]],
+    ['x,"a;b"\n', ';', [-1]],
     ['"a""b",c\n', ',', [2]],
     ['"a\nb",c\n', ',', [2]],
     [',\n', ',', [2]],
@@ -54,4 +61,24 @@ test('field counts follow quotes, delimiters and every kind of line break', () =
   for (const [sample, delimiter, expected] of table) {
     assert.deepEqual(fieldCounts(sample, delimiter, true), expected, JSON.stringify(sample));
   }
+});
+
+test('a table written with any candidate delimiter, fields holding one quoted, reads back with it', () => {
+  const field = fc.string({ unit: fc.constantFrom('a', 'é', ',', ';', '\t', '|', '"', '\n', ' ') });
+  const table = fc
+    .integer({ min: 2, max: 6 })
+    .chain((width) =>
+      fc.tuple(
+        fc.array(field, { minLength: width, maxLength: width }),
+        fc.array(fc.array(field, { minLength: width, maxLength: width }), { maxLength: 5 }),
+      ),
+    );
+  const quoted = (text: string) =>
+    /[,;\t|"\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  fc.assert(
+    fc.property(table, fc.constantFrom(...detectedDelimiters), ([header, rows], delimiter) => {
+      const text = [header, ...rows].map((row) => row.map(quoted).join(delimiter)).join('\r\n');
+      assert.equal(detectDelimiter(text, true), delimiter);
+    }),
+  );
 });

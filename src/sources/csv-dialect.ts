@@ -7,7 +7,8 @@ const sampleLines = 50;
 /**
  * Decides a file's field delimiter from its first lines: the candidate that splits every line
  * into as many fields as the header, and into more than one. Quotes are respected, so a quoted
- * `"Lisbon, Portugal"` does not count for the comma. When no candidate does that on every line,
+ * `"Lisbon, Portugal"` does not count for the comma, and a candidate under which a line's
+ * quotes would be malformed does not split that line. When no candidate does that on every line,
  * the one that does it on the most lines wins; ties go to more fields, then to `preferred` (the
  * delimiter the file's extension suggests), then to the order of `detectedDelimiters`. A file
  * that no candidate splits (a single column) takes `preferred`.
@@ -36,40 +37,48 @@ export function detectDelimiter(sample: string, complete: boolean, preferred = '
 
 /**
  * Fields per record of the sample, as a CSV reader with this delimiter would split it: a field
- * that starts with `"` runs to the next lone `"`, across delimiters and line breaks. Blank lines
- * are left out, as is a last record the sample cuts off.
+ * that starts with `"` runs to the next lone `"`, across delimiters and line breaks. A record
+ * such a reader would refuse (a quote inside an unquoted field, or text after a closing quote)
+ * counts as -1, so it matches no header. Blank lines are left out, as is a last record the
+ * sample cuts off.
  */
 export function fieldCounts(sample: string, delimiter: string, complete: boolean): number[] {
   const counts: number[] = [];
   let fields = 1;
   let fieldStart = true;
   let quoted = false;
+  let closed = false;
+  let refused = false;
   let blank = true;
   let i = 0;
   const endRecord = () => {
-    if (!blank) counts.push(fields);
+    if (!blank) counts.push(refused ? -1 : fields);
     fields = 1;
     fieldStart = true;
+    closed = false;
+    refused = false;
     blank = true;
   };
   while (i < sample.length && counts.length < sampleLines) {
     const char = sample[i] as string;
     if (quoted) {
       if (char === '"' && sample[i + 1] === '"') i++;
-      else if (char === '"') quoted = false;
-    } else if (char === '"' && fieldStart) {
-      quoted = true;
-      fieldStart = false;
-      blank = false;
+      else if (char === '"') {
+        quoted = false;
+        closed = true;
+      }
     } else if (sample.startsWith(delimiter, i)) {
       fields++;
       fieldStart = true;
+      closed = false;
       blank = false;
       i += delimiter.length - 1;
     } else if (char === '\n' || char === '\r') {
       if (char === '\r' && sample[i + 1] === '\n') i++;
       endRecord();
     } else {
+      if (closed || (char === '"' && !fieldStart)) refused = true;
+      quoted = char === '"' && fieldStart;
       fieldStart = false;
       blank = false;
     }
