@@ -65,17 +65,40 @@ export function* people(count: number, seed: number): Generator<Person> {
   }
 }
 
+/** The encodings a CSV file of the benchmark can be written in, as Excel writes them. */
+export const csvEncodings = ['utf-8', 'windows-1252', 'utf-16le'] as const;
+export type CsvEncoding = (typeof csvEncodings)[number];
+
+/**
+ * Bytes of a piece of text. Every character of the benchmark's data is in Latin-1 (`Tomás`),
+ * where Windows-1252 agrees with Latin-1; UTF-16 files start with their byte-order mark.
+ */
+function encoded(text: string, encoding: CsvEncoding): Buffer {
+  if (encoding === 'utf-8') return Buffer.from(text, 'utf8');
+  if (encoding === 'utf-16le') return Buffer.from(text, 'utf16le');
+  // Latin-1 writes U+0080 to U+009F as bytes Windows-1252 reads as other characters.
+  if (/[\u0080-\u009f\u0100-\uffff]/.test(text)) {
+    throw new Error('benchmark text outside Windows-1252 as Latin-1 writes it');
+  }
+  return Buffer.from(text, 'latin1');
+}
+
 /** Writes text produced piece by piece, waiting whenever the disk falls behind. */
-async function writeStreamed(path: string, pieces: Iterable<string>): Promise<void> {
+async function writeStreamed(
+  path: string,
+  pieces: Iterable<string>,
+  encoding: CsvEncoding = 'utf-8',
+): Promise<void> {
   const out = createWriteStream(path);
+  if (encoding === 'utf-16le') out.write(Buffer.from([0xff, 0xfe]));
   let buffer = '';
   for (const piece of pieces) {
     buffer += piece;
     if (buffer.length < 1 << 16) continue;
-    if (!out.write(buffer)) await once(out, 'drain');
+    if (!out.write(encoded(buffer, encoding))) await once(out, 'drain');
     buffer = '';
   }
-  out.end(buffer);
+  out.end(encoded(buffer, encoding));
   await once(out, 'finish');
 }
 
@@ -90,8 +113,13 @@ function* csvLines(rows: Iterable<Person>): Generator<string> {
 }
 
 /** A CSV file of `count` people, streamed to disk: a million rows never sit in memory. */
-export function writeCsv(path: string, count: number, seed: number): Promise<void> {
-  return writeStreamed(path, csvLines(people(count, seed)));
+export function writeCsv(
+  path: string,
+  count: number,
+  seed: number,
+  encoding: CsvEncoding = 'utf-8',
+): Promise<void> {
+  return writeStreamed(path, csvLines(people(count, seed)), encoding);
 }
 
 function* jsonServerLines(collection: string, rows: Iterable<Person>): Generator<string> {

@@ -150,13 +150,17 @@ export function goalLine(outcome: GoalOutcome): string {
 }
 
 export function importTable(imports: MeasuredImport[]): string {
-  const rows = imports.map(({ fileBytes, databaseBytes, result }) => [
+  const rows = imports.map(({ encoding, fileBytes, databaseBytes, result }) => [
     integer.format(result.rowCount),
+    encoding,
     mib(fileBytes),
     mib(databaseBytes),
     `${(result.elapsedMs / 1000).toFixed(1)} s`,
     integer.format(result.rowCount / (result.elapsedMs / 1000)),
     mib(result.peakRssKib * 1024),
   ]);
-  return table(['rows', 'CSV size', 'SQLite size', 'elapsed', 'rows/s', 'peak RSS'], rows);
+  return table(
+    ['rows', 'encoding', 'CSV size', 'SQLite size', 'elapsed', 'rows/s', 'peak RSS'],
+    rows,
+  );
 }

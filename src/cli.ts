@@ -4,13 +4,22 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.ts';
 import { Problem } from './errors/problem.ts';
 import { openStore, serve } from './server.ts';
-import { importFile } from './sources/import-file.ts';
+import { csvOptions, givesCsvOptions } from './sources/csv-options.ts';
+import {
+  importEveryTab,
+  importFile,
+  wantsEveryTab,
+  type ImportOptions,
+} from './sources/import-file.ts';
 import { newSheetSettings } from './access/access-control.ts';
+import type { Sheet } from './sheets/sheet.ts';
 
 const usage = `Usage:
   sheetport serve                     serve the API (settings: SHEETPORT_* variables, see README)
   sheetport import FILE [--name N] [--tab T]
-                                      import a .csv or .xlsx file as a new sheet
+                 [--delimiter D] [--encoding E] [--decimal .|,]
+                                      import a .csv, .tsv, .txt or .xlsx file as a new sheet;
+                                      --tab '*' imports every worksheet of a workbook
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -20,6 +29,9 @@ async function main(argv: string[]): Promise<number> {
     options: {
       name: { type: 'string' },
       tab: { type: 'string' },
+      delimiter: { type: 'string' },
+      encoding: { type: 'string' },
+      decimal: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -35,26 +47,31 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     case 'import':
       if (rest.length !== 1 || rest[0] === undefined) break;
-      await importCommand(config, rest[0], values.name, values.tab);
+      await importCommand(config, rest[0], {
+        name: values.name,
+        tab: values.tab,
+        csv: givesCsvOptions(values) ? csvOptions(values) : undefined,
+      });
       return 0;
   }
   process.stderr.write(usage);
   return 1;
 }
 
-/** Imports a file into the store the server uses, printing progress as rows go in. */
+/**
+ * Imports a file into the store the server uses, printing progress as rows go in, then the new
+ * sheet (or, for every tab, the sheets and the tabs skipped) as one JSON line.
+ */
 async function importCommand(
   config: Config,
   path: string,
-  name: string | undefined,
-  tab: string | undefined,
+  given: Pick<ImportOptions, 'name' | 'tab' | 'csv'>,
 ) {
   const store = await openStore(config);
   try {
     let shown = 0;
-    const sheet = await importFile(store, path, basename(path), {
-      name,
-      tab,
+    const options: ImportOptions = {
+      ...given,
       settings: newSheetSettings(config.adminToken !== undefined),
       limits: config.limits,
       onProgress: (rows) => {
@@ -62,11 +79,26 @@ async function importCommand(
         shown = Date.now();
         process.stderr.write(`\rread ${rows.toLocaleString('en')} rows`);
       },
+    };
+    const summary = (sheet: Sheet) => ({
+      id: sheet.id,
+      name: sheet.name,
+      rowCount: sheet.rowCount,
     });
-    process.stderr.write(`\rimported ${sheet.rowCount.toLocaleString('en')} rows\n`);
-    process.stdout.write(
-      `${JSON.stringify({ id: sheet.id, name: sheet.name, rowCount: sheet.rowCount })}\n`,
-    );
+    let imported: Sheet[];
+    let answer: unknown;
+    if (wantsEveryTab(options)) {
+      const { sheets, skipped } = await importEveryTab(store, path, basename(path), options);
+      imported = sheets;
+      answer = { sheets: sheets.map(summary), skipped };
+    } else {
+      const sheet = await importFile(store, path, basename(path), options);
+      imported = [sheet];
+      answer = summary(sheet);
+    }
+    const rows = imported.reduce((sum, sheet) => sum + sheet.rowCount, 0);
+    process.stderr.write(`\rimported ${rows.toLocaleString('en')} rows\n`);
+    process.stdout.write(`${JSON.stringify(answer)}\n`);
   } finally {
     await store.close();
   }

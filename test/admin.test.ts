@@ -128,6 +128,14 @@ test('creating a sheet with no columns is refused with 400', async (t) => {
   assert.deepEqual(await listSheets(url), []);
 });
 
+test('creating a sheet with no body at all is refused with 400 invalid-body, not a server error', async (t) => {
+  const { url } = await build(t);
+  const { status, body } = await call(`${url}/admin/v1/sheets`, { method: 'POST' });
+  assert.equal(status, 400);
+  assert.equal((body as { code: string }).code, 'invalid-body');
+  assert.deepEqual((await call(`${url}/admin/v1/sheets`)).body, []);
+});
+
 test('creating a sheet with keys the API does not know is refused with 400 invalid-body, and nothing is created', async (t) => {
   const { url } = await build(t);
   for (const body of [

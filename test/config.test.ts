@@ -233,6 +233,8 @@ test('`sheetport import` prints the new sheet as one JSON line, and `sheetport s
     provider: 'upload',
     fileName: 'people.csv',
     format: 'csv',
+    delimiter: ',',
+    encoding: 'utf-8',
   });
   const rows = (await (await fetch(`${url}/api/v1/${printed.id}?_id=0`)).json()) as unknown[];
   assert.deepEqual(rows, [

@@ -37,7 +37,7 @@ const rows: Cell[][] = [
   ['Ann', 31, 'a*b', true, new DateCell('2021-03-01')],
   ['Bob', 27, null, false, new DateCell('2019-11-20')],
   ['Joan', 45, '31', true, null],
-  ['John', 31.5, 'x?y', null, new DateCell('2023-01-01T08:30:00Z')],
+  ['John', 31.5, 'x?y', null, new DateCell('2023-01-01T08:30:00')],
   ['jo', null, '[z]', false, null],
   ['Zoë', 'unknown', 'Zebra', true, null],
 ];

@@ -1491,7 +1491,13 @@ describe('fuzz: sheets from generated columns and uploads', () => {
         await exercise(
           pair,
           { sheet: null, creates: true },
-          () => upload(pair.url, [filePart('people.csv', content)]),
+          // The model is comma-separated: a header-only file with a tab in a name would
+          // otherwise rightly be detected as tab-separated.
+          () =>
+            upload(pair.url, [
+              { field: 'delimiter', content: Buffer.from(',') },
+              filePart('people.csv', content),
+            ]),
           async ({ answer }) => {
             if (table.defect !== 'none') {
               assertProblem(answer, 400, 'invalid-header');

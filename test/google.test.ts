@@ -36,6 +36,22 @@ test('a Google tab connects by its address and serves typed rows', async (t) => 
   ]);
 });
 
+test('dates, times and date-times of a Google tab read as typed, with no zone', async (t) => {
+  const google = await setup(t, {
+    rows: [
+      ['what', 'when'],
+      ['meeting', { date: '2026-02-01T14:05:00' }],
+      ['day', { date: '2026-02-01' }],
+    ],
+  });
+  const id = await connect(google);
+  const rows = await call(`${google.url}/api/v1/${id}`);
+  assert.deepEqual(rows.body, [
+    { what: 'meeting', when: '2026-02-01T14:05:00' },
+    { what: 'day', when: '2026-02-01' },
+  ]);
+});
+
 test('POST, PUT, PATCH and DELETE each reach the spreadsheet before they are answered', async (t) => {
   const google = await setup(t);
   const id = await connect(google);

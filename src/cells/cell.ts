@@ -14,18 +14,48 @@ export class DateCell {
 
 const plainDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
+/** The character between a number's whole part and its fraction, as a CSV file writes it. */
+export const decimalMarks = ['.', ','] as const;
+export type DecimalMark = (typeof decimalMarks)[number];
+
+/**
+ * A number written with a decimal comma, as in much of Europe: `-1234,5`, optionally grouped in
+ * thousands by `.`, a space or a no-break space (U+00A0, U+202F), the same one throughout.
+ */
+const commaDecimal =
+  /^-?(0|[1-9][0-9]{0,2}(?:([. \u00a0\u202f])[0-9]{3})(?:\2[0-9]{3})*|[1-9][0-9]*)(,[0-9]+)?$/;
+
 /**
  * Types a cell read from CSV text. It becomes a number only when the text is a plain decimal that
  * reads back to the very same text, so `007`, `1.50`, `+5`, `1e3`, `1,000` and `-0` stay text.
- * An empty field is an empty cell.
+ * With a decimal comma, `1.234,5`, `12,5` and `1 000` are numbers, while `1.234,50` stays text
+ * as `1.50` does. An empty field is an empty cell.
  */
-export function cellFromText(text: string): Scalar {
+export function cellFromText(text: string, decimal: DecimalMark = '.'): Scalar {
   if (text === '') return null;
+  if (decimal === ',') return commaNumber(text) ?? text;
   if (plainDecimal.test(text)) {
     const n = Number(text);
     if (String(n) === text) return n;
   }
   return text;
+}
+
+function commaNumber(text: string): number | null {
+  const match = commaDecimal.exec(text);
+  if (match === null) return null;
+  const group = match[2];
+  const n = Number((group === undefined ? text : text.split(group).join('')).replace(',', '.'));
+  const [whole = '', fraction] = String(n).split('.');
+  const grouped = group === undefined ? whole : groupThousands(whole, group);
+  return `${grouped}${fraction === undefined ? '' : `,${fraction}`}` === text ? n : null;
+}
+
+/** `-1234567` grouped by `.` is `-1.234.567`. */
+function groupThousands(whole: string, group: string): string {
+  const sign = whole.startsWith('-') ? '-' : '';
+  const digits = sign === '' ? whole : whole.slice(1);
+  return sign + digits.replace(/\B(?=(\d{3})+$)/g, group);
 }
 
 /**
@@ -44,9 +74,40 @@ export function cellText(cell: Cell): string {
   return String(cell);
 }
 
-/** Formats a date read from a workbook: a date alone when it has no time of day. */
-export function dateCell(date: Date): DateCell {
-  const iso = date.toISOString();
-  if (iso.endsWith('T00:00:00.000Z')) return new DateCell(iso.slice(0, 10));
-  return new DateCell(iso.replace(/\.000Z$/, 'Z'));
+const dayMs = 86_400_000;
+const daySeconds = 86_400;
+
+/**
+ * Day 0 of a spreadsheet's date serials. Excel's default 1900 system counts from 1899-12-30, as
+ * Lotus 1-2-3, LibreOffice and Google Sheets do; workbooks in the 1904 system (old Mac Excel)
+ * count from 1904-01-01.
+ */
+export const serialEpochs = { 1900: Date.UTC(1899, 11, 30), 1904: Date.UTC(1904, 0, 1) } as const;
+export type DateSystem = keyof typeof serialEpochs;
+
+/**
+ * A date, time or date-time cell as it was typed. Spreadsheets store a wall-clock reading with no
+ * zone, as a count of days (the fraction is the time of day), so the text carries no zone either:
+ * a serial under 1 is a time alone (`09:30:00`), a whole serial whose format shows no time is a
+ * date (`2026-02-01`), and anything else is a date-time (`2026-02-01T14:05:00`). Times are
+ * rounded to the second: a fraction of a day rarely lands on one exactly.
+ */
+export function dateCell(
+  serial: number,
+  { showsTime, system = 1900 }: { showsTime: boolean; system?: DateSystem },
+): DateCell {
+  const seconds = Math.round(serial * daySeconds);
+  if (serial >= 0 && serial < 1) {
+    // 23:59:59.6 rounds to the next midnight, which a time alone shows as 00:00:00.
+    return new DateCell(clockTime((seconds % daySeconds) * 1000));
+  }
+  const wallClock = new Date(serialEpochs[system] + seconds * 1000);
+  const day = wallClock.toISOString().slice(0, 10);
+  if (!showsTime && seconds % daySeconds === 0) return new DateCell(day);
+  return new DateCell(`${day}T${clockTime(wallClock.getTime())}`);
+}
+
+/** `HH:MM:SS` of a moment counted in milliseconds, read on a clock with no zone. */
+function clockTime(ms: number): string {
+  return new Date(((ms % dayMs) + dayMs) % dayMs).toISOString().slice(11, 19);
 }

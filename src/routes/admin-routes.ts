@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../sheets/sheet.ts';
+import type { SheetsCreated } from '../sources/every-tab.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import {
   accessOf,
@@ -27,7 +28,9 @@ import {
   ProvidersDescription,
   sheetRef,
   SheetPatch,
+  SheetsCreatedDescription,
 } from './schemas.ts';
+import { UploadForm, uploadLimits } from './upload-form.ts';
 
 export interface AdminRouteDeps {
   sheets: Sheets;
@@ -54,17 +57,7 @@ export function describeSheet(sheet: Sheet) {
   };
 }
 
-/**
- * The upload form, for the OpenAPI document only: the multipart plugin streams the parts
- * instead of building a body, so there is nothing for the validator to check, and the route
- * validates JSON bodies alone. `documentUploadForm` adds the form to the route's description.
- */
-const UploadForm = Type.Object({
-  file: Type.String({ format: 'binary', description: 'A .csv or .xlsx file.' }),
-  name: Type.Optional(Type.String({ description: 'The sheet name; the file name by default.' })),
-  tab: Type.Optional(Type.String({ description: 'XLSX worksheet; the first by default.' })),
-});
-
+/** Adds the upload form (`upload-form.ts`) to the route's description. */
 const documentUploadForm: SwaggerTransform = ({ schema, url }) => {
   const body = schema.body as { content: Record<string, unknown> };
   const content = { ...body.content, 'multipart/form-data': { schema: UploadForm } };
@@ -82,7 +75,7 @@ export async function adminRoutes(
   app.removeContentTypeParser('text/plain');
   const policy: NewSheetPolicy = { settings: newSheetSettings(access.adminTokenSet), limits };
   await app.register(multipart, {
-    limits: { fileSize: uploadLimit, files: 1, fields: 10, parts: 12 },
+    limits: { fileSize: uploadLimit, ...uploadLimits },
   });
   const sheetFor = (request: SheetRequest) => sheets.get(request.params.sheetId);
 
@@ -91,7 +84,7 @@ export async function adminRoutes(
     {
       schema: {
         summary:
-          'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart)',
+          'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart); tab=* makes one per tab',
         tags: ['sheets'],
         body: {
           content: {
@@ -99,7 +92,7 @@ export async function adminRoutes(
           },
         },
         response: {
-          201: sheetRef,
+          201: Type.Union([sheetRef, SheetsCreatedDescription]),
           400: problem('Bad header, body or upload.'),
           403: problem('The spreadsheet is not shared with Sheetport.'),
           404: problem('No such spreadsheet or tab.'),
@@ -109,13 +102,25 @@ export async function adminRoutes(
       config: { swaggerTransform: documentUploadForm },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet>;
-      const sheet = request.isMultipart()
-        ? await createFromUpload(sheets, request, policy)
-        : 'source' in body
-          ? await createFromGoogle(sheets, body, policy)
-          : await createFromScratch(sheets, body, policy);
-      return reply.code(201).send(describeSheet(sheet));
+      const body = request.body as
+        Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet> | undefined;
+      let created: Sheet | SheetsCreated;
+      if (request.isMultipart()) created = await createFromUpload(sheets, request, policy);
+      else if (body === undefined) {
+        // Without a content type there is no body to validate: nothing says what to make.
+        throw new Problem(
+          'invalid-body',
+          'A new sheet needs a body: JSON for a sheet from scratch or from a Google spreadsheet, or a multipart upload.',
+        );
+      } else if ('source' in body) created = await createFromGoogle(sheets, body, policy);
+      else created = await createFromScratch(sheets, body, policy);
+      return reply
+        .code(201)
+        .send(
+          'sheets' in created
+            ? { sheets: created.sheets.map(describeSheet), skipped: created.skipped }
+            : describeSheet(created),
+        );
     },
   );
 

@@ -1,13 +1,11 @@
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
+import type { ProviderTable } from '../providers/provider.ts';
 import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
 import { newSheetId } from '../sheets/sheet-id.ts';
@@ -15,8 +13,10 @@ import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../sources/header.ts';
-import { importFile } from '../sources/import-file.ts';
+import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../sources/every-tab.ts';
+import { importEveryTab, importFile, wantsEveryTab } from '../sources/import-file.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
+import { readUploadForm } from './upload-form.ts';
 
 /** What a new sheet gets unless told otherwise, and the limits it must keep within. */
 export interface NewSheetPolicy {
@@ -51,76 +51,28 @@ export async function createFromUpload(
   sheets: Sheets,
   request: FastifyRequest,
   policy: NewSheetPolicy,
-): Promise<Sheet> {
+): Promise<Sheet | SheetsCreated> {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-upload-'));
   try {
-    const fields: Record<string, string> = {};
-    let upload: { path: string; fileName: string } | null = null;
-    try {
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file') {
-            part.file.resume();
-            throw new Problem(
-              'invalid-body',
-              `Unexpected file part "${part.fieldname}"; send the file as "file".`,
-            );
-          }
-          const path = join(dir, 'upload');
-          await pipeline(part.file, createWriteStream(path));
-          upload = { path, fileName: part.filename };
-        } else if (part.fieldname === 'name' || part.fieldname === 'tab') {
-          fields[part.fieldname] = String(part.value);
-        } else {
-          throw new Problem(
-            'invalid-body',
-            `Unexpected form field "${part.fieldname}"; an upload takes "file", and optionally "name" and "tab".`,
-          );
-        }
-      }
-    } catch (error) {
-      throw malformedForm(error);
-    }
-    if (fields.name !== undefined && !isStorableText(fields.name)) {
-      throw new Problem(
-        'invalid-body',
-        'The sheet name holds a NUL character or a lone surrogate.',
-      );
-    }
-    if (upload === null) {
-      throw new Problem(
-        'invalid-body',
-        'The multipart body has no "file" part; attach the CSV or XLSX file as "file".',
-      );
-    }
-    return await importFile(sheets, upload.path, upload.fileName, {
-      settings: policy.settings,
-      limits: policy.limits,
-      name: fields.name,
-      tab: fields.tab,
-    });
+    const { path, fileName, ...form } = await readUploadForm(request, dir);
+    const options = { ...form, settings: policy.settings, limits: policy.limits };
+    return wantsEveryTab(options)
+      ? await importEveryTab(sheets, path, fileName, options)
+      : await importFile(sheets, path, fileName, options);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** A body that is not well-formed multipart (cut short, no boundary) is a bad upload. */
-function malformedForm(error: unknown): unknown {
-  const code = (error as { code?: unknown }).code;
-  if (error instanceof Problem || (typeof code === 'string' && code.startsWith('FST_')))
-    return error;
-  return new Problem(
-    'invalid-upload',
-    `The multipart body could not be read (${error instanceof Error ? error.message : String(error)}); send a well-formed multipart/form-data body with a "file" part.`,
-  );
-}
-
-/** Connects a tab of a Google spreadsheet: reads it whole, then keeps it as a mirrored sheet. */
+/**
+ * Connects a tab of a Google spreadsheet, or every tab (`*`): reads it whole, then keeps it as a
+ * mirrored sheet.
+ */
 export async function createFromGoogle(
   sheets: Sheets,
   body: Static<typeof NewGoogleSheet>,
   policy: NewSheetPolicy,
-): Promise<Sheet> {
+): Promise<Sheet | SheetsCreated> {
   const google = sheets.providers.google;
   if (google === undefined) {
     throw new Problem(
@@ -128,26 +80,40 @@ export async function createFromGoogle(
       'This server has no Google access configured: set SHEETPORT_GOOGLE_CREDENTIALS (or SHEETPORT_GOOGLE_API_KEY for read-only sheets), as the README explains.',
     );
   }
-  const table = await google.connect(
-    parseSpreadsheetId(body.source.spreadsheetId),
-    body.source.tab,
-  );
-  checkColumns(table.columns, policy.limits);
-  checkCells(table.rows, policy.limits);
-  const id = newSheetId();
-  const sheet = await sheets.createSheet(
-    {
-      id,
-      name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
-      columns: table.columns,
-      source: table.source,
-      settings: {
-        ...policy.settings,
-        freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
-      },
-    },
-    [table.rows],
-  );
-  sheets.synced(id);
+  const spreadsheetId = parseSpreadsheetId(body.source.spreadsheetId);
+  const settings = {
+    ...policy.settings,
+    freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
+  };
+  if (body.source.tab === everyTab) {
+    const { title, tabs } = await google.connectEveryTab(spreadsheetId);
+    for (const { table } of tabs.read) checkTable(table, policy.limits);
+    const name = body.name ?? title;
+    const made = tabs.read.map(({ tab, table }) => ({
+      draft: { ...googleDraft(table, settings), name: tabSheetName(name, tab) },
+      rows: [table.rows],
+      table,
+    }));
+    const created = await createEach(sheets, made);
+    for (const { draft } of made) sheets.synced(draft.id);
+    return { sheets: created, skipped: tabs.skipped };
+  }
+  const table = await google.connect(spreadsheetId, body.source.tab);
+  checkTable(table, policy.limits);
+  const draft = {
+    ...googleDraft(table, settings),
+    name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
+  };
+  const sheet = await sheets.createSheet(draft, [table.rows]);
+  sheets.synced(draft.id);
   return sheet;
+}
+
+function checkTable(table: ProviderTable, limits: Limits): void {
+  checkColumns(table.columns, limits);
+  checkCells(table.rows, limits);
+}
+
+function googleDraft(table: ProviderTable, settings: SheetSettings) {
+  return { id: newSheetId(), columns: table.columns, source: table.source, settings };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { Problem, problemKinds, type ProblemCode } from '../errors/problem.ts';
+import { uploadPartsText } from './upload-form.ts';
 
 /** Framework and plugin errors that a client caused, by their stable codes. */
 const clientErrors: Record<string, ProblemCode> = {
@@ -173,7 +174,7 @@ function describe(code: ProblemCode, error: FastifyError): string {
         : error.message;
     case 'invalid-body':
       return error.code.startsWith('FST_') && error.code.endsWith('_LIMIT')
-        ? 'An upload is one "file" part, with optional "name" and "tab" fields; this form has more parts.'
+        ? `An upload is ${uploadPartsText}, each sent once; this form has more parts.`
         : error.message;
     default:
       return error.message;

@@ -143,13 +143,45 @@ export const rowRouteSchemas = {
   },
 };
 
+const SheetSource = Type.Union(
+  [
+    Type.Object({ provider: Type.Literal('scratch') }),
+    Type.Object({
+      provider: Type.Literal('upload'),
+      fileName: Type.String(),
+      format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], {
+        description: 'csv for any delimited text file (.csv, .tsv, .txt).',
+      }),
+      tab: Type.Optional(Type.String({ description: 'The worksheet of a workbook.' })),
+      delimiter: Type.Optional(
+        Type.String({
+          description: 'The field delimiter a CSV file was read with, given or detected.',
+        }),
+      ),
+      encoding: Type.Optional(
+        Type.String({
+          description:
+            'The text encoding a CSV file was read with, given or detected: utf-8, utf-16le, utf-16be, windows-1252, ...',
+        }),
+      ),
+    }),
+    Type.Object({
+      provider: Type.Literal('google'),
+      spreadsheetId: Type.String(),
+      tab: Type.String(),
+      tabId: Type.Integer(),
+    }),
+  ],
+  { description: 'Where the rows came from.' },
+);
+
 export const SheetDescription = Type.Object(
   {
     id: Type.String(),
     name: Type.String(),
     columns: Type.Array(Type.String()),
     rowCount: Type.Integer(),
-    source: Type.Object({ provider: Type.String() }, { additionalProperties: true }),
+    source: SheetSource,
     settings: Type.Object({
       deleteEnabled: Type.Boolean(),
       access: Type.String(),
@@ -192,7 +224,12 @@ export const NewGoogleSheet = Type.Object(
           minLength: 1,
           description: 'The spreadsheet id, or its address as the browser shows it.',
         }),
-        tab: Type.Optional(Type.String({ description: 'The tab to serve; the first by default.' })),
+        tab: Type.Optional(
+          Type.String({
+            description:
+              'The tab to serve; the first by default. "*" makes a sheet of every tab, named "<name> / <tab>".',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -262,4 +299,18 @@ export const ApiKeyDescription = Type.Object({
   key: Type.Optional(Type.String({ description: 'The key itself: shown once, when created.' })),
 });
 export const sheetRef = Type.Ref('Sheet');
+
+/** The answer to `tab=*`: a sheet per tab, and the tabs whose first row is no usable header. */
+export const SheetsCreatedDescription = Type.Object(
+  {
+    sheets: Type.Array(sheetRef),
+    skipped: Type.Array(
+      Type.Object({
+        tab: Type.String(),
+        reason: Type.String({ description: 'Why its header row is not usable.' }),
+      }),
+    ),
+  },
+  { description: 'Sheets made from every tab at once (tab=*).' },
+);
 export { problem };

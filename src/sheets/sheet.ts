@@ -1,8 +1,17 @@
 /** Where a sheet's rows came from. Providers that mirror a live spreadsheet add their own kind. */
-export type SheetSource =
-  | { provider: 'scratch' }
-  | { provider: 'upload'; fileName: string; format: 'csv' | 'xlsx'; tab?: string }
-  | GoogleSource;
+export type SheetSource = { provider: 'scratch' } | UploadSource | GoogleSource;
+
+/** A file imported once; a text file says how it was read, as given or as detected. */
+export interface UploadSource {
+  provider: 'upload';
+  fileName: string;
+  format: 'csv' | 'xlsx';
+  tab?: string;
+  /** The field delimiter of a CSV file: `,`, `;`, a tab, `|` or the one given. */
+  delimiter?: string;
+  /** The text encoding of a CSV file, by its canonical name, such as `utf-8` or `windows-1252`. */
+  encoding?: string;
+}
 
 /** A tab of a Google spreadsheet; `tabId` keeps finding it when the tab is renamed. */
 export interface GoogleSource {

@@ -134,6 +134,12 @@ export class Sheets {
     this.#mirror.forget(sheet.id);
   }
 
+  /** Removes a sheet just made, as an import of several that failed part way does. */
+  async deleteSheet(id: string): Promise<boolean> {
+    await this.remove(id);
+    return true;
+  }
+
   createKey(key: ApiKeyRecord): Promise<void> {
     return this.store.createKey(key);
   }

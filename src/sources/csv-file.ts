@@ -1,24 +1,45 @@
 import { createReadStream } from 'node:fs';
-import { pipeline, Transform } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { cellFromText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
+import { detectDelimiter } from './csv-dialect.ts';
+import type { CsvOptions } from './csv-options.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
 import type { SheetFile } from './sheet-file.ts';
+import { decodingStream, detectEncoding } from './text-encoding.ts';
 
 const chunkRows = 1000;
+/** Characters of the file's start that its delimiter is decided from. */
+const sampleChars = 64 * 1024;
 
 /**
  * Reads a CSV file as it streams: the header at once, the rows in chunks as the import asks for
- * them, so that a file of millions of rows never sits in memory whole.
+ * them, so that a file of millions of rows never sits in memory whole. Its encoding and
+ * delimiter are detected unless given; `preferredDelimiter` breaks a tie (`\t` for `.tsv`).
  */
-export async function readCsv(path: string): Promise<SheetFile> {
-  const parser = parse({ relax_column_count: true, skip_empty_lines: false });
+export async function readCsv(
+  path: string,
+  options: CsvOptions,
+  preferredDelimiter = ',',
+): Promise<SheetFile> {
+  const encoding = options.encoding ?? (await detectEncoding(path));
+  const text = await decodedText(path, encoding);
+  const delimiter =
+    options.delimiter ?? detectDelimiter(text.sample, text.complete, preferredDelimiter);
+  const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: false });
   // pipeline, unlike pipe, hands a failure anywhere upstream on to the parser and so to the reader.
-  pipeline(createReadStream(path), utf8Text(), parser, () => {});
+  pipeline(Readable.from(text.chunks), parser, () => {});
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
-  const first = await next(records);
-  const columns = columnsFromHeader(first.done ? [] : first.value.map(cellFromText));
+  const typed = (field: string) => cellFromText(field, options.decimal);
+  let columns: string[];
+  try {
+    const first = await next(records);
+    columns = columnsFromHeader(first.done ? [] : first.value.map(typed));
+  } catch (error) {
+    parser.destroy();
+    throw error;
+  }
   async function* rows(): AsyncGenerator<Cell[][]> {
     let chunk: Cell[][] = [];
     // Empty rows are held back until a row with data follows: blank lines at the end are not rows.
@@ -33,7 +54,7 @@ export async function readCsv(path: string): Promise<SheetFile> {
             `Row ${rowNumber} of the CSV file holds a NUL character, which is not text; is it really CSV?`,
           );
         }
-        const row = record.value.map(cellFromText);
+        const row = record.value.map(typed);
         checkRowWidth(row, columns.length, rowNumber);
         if (row.length > columns.length) row.length = columns.length;
         if (row.every((cell) => cell === null)) {
@@ -52,39 +73,46 @@ export async function readCsv(path: string): Promise<SheetFile> {
       parser.destroy();
     }
   }
-  return { columns, rows: rows() };
+  return { columns, rows: rows(), text: { delimiter, encoding } };
 }
 
-/** Decodes UTF-8, dropping a byte-order mark, and refuses bytes that are not UTF-8. */
-function utf8Text(): Transform {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const decode = (bytes: Buffer | undefined, stream: boolean): string => {
-    try {
-      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream });
-    } catch {
-      throw new Problem(
-        'invalid-upload',
-        'The CSV file is not UTF-8 text; save it as "CSV UTF-8" and upload it again.',
-      );
+/**
+ * The file's text as it decodes: its first `sampleChars` characters at once, to decide the
+ * delimiter from, and all of it, those included, as chunks still to be read.
+ */
+async function decodedText(path: string, encoding: string) {
+  const decoder = decodingStream(encoding);
+  pipeline(createReadStream(path), decoder, () => {});
+  const pieces = decoder[Symbol.asyncIterator]() as AsyncIterator<string>;
+  const head: string[] = [];
+  let length = 0;
+  let complete = false;
+  try {
+    while (length < sampleChars) {
+      const piece = await pieces.next();
+      if (piece.done) {
+        complete = true;
+        break;
+      }
+      head.push(piece.value);
+      length += piece.value.length;
     }
-  };
-  return new Transform({
-    readableObjectMode: true,
-    transform(bytes: Buffer, _encoding, done) {
-      try {
-        done(null, decode(bytes, true));
-      } catch (error) {
-        done(error as Error);
+  } catch (error) {
+    decoder.destroy();
+    throw error;
+  }
+  async function* chunks(): AsyncGenerator<string> {
+    try {
+      yield* head;
+      for (let piece = await pieces.next(); !piece.done; piece = await pieces.next()) {
+        yield piece.value;
       }
-    },
-    flush(done) {
-      try {
-        done(null, decode(undefined, false));
-      } catch (error) {
-        done(error as Error);
-      }
-    },
-  });
+    } finally {
+      // Stopped early (a refused row): closing the decoder closes the file too.
+      decoder.destroy();
+    }
+  }
+  return { sample: head.join('').slice(0, sampleChars), complete, chunks: chunks() };
 }
 
 async function next(records: AsyncIterator<string[]>): Promise<IteratorResult<string[]>> {

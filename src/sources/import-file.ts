@@ -3,14 +3,19 @@ import type { Cell } from '../cells/cell.ts';
 import { checkColumns, defaultLimits, limitedRows, type Limits } from '../access/limits.ts';
 import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
 import { newSheetId } from '../sheets/sheet-id.ts';
-import type { SheetStore } from '../store/store.ts';
-import { openUpload } from './upload.ts';
+import type { NewSheet, SheetStore } from '../store/store.ts';
+import type { CsvOptions } from './csv-options.ts';
+import { createEach, everyTab, tabSheetName, type SheetsCreated } from './every-tab.ts';
+import type { SheetFile } from './sheet-file.ts';
+import { openUpload, openUploadTabs, type UploadFormat } from './upload.ts';
 
 export interface ImportOptions {
   /** The sheet's name; the file's name without its extension by default. */
   name?: string | undefined;
-  /** The worksheet of a workbook; the first one by default. */
+  /** The worksheet of a workbook; the first one by default, `*` for every one. */
   tab?: string | undefined;
+  /** How to read a CSV file, when the person chose anything; detected otherwise. */
+  csv?: CsvOptions | undefined;
   /** Called as rows are read, with the count so far. */
   onProgress?: (rows: number) => void;
   /** Settings of the new sheet; DELETE on and open access by default. */
@@ -25,33 +30,82 @@ export async function importFile(
   fileName: string,
   options: ImportOptions = {},
 ): Promise<Sheet> {
-  const { format, file } = await openUpload(path, fileName, options.tab);
+  const { format, file } = await openUpload(path, fileName, options);
   const limits = options.limits ?? defaultLimits;
   checkColumns(file.columns, limits);
   const rows = limitedRows(file.rows, limits);
-  const name = options.name?.trim() || basename(fileName).replace(/\.[^.]*$/, '') || 'upload';
   return store.createSheet(
-    {
-      id: newSheetId(),
-      name,
-      columns: file.columns,
-      source: {
-        provider: 'upload',
-        fileName,
-        format,
-        ...(file.tab === undefined ? {} : { tab: file.tab }),
-      },
-      settings: options.settings ?? { deleteEnabled: true },
-    },
-    options.onProgress === undefined ? rows : counted(rows, options.onProgress),
+    draft(file, format, sheetName(fileName, options), fileName, options),
+    options.onProgress === undefined ? rows : rowCounter(options.onProgress)(rows),
   );
 }
 
-async function* counted(rows: AsyncIterable<Cell[][]>, onProgress: (rows: number) => void) {
+/**
+ * Imports every worksheet of a workbook (`tab=*`), each as a sheet named `<name> / <tab>`. The
+ * sheets are made one after another; should one fail, those already made are removed, so the
+ * import leaves all of them or none.
+ */
+export async function importEveryTab(
+  store: Pick<SheetStore, 'createSheet' | 'deleteSheet'>,
+  path: string,
+  fileName: string,
+  options: ImportOptions = {},
+): Promise<SheetsCreated> {
+  const { format, files } = await openUploadTabs(path, fileName, options);
+  const limits = options.limits ?? defaultLimits;
+  for (const { table } of files.read) checkColumns(table.columns, limits);
+  const name = sheetName(fileName, options);
+  const progress = options.onProgress;
+  const count = progress === undefined ? undefined : rowCounter(progress);
+  const made = files.read.map(({ tab, table }) => {
+    const rows = limitedRows(table.rows, limits);
+    return {
+      draft: draft(table, format, tabSheetName(name, tab), fileName, options),
+      rows: count === undefined ? rows : count(rows),
+    };
+  });
+  return { sheets: await createEach(store, made), skipped: files.skipped };
+}
+
+/** Whether the options ask for every tab. */
+export function wantsEveryTab(options: ImportOptions): boolean {
+  return options.tab === everyTab;
+}
+
+function sheetName(fileName: string, options: ImportOptions): string {
+  return options.name?.trim() || basename(fileName).replace(/\.[^.]*$/, '') || 'upload';
+}
+
+function draft(
+  file: SheetFile,
+  format: UploadFormat,
+  name: string,
+  fileName: string,
+  options: ImportOptions,
+): NewSheet {
+  return {
+    id: newSheetId(),
+    name,
+    columns: file.columns,
+    source: {
+      provider: 'upload',
+      fileName,
+      format,
+      ...(file.tab === undefined ? {} : { tab: file.tab }),
+      ...(file.text === undefined ? {} : file.text),
+    },
+    settings: options.settings ?? { deleteEnabled: true },
+  };
+}
+
+/** Passes rows through, telling `onProgress` how many have gone by, over every sheet it counts. */
+function rowCounter(onProgress: (rows: number) => void) {
   let count = 0;
-  for await (const chunk of rows) {
-    count += chunk.length;
-    onProgress(count);
-    yield chunk;
-  }
+  return async function* (rows: AsyncIterable<Cell[][]>): AsyncGenerator<Cell[][]> {
+    for await (const chunk of rows) {
+      count += chunk.length;
+      onProgress(count);
+      yield chunk;
+    }
+  };
 }

@@ -6,4 +6,6 @@ export interface SheetFile {
   rows: AsyncIterable<Cell[][]>;
   /** The worksheet read, for workbooks with several. */
   tab?: string;
+  /** How a text file was read, given or detected. */
+  text?: { delimiter: string; encoding: string };
 }

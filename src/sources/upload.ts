@@ -2,35 +2,84 @@ import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Problem } from '../errors/problem.ts';
 import { readCsv } from './csv-file.ts';
+import type { CsvOptions } from './csv-options.ts';
+import type { EveryTab } from './every-tab.ts';
 import type { SheetFile } from './sheet-file.ts';
-import { readXlsx } from './xlsx-file.ts';
+import { encodingFromBom } from './text-encoding.ts';
+import { readXlsx, readXlsxTabs } from './xlsx-file.ts';
 
+/** `csv` is any delimited text file: comma, semicolon, tab or pipe separated. */
 export type UploadFormat = 'csv' | 'xlsx';
+
+/** Extensions of the text files read as CSV; a file without one is read by its content. */
+const textExtensions = ['.csv', '.tsv', '.txt', ''];
+
+export interface UploadOptions {
+  /** The worksheet of a workbook; the first one by default. */
+  tab?: string | undefined;
+  /** How to read a text file; given only when the person chose something. */
+  csv?: CsvOptions | undefined;
+  /** A workbook is read whole in memory: this bounds what it may unpack to. */
+  maxUnzippedBytes?: number;
+}
+
+const defaultMaxUnzippedBytes = 256 * 1_048_576;
 
 /**
  * Opens an uploaded file by what it holds rather than what it is called: a workbook is a zip
- * archive, CSV is text. A file name only breaks the tie for files too short to tell.
+ * archive, CSV is text. A file name only breaks the tie for files too short to tell, and picks
+ * the delimiter a file that no delimiter splits is read with.
  */
 export async function openUpload(
   path: string,
   fileName: string,
-  tab: string | undefined,
-  /** A workbook is read whole in memory: this bounds what it may unpack to. */
-  maxUnzippedBytes = 256 * 1_048_576,
+  options: UploadOptions = {},
 ): Promise<{ format: UploadFormat; file: SheetFile }> {
-  const format = await sniffFormat(path, fileName);
-  if (format === 'csv' && tab !== undefined) {
+  const format = await sniffFormat(path, fileName, options.csv?.encoding !== undefined);
+  checkOptions(format, options);
+  const file =
+    format === 'xlsx'
+      ? await readXlsx(path, options.tab, options.maxUnzippedBytes ?? defaultMaxUnzippedBytes)
+      : await readCsv(path, options.csv ?? { decimal: '.' }, preferredDelimiter(fileName));
+  return { format, file };
+}
+
+/** Opens every worksheet of an uploaded workbook, reading the file once. */
+export async function openUploadTabs(
+  path: string,
+  fileName: string,
+  options: UploadOptions = {},
+): Promise<{ format: UploadFormat; files: EveryTab<SheetFile> }> {
+  const format = await sniffFormat(path, fileName, options.csv?.encoding !== undefined);
+  checkOptions(format, { ...options, tab: '*' });
+  const files = await readXlsxTabs(path, options.maxUnzippedBytes ?? defaultMaxUnzippedBytes);
+  return { format, files };
+}
+
+function checkOptions(format: UploadFormat, options: UploadOptions): void {
+  if (format === 'csv' && options.tab !== undefined) {
     throw new Problem(
       'invalid-upload',
       'A CSV file has one table; "tab" applies to XLSX workbooks only.',
     );
   }
-  const file =
-    format === 'xlsx' ? await readXlsx(path, tab, maxUnzippedBytes) : await readCsv(path);
-  return { format, file };
+  if (format === 'xlsx' && options.csv !== undefined) {
+    throw new Problem(
+      'invalid-upload',
+      'An XLSX workbook keeps each cell\'s type; "delimiter", "encoding" and "decimal" apply to CSV files only.',
+    );
+  }
 }
 
-async function sniffFormat(path: string, fileName: string): Promise<UploadFormat> {
+function preferredDelimiter(fileName: string): string {
+  return extname(fileName).toLowerCase() === '.tsv' ? '\t' : ',';
+}
+
+async function sniffFormat(
+  path: string,
+  fileName: string,
+  encodingGiven: boolean,
+): Promise<UploadFormat> {
   const handle = await open(path);
   const head = Buffer.alloc(4096);
   const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
@@ -49,19 +98,33 @@ async function sniffFormat(path: string, fileName: string): Promise<UploadFormat
       `"${fileName}" is an old Excel 97-2003 (.xls) workbook; save it as .xlsx or .csv and upload that.`,
     );
   }
-  if (bytes.includes(0) || !isUtf8Prefix(bytes, bytesRead === head.length)) {
+  // With an encoding given, the person knows the file is text (UTF-16 without a mark, say).
+  if (!encodingGiven && !looksLikeText(bytes, bytesRead === head.length)) {
     throw new Problem(
       'unsupported-upload',
-      `"${fileName}" is neither a CSV text file (UTF-8) nor an XLSX workbook.`,
+      `"${fileName}" is neither a text file (CSV, TSV) nor an XLSX workbook.`,
     );
   }
-  if (!['.csv', '.txt', ''].includes(extension)) {
+  if (!textExtensions.includes(extension)) {
     throw new Problem(
       'unsupported-upload',
-      `Files of type "${extension}" are not supported; upload a .csv or .xlsx file.`,
+      `Files of type "${extension}" are not supported; upload a .csv, .tsv, .txt or .xlsx file.`,
     );
   }
   return 'csv';
+}
+
+/**
+ * Whether the first bytes of a file read as text: UTF-16 with its byte-order mark, UTF-8, or
+ * else a single-byte encoding such as Windows-1252, whose text holds no control characters but
+ * tab, line breaks and form feed. A NUL byte without a UTF-16 mark is a binary file.
+ */
+function looksLikeText(bytes: Buffer, partial: boolean): boolean {
+  const bom = encodingFromBom(bytes);
+  if (bom === 'utf-16le' || bom === 'utf-16be') return true;
+  if (bytes.includes(0)) return false;
+  if (isUtf8Prefix(bytes, partial)) return true;
+  return !bytes.some((byte) => byte < 0x20 && ![0x09, 0x0a, 0x0c, 0x0d].includes(byte));
 }
 
 /** UTF-8 check that forgives a multi-byte character cut off at the end of a partial sample. */

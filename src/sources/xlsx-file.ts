@@ -1,9 +1,23 @@
+import { open } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { dateCell, type Cell } from '../cells/cell.ts';
+import { dateCell, serialEpochs, type Cell, type DateSystem } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
+import { readEveryTab, type EveryTab } from './every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
-import { checkUnzippedSize } from './zip-size.ts';
 import type { SheetFile } from './sheet-file.ts';
+import { readEntryText, readZipDirectory } from './zip-archive.ts';
+import { checkUnzippedSize } from './zip-size.ts';
+
+const dayMs = 86_400_000;
+
+/** A workbook read whole, with how to turn the dates ExcelJS hands over back into serials. */
+interface Workbook {
+  worksheets: ExcelJS.Worksheet[];
+  /** The date system the file declares. */
+  system: DateSystem;
+  /** The one ExcelJS applied when it made Dates of serials. */
+  readAs: DateSystem;
+}
 
 /**
  * Reads one worksheet of an XLSX workbook, keeping each cell's type: numbers, text, booleans,
@@ -15,16 +29,7 @@ export async function readXlsx(
   tab: string | undefined,
   maxUnzippedBytes: number,
 ): Promise<SheetFile> {
-  await checkUnzippedSize(path, maxUnzippedBytes);
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.readFile(path);
-  } catch (error) {
-    throw new Problem(
-      'invalid-upload',
-      `The XLSX file could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  const workbook = await readWorkbook(path, maxUnzippedBytes);
   const tabs = workbook.worksheets.map((sheet) => sheet.name);
   const worksheet =
     tab === undefined
@@ -39,11 +44,67 @@ export async function readXlsx(
       { tabs },
     );
   }
+  return worksheetFile(worksheet, workbook);
+}
+
+/** Reads every worksheet of a workbook, from one read of the file. */
+export async function readXlsxTabs(
+  path: string,
+  maxUnzippedBytes: number,
+): Promise<EveryTab<SheetFile>> {
+  const workbook = await readWorkbook(path, maxUnzippedBytes);
+  const byName = new Map(workbook.worksheets.map((sheet) => [sheet.name, sheet]));
+  return readEveryTab([...byName.keys()], (tab) =>
+    worksheetFile(byName.get(tab) as ExcelJS.Worksheet, workbook),
+  );
+}
+
+async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Workbook> {
+  const handle = await open(path);
+  let system: DateSystem;
+  try {
+    const entries = await readZipDirectory(handle);
+    await checkUnzippedSize(handle, path, entries, maxUnzippedBytes);
+    system = declaredDateSystem(
+      await readEntryText(handle, path, entries, 'xl/workbook.xml', maxUnzippedBytes),
+    );
+  } finally {
+    await handle.close();
+  }
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.readFile(path);
+  } catch (error) {
+    throw new Problem(
+      'invalid-upload',
+      `The XLSX file could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return {
+    worksheets: workbook.worksheets,
+    system,
+    readAs: workbook.properties.date1904 ? 1904 : 1900,
+  };
+}
+
+/**
+ * The date system `<workbookPr date1904>` declares. ExcelJS reads only `"1"` as true, while
+ * LibreOffice writes `"true"` (both are XML booleans): taking ExcelJS's word would put every
+ * date of such a workbook four years early.
+ */
+function declaredDateSystem(workbookXml: string | null): DateSystem {
+  const flag = /<(?:\w+:)?workbookPr\b[^>]*?\bdate1904\s*=\s*["']([^"']*)["']/.exec(
+    workbookXml ?? '',
+  )?.[1];
+  return flag === '1' || flag === 'true' ? 1904 : 1900;
+}
+
+function worksheetFile(worksheet: ExcelJS.Worksheet, workbook: Workbook): SheetFile {
   const table: Cell[][] = [];
   worksheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
     const cells: Cell[] = [];
     row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
-      cells[columnNumber - 1] = cellValue(cell);
+      cells[columnNumber - 1] = cellValue(cell, workbook);
     });
     table[rowNumber - 1] = Array.from(cells, (cell) => cell ?? null);
   });
@@ -64,17 +125,33 @@ export async function readXlsx(
   };
 }
 
-function cellValue(cell: ExcelJS.Cell): Cell {
+function cellValue(cell: ExcelJS.Cell, workbook: Workbook): Cell {
   if (cell.type === ExcelJS.ValueType.Merge) return null;
-  if (cell.type === ExcelJS.ValueType.Formula) return scalar(cell.result);
-  return scalar(cell.value);
+  const value = cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value;
+  if (value instanceof Date) {
+    // ExcelJS turned the serial into a Date as if on UTC; turn it back, then read it as typed.
+    const serial = (value.getTime() - serialEpochs[workbook.readAs]) / dayMs;
+    return dateCell(serial, {
+      showsTime: formatShowsTime(cell.numFmt ?? ''),
+      system: workbook.system,
+    });
+  }
+  return scalar(value);
+}
+
+/**
+ * Whether a number format shows a time of day: `h`, `s` or an AM/PM marker outside quoted text,
+ * escaped characters and bracketed colours or locales (`[h]` elapsed hours count).
+ */
+export function formatShowsTime(format: string): boolean {
+  const tokens = format.replace(/"[^"]*"|\\.|_.|\*./g, '').replace(/\[(?![hms]+\])[^\]]*\]/gi, '');
+  return /[hs]|am\/pm|a\/p/i.test(tokens);
 }
 
 function scalar(value: unknown): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'string') return value === '' ? null : value;
-  if (value instanceof Date) return dateCell(value);
   if (typeof value === 'object') {
     if ('richText' in value && Array.isArray(value.richText)) {
       return value.richText.map((run: { text?: string }) => run.text ?? '').join('') || null;

@@ -90,7 +90,11 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     await page.locator('#upload-file').setInputFiles(fixture('workbook.xlsx'));
     const tab = page.getByLabel('Worksheet');
     await tab.waitFor();
-    assert.deepEqual(await tab.locator('option').allInnerTexts(), ['Staff', 'Budget']);
+    assert.deepEqual(await tab.locator('option').allInnerTexts(), [
+      'Staff',
+      'Budget',
+      'All tabs (a sheet each)',
+    ]);
     await tab.selectOption('Budget');
     await page.getByLabel('Name', { exact: true }).fill('budget');
 
@@ -173,7 +177,11 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     await page.getByRole('button', { name: 'Find tabs' }).click();
     const tab = page.getByRole('combobox', { name: 'Tab' });
     await tab.waitFor();
-    assert.deepEqual(await tab.locator('option').allInnerTexts(), ['Leads', 'People']);
+    assert.deepEqual(await tab.locator('option').allInnerTexts(), [
+      'Leads',
+      'People',
+      'All tabs (a sheet each)',
+    ]);
     assert.deepEqual(await sheetsOn(url), [], 'finding the tabs connects nothing');
     await tab.selectOption('People');
     await page.getByRole('button', { name: 'Connect' }).click();

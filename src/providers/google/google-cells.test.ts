@@ -4,7 +4,7 @@ import { DateCell } from '../../cells/cell.ts';
 import { cellFromGoogle } from './google-cells.ts';
 import { parseSpreadsheetId } from './spreadsheet-ref.ts';
 
-test('Google cells keep their type; dates by number format become ISO 8601', () => {
+test('Google cells keep their type; dates by number format become ISO 8601 text with no zone', () => {
   const date = (serial: number, type: string) => ({
     effectiveValue: { numberValue: serial },
     effectiveFormat: { numberFormat: { type } },
@@ -22,8 +22,15 @@ test('Google cells keep their type; dates by number format become ISO 8601', () 
       '#DIV/0!',
     ],
     [date(45296, 'DATE'), new DateCell('2024-01-05')],
-    [date(45296.5729166667, 'DATE_TIME'), new DateCell('2024-01-05T13:45:00Z')],
+    [date(45296.5729166667, 'DATE_TIME'), new DateCell('2024-01-05T13:45:00')],
+    [date(45296, 'DATE_TIME'), new DateCell('2024-01-05T00:00:00')],
+    [date(46054.5868055556, 'DATE_TIME'), new DateCell('2026-02-01T14:05:00')],
     [date(0.5, 'TIME'), new DateCell('12:00:00')],
+    [date(0.395833333333333, 'TIME'), new DateCell('09:30:00')],
+    [date(0, 'TIME'), new DateCell('00:00:00')],
+    // A time format over a whole date-time shows its time only; the date is kept all the same.
+    [date(45296.5, 'TIME'), new DateCell('2024-01-05T12:00:00')],
+    [date(45296.5, 'DATE'), new DateCell('2024-01-05T12:00:00')],
     [date(45296, 'NUMBER'), 45296],
   ];
   for (const [cell, expected] of table) {

@@ -1,9 +1,5 @@
 import type { sheets_v4 } from '@googleapis/sheets';
-import { DateCell, dateCell, type Cell } from '../../cells/cell.ts';
-
-const dayMs = 86_400_000;
-/** Google counts dates in days from 1899-12-30, the Lotus 1-2-3 epoch. */
-const epochOffsetDays = 25_569;
+import { dateCell, type Cell } from '../../cells/cell.ts';
 
 /** A cell as Google holds it: its unformatted value, a date when its number format says so. */
 export function cellFromGoogle(cell: sheets_v4.Schema$CellData | undefined): Cell {
@@ -19,12 +15,10 @@ export function cellFromGoogle(cell: sheets_v4.Schema$CellData | undefined): Cel
   return null;
 }
 
+/** Google counts dates in days from 1899-12-30, as Excel's 1900 system does. */
 function numberCell(serial: number, format: string | undefined): Cell {
   if (format !== 'DATE' && format !== 'DATE_TIME' && format !== 'TIME') return serial;
-  const date = new Date(Math.round((serial - epochOffsetDays) * dayMs));
-  if (format === 'DATE') return new DateCell(date.toISOString().slice(0, 10));
-  if (format === 'TIME') return new DateCell(date.toISOString().slice(11, 19));
-  return dateCell(date);
+  return dateCell(serial, { showsTime: format !== 'DATE' });
 }
 
 /**

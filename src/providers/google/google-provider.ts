@@ -3,6 +3,7 @@ import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
 import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
 import type { WriteEffect } from '../../sheets/write-effect.ts';
+import { readEveryTab, type EveryTab } from '../../sources/every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from '../../sources/header.ts';
 import type { ProviderTable, Push, PushOutcome, SheetProvider } from '../provider.ts';
 import { Backoff, defaultRetryPolicy, withRetries, type RetryPolicy } from '../retry.ts';
@@ -60,6 +61,34 @@ export class GoogleProvider implements SheetProvider {
       );
     }
     return this.read({ provider: 'google', spreadsheetId, tab: found.title, tabId: found.tabId });
+  }
+
+  /** Reads every tab of a spreadsheet in one request, for `tab=*`, with the spreadsheet's title. */
+  async connectEveryTab(
+    spreadsheetId: string,
+  ): Promise<{ title: string; tabs: EveryTab<ProviderTable> }> {
+    const response = await this.#call(spreadsheetId, Date.now() + this.settings.deadlineMs, () =>
+      this.#api.spreadsheets.get(
+        { spreadsheetId, includeGridData: true, fields: `properties(title),${gridFields}` },
+        { retry: false },
+      ),
+    );
+    const byTitle = new Map(
+      (response.data.sheets ?? [])
+        .sort((a, b) => (a.properties?.index ?? 0) - (b.properties?.index ?? 0))
+        .map((tab) => [tab.properties?.title ?? '', tab]),
+    );
+    return {
+      title: response.data.properties?.title ?? spreadsheetId,
+      tabs: readEveryTab([...byTitle.keys()], (title) =>
+        tableOfTab(byTitle.get(title) ?? {}, {
+          provider: 'google',
+          spreadsheetId,
+          tab: title,
+          tabId: 0,
+        }),
+      ),
+    };
   }
 
   async read(source: SheetSource): Promise<ProviderTable> {
@@ -156,19 +185,7 @@ export class GoogleProvider implements SheetProvider {
         { retry: false, timeout: attemptTimeout(deadline) },
       ),
     );
-    const tab = response.data.sheets?.[0];
-    const grid = (tab?.data?.[0]?.rowData ?? []).map((row) =>
-      (row.values ?? []).map(cellFromGoogle),
-    );
-    return {
-      ...tableFromGrid(grid),
-      source: {
-        ...source,
-        tab: tab?.properties?.title ?? source.tab,
-        tabId: tab?.properties?.sheetId ?? source.tabId,
-      },
-      lastPush: pushTagOf(tab?.developerMetadata ?? []),
-    };
+    return tableOfTab(response.data.sheets?.[0] ?? {}, source);
   }
 
   async #tabs(spreadsheetId: string): Promise<{ title: string; tabId: number }[]> {
@@ -210,6 +227,20 @@ const sameHeader = (a: string[], b: string[]) =>
 /** Rows compared as the API shows them: a date and its text are the same cell here. */
 function sameRows(a: Cell[][], b: Cell[][]): boolean {
   return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A tab as read with its grid data: its table, and its source with its current title and id. */
+function tableOfTab(tab: sheets_v4.Schema$Sheet, source: GoogleSource): ProviderTable {
+  const grid = (tab.data?.[0]?.rowData ?? []).map((row) => (row.values ?? []).map(cellFromGoogle));
+  return {
+    ...tableFromGrid(grid),
+    source: {
+      ...source,
+      tab: tab.properties?.title ?? source.tab,
+      tabId: tab.properties?.sheetId ?? source.tabId,
+    },
+    lastPush: pushTagOf(tab.developerMetadata ?? []),
+  };
 }
 
 /** The header row names the columns; rows below it are the sheet, without trailing empty rows. */

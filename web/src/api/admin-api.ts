@@ -1,5 +1,14 @@
 import { request } from './client.ts';
-import type { ApiKey, KeyScope, NewApiKey, Providers, Row, Sheet, SheetPatch } from './types.ts';
+import type {
+  ApiKey,
+  KeyScope,
+  NewApiKey,
+  Providers,
+  Row,
+  Sheet,
+  SheetPatch,
+  SheetsCreated,
+} from './types.ts';
 
 /** The management API, /admin/v1, one function per request the console makes. */
 
@@ -26,7 +35,7 @@ export const connectGoogleSheet = ({
   name,
   freshnessSeconds,
 }: GoogleConnection) =>
-  request<Sheet>('POST', '/admin/v1/sheets', {
+  request<Sheet | SheetsCreated>('POST', '/admin/v1/sheets', {
     ...(name ? { name } : {}),
     source: { provider: 'google', spreadsheetId, ...(tab ? { tab } : {}) },
     ...(freshnessSeconds === undefined ? {} : { freshnessSeconds }),

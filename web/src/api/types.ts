@@ -22,6 +22,12 @@ export interface Sheet {
   updatedAt: string;
 }
 
+/** The answer to `tab=*`: a sheet per tab, and the tabs skipped with the reason. */
+export interface SheetsCreated {
+  sheets: Sheet[];
+  skipped: { tab: string; reason: string }[];
+}
+
 export type SheetPatch = Partial<{
   name: string;
   deleteEnabled: boolean;

@@ -1,7 +1,7 @@
 import { authHeaders } from './client.ts';
 import { problemOf, unreachable } from './problem.ts';
 import { signInNeeded } from './session.ts';
-import type { Sheet } from './types.ts';
+import type { Sheet, SheetsCreated } from './types.ts';
 
 export interface UploadFields {
   name?: string;
@@ -9,14 +9,15 @@ export interface UploadFields {
 }
 
 /**
- * Uploads a CSV or XLSX file as a new sheet (multipart POST /admin/v1/sheets). It uses
- * XMLHttpRequest rather than fetch because only XMLHttpRequest reports upload progress.
+ * Uploads a CSV or XLSX file as a new sheet (multipart POST /admin/v1/sheets), or as one sheet
+ * per worksheet with `tab: '*'`. It uses XMLHttpRequest rather than fetch because only
+ * XMLHttpRequest reports upload progress.
  */
 export function uploadSheet(
   file: File,
   fields: UploadFields,
   onProgress: (fraction: number) => void,
-): Promise<Sheet> {
+): Promise<Sheet | SheetsCreated> {
   const form = new FormData();
   if (fields.name) form.append('name', fields.name);
   if (fields.tab) form.append('tab', fields.tab);
@@ -31,7 +32,7 @@ export function uploadSheet(
     });
     xhr.addEventListener('load', () => {
       if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(JSON.parse(xhr.responseText) as Sheet);
+        resolve(JSON.parse(xhr.responseText) as Sheet | SheetsCreated);
         return;
       }
       if (xhr.status === 401) signInNeeded();

@@ -11,6 +11,14 @@ test('lists the worksheets of a workbook in order', async () => {
   assert.deepEqual(await workbookTabs(await fixture('workbook.xlsx')), ['Staff', 'Budget']);
 });
 
+test('lists the worksheets of a workbook LibreOffice wrote, empty or not', async () => {
+  assert.deepEqual(await workbookTabs(await fixture('libreoffice.xlsx')), [
+    'Times',
+    'Kept',
+    'Notes',
+  ]);
+});
+
 test('tab names keep the characters XML escapes', async () => {
   const workbook = new ExcelJS.Workbook();
   for (const name of ['R&D <2025>', 'Ann\'s "list"', 'Ünïcode']) workbook.addWorksheet(name);

@@ -5,6 +5,9 @@
  * else. Chart sheets are left out, as the server's importer leaves them out.
  */
 
+/** The `tab` that asks for a sheet of every tab at once; no worksheet can be named `*`. */
+export const allTabs = '*';
+
 const endOfDirectory = 0x06054b50;
 const directoryEntry = 0x02014b50;
 const localHeader = 0x04034b50;

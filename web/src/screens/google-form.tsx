@@ -2,9 +2,12 @@ import { useState } from 'preact/hooks';
 import { connectGoogleSheet, getProviders } from '../api/admin-api.ts';
 import { ApiProblem } from '../api/problem.ts';
 import { CopyButton } from '../components/copy-button.tsx';
+import type { Sheet, SheetsCreated } from '../api/types.ts';
 import { ProblemMessage } from '../components/problem-message.tsx';
+import { SheetsCreatedList } from '../components/sheets-created.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useResource } from '../hooks/use-resource.ts';
+import { allTabs } from '../lib/workbook-tabs.ts';
 
 /**
  * Connect a tab of a Google spreadsheet. "Find tabs" asks the API for a tab that cannot exist:
@@ -24,6 +27,7 @@ export function GoogleForm({ onCreated }: { onCreated: (sheetId: string) => void
   const [tab, setTab] = useState('');
   const [name, setName] = useState('');
   const [freshness, setFreshness] = useState('10');
+  const [made, setMade] = useState<SheetsCreated | null>(null);
   const lookup = useAction();
   const connect = useAction();
 
@@ -35,12 +39,17 @@ export function GoogleForm({ onCreated }: { onCreated: (sheetId: string) => void
     return true;
   };
 
+  const created = (answer: Sheet | SheetsCreated) => {
+    if ('sheets' in answer) setMade(answer);
+    else onCreated(answer.id);
+  };
+
   const findTabs = () =>
     lookup.run(async () => {
       const probe = `sheetport-tab-probe-${randomHex()}`;
       try {
-        const sheet = await connectGoogleSheet({ spreadsheetId: spreadsheet, tab: probe });
-        onCreated(sheet.id); // A tab of that name exists after all: it is connected.
+        // A tab of that name exists after all: it is connected.
+        created(await connectGoogleSheet({ spreadsheetId: spreadsheet, tab: probe }));
       } catch (error) {
         if (!(error instanceof ApiProblem && error.code === 'tab-not-found' && takeTabs(error))) {
           throw error;
@@ -50,14 +59,15 @@ export function GoogleForm({ onCreated }: { onCreated: (sheetId: string) => void
 
   const submit = () =>
     connect.run(async () => {
+      setMade(null);
       try {
-        const sheet = await connectGoogleSheet({
+        const answer = await connectGoogleSheet({
           spreadsheetId: spreadsheet,
           tab: tab || undefined,
           name: name || undefined,
           freshnessSeconds: freshness === '' ? undefined : Number(freshness),
         });
-        onCreated(sheet.id);
+        created(answer);
       } catch (error) {
         takeTabs(error);
         throw error;
@@ -147,13 +157,16 @@ export function GoogleForm({ onCreated }: { onCreated: (sheetId: string) => void
                 {title}
               </option>
             ))}
+            <option value={allTabs}>All tabs (a sheet each)</option>
           </select>
         )}
       </div>
       <div class="field">
         <label for="google-name">Name</label>
         <p class="hint" id="google-name-hint">
-          Optional: the tab's name when left empty.
+          {tab === allTabs
+            ? 'Optional: the spreadsheet\'s title when left empty. Each sheet is named "<name> / <tab>".'
+            : "Optional: the tab's name when left empty."}
         </p>
         <input
           id="google-name"
@@ -179,6 +192,7 @@ export function GoogleForm({ onCreated }: { onCreated: (sheetId: string) => void
         />
       </div>
       <ProblemMessage problem={connect.problem} />
+      {made !== null && <SheetsCreatedList created={made} />}
       <button type="submit" disabled={connect.busy}>
         {connect.busy ? 'Connecting…' : 'Connect'}
       </button>

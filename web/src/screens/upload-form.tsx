@@ -1,12 +1,14 @@
 import { useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api/problem.ts';
 import { uploadSheet } from '../api/upload.ts';
+import type { SheetsCreated } from '../api/types.ts';
 import { ProblemMessage } from '../components/problem-message.tsx';
+import { SheetsCreatedList } from '../components/sheets-created.tsx';
 import { useAction } from '../hooks/use-action.ts';
-import { workbookTabs } from '../lib/workbook-tabs.ts';
+import { allTabs, workbookTabs } from '../lib/workbook-tabs.ts';
 
 const accepted =
-  '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  '.csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const sizeLabel = (bytes: number) =>
   bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -14,7 +16,8 @@ const sizeLabel = (bytes: number) =>
 /**
  * Upload a CSV or XLSX file: dropped on the zone or chosen with the file picker. A workbook's
  * tabs are read in the browser (see workbook-tabs.ts), so the picker shows before any upload;
- * should the server still not find the tab, the tabs it lists replace them.
+ * should the server still not find the tab, the tabs it lists replace them. "All tabs" makes a
+ * sheet of each, listed here once made, with the tabs skipped.
  */
 export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void }) {
   const [file, setFile] = useState<File | null>(null);
@@ -23,6 +26,7 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
   const [tab, setTab] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [made, setMade] = useState<SheetsCreated | null>(null);
   const chosen = useRef<File | null>(null);
   const action = useAction();
 
@@ -36,6 +40,7 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
     chosen.current = next;
     setFile(next);
     showTabs(null);
+    setMade(null);
     action.clear();
     if (/\.xlsx$/i.test(next.name)) {
       // Unreadable here means corrupt: the upload then says so in the server's words.
@@ -49,9 +54,11 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
   const upload = (selected: File) =>
     action.run(async () => {
       setProgress(0);
+      setMade(null);
       try {
-        const sheet = await uploadSheet(selected, { name, tab }, setProgress);
-        onCreated(sheet.id);
+        const created = await uploadSheet(selected, { name, tab }, setProgress);
+        if ('sheets' in created) setMade(created);
+        else onCreated(created.id);
       } catch (error) {
         const listed = error instanceof ApiProblem ? error.document.tabs : undefined;
         if (listed !== undefined) showTabs(listed);
@@ -118,13 +125,16 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
                 {name}
               </option>
             ))}
+            <option value={allTabs}>All tabs (a sheet each)</option>
           </select>
         </div>
       )}
       <div class="field">
         <label for="upload-name">Name</label>
         <p class="hint" id="upload-name-hint">
-          Optional: the file's name when left empty.
+          {tab === allTabs
+            ? 'Optional: the file\'s name when left empty. Each sheet is named "<name> / <tab>".'
+            : "Optional: the file's name when left empty."}
         </p>
         <input
           id="upload-name"
@@ -143,6 +153,7 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
         </div>
       )}
       <ProblemMessage problem={action.problem} />
+      {made !== null && <SheetsCreatedList created={made} />}
       <button type="submit" disabled={file === null || action.busy}>
         {action.busy ? 'Uploading…' : 'Upload'}
       </button>

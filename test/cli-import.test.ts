@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import * as expected from './fixtures/expected-rows.ts';
+import type { ExpectedFile } from './fixtures/expected-rows.ts';
+import { call } from './helpers/build.ts';
+import { startServer } from './helpers/server-process.ts';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/** Runs `sheetport import` as a user would, into `dataDir`, and answers what it printed. */
+function sheetportImport(dataDir: string, args: string[]) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', ...args], {
+    cwd: repoRoot,
+    env: { ...env, SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DEMO: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function dataDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sheetport-cli-import-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Serves the data directory, once the imports are done, to read the sheets back. */
+async function serveData(t: TestContext, dir: string): Promise<string> {
+  const kills: (() => Promise<void>)[] = [];
+  t.after(() => Promise.all(kills.map((kill) => kill())));
+  const { url } = await startServer({ SHEETPORT_DATA_DIR: dir }, (kill) => kills.push(kill));
+  return url;
+}
+
+async function assertSheet(url: string, id: string, want: ExpectedFile): Promise<void> {
+  const sheet = await call(`${url}/admin/v1/sheets/${id}`);
+  const { columns, source } = sheet.body as { columns: string[]; source: Record<string, string> };
+  assert.deepEqual(columns, want.columns);
+  assert.equal(source.delimiter, want.delimiter);
+  assert.equal(source.encoding, want.encoding);
+  assert.deepEqual((await call(`${url}/api/v1/${id}`)).body, want.rows);
+}
+
+test('`sheetport import` takes --delimiter, --encoding and --decimal as the upload takes its parts', async (t) => {
+  const dir = await dataDir(t);
+  const table: [string, string[], ExpectedFile][] = [
+    ['names.txt', ['--delimiter', '\t'], expected.namesOneColumn],
+    ['names.txt', [], expected.namesDetected],
+    ['iso-8859-15.csv', ['--encoding', 'iso-8859-15'], expected.iso885915],
+    ['iso-8859-15.csv', [], expected.iso885915AsWindows1252],
+    ['excel-de.csv', ['--decimal', ','], expected.excelGermanDecimalComma],
+    ['excel-de.csv', [], expected.excelGerman],
+    ['excel-unicode-text.txt', [], expected.excelUnicodeText],
+    ['excel-windows-1252.csv', ['--encoding', 'windows-1252'], expected.excelWindows1252],
+  ];
+  const ids: string[] = [];
+  for (const [file, options, want] of table) {
+    const run = await sheetportImport(dir, [fixture(file), ...options]);
+    assert.equal(run.code, 0, `${file} ${options.join(' ')}: ${run.stderr}`);
+    const printed = JSON.parse(run.stdout) as { id: string; rowCount: number };
+    assert.equal(printed.rowCount, want.rows.length);
+    ids.push(printed.id);
+  }
+  const url = await serveData(t, dir);
+  for (const [i, [file, options, want]] of table.entries()) {
+    await t.test(`${file} ${options.join(' ')}`, () => assertSheet(url, ids[i] ?? '', want));
+  }
+});
+
+test('`sheetport import` refuses a bad option, or bytes the named encoding cannot read, and imports nothing', async (t) => {
+  const dir = await dataDir(t);
+  const table: [string, string[], RegExp][] = [
+    ['names.txt', ['--delimiter', 'ab'], /delimiter "ab" is not one character/],
+    ['names.txt', ['--encoding', 'klingon'], /encoding "klingon" is not one this server knows/],
+    ['names.txt', ['--decimal', ';'], /decimal mark ";" is neither/],
+    ['excel-windows-1252.csv', ['--encoding', 'utf-8'], /^sheetport: Line 2 of the file/m],
+    ['libreoffice.xlsx', ['--decimal', ','], /apply to CSV files only/],
+  ];
+  for (const [file, options, message] of table) {
+    const run = await sheetportImport(dir, [fixture(file), ...options]);
+    assert.equal(run.code, 1, `${file} ${options.join(' ')}`);
+    assert.match(run.stderr, message);
+    assert.equal(run.stdout, '');
+  }
+  const url = await serveData(t, dir);
+  assert.deepEqual((await call(`${url}/admin/v1/sheets`)).body, []);
+});
+
+test("`sheetport import --tab '*'` imports every worksheet and prints the sheets and the tabs skipped", async (t) => {
+  const dir = await dataDir(t);
+  const run = await sheetportImport(dir, [fixture('libreoffice.xlsx'), '--tab', '*']);
+  assert.equal(run.code, 0, run.stderr);
+  const printed = JSON.parse(run.stdout) as {
+    sheets: { id: string; name: string; rowCount: number }[];
+    skipped: unknown[];
+  };
+  assert.deepEqual(
+    printed.sheets.map((sheet) => [sheet.name, sheet.rowCount]),
+    [
+      ['libreoffice / Times', expected.times.rows.length],
+      ['libreoffice / Kept', expected.kept.rows.length],
+    ],
+  );
+  assert.deepEqual(printed.skipped, [{ tab: 'Notes', reason: expected.notesReason }]);
+  const url = await serveData(t, dir);
+  assert.deepEqual(
+    (await call(`${url}/api/v1/${printed.sheets[0]?.id}`)).body,
+    expected.times.rows,
+  );
+});
