@@ -15,6 +15,7 @@ export async function openStore(config: Config): Promise<SheetStore> {
     return openPostgresStore({
       connectionString: config.databaseUrl,
       poolSize: config.databasePoolSize,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
     });
   }
   return openSqliteStore({ path: join(config.dataDir, 'sheetport.db'), synchronous: config.sync });

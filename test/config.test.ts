@@ -30,6 +30,7 @@ test('with no SHEETPORT_ variables set every setting takes its documented defaul
     logLevel: 'info',
     logFormat: 'auto',
     shutdownDelayMs: 0,
+    databaseConnectTimeoutMs: 5000,
   };
   assert.deepEqual(settings(loadConfig({}), defaults), defaults);
 });
@@ -89,6 +90,8 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_SHUTDOWN_DELAY_MS', '-1'],
     ['SHEETPORT_SHUTDOWN_DELAY_MS', '600000'],
     ['SHEETPORT_HOST', ''],
+    ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
+    ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
   ];
   for (const [name, value] of cases) {
     assert.throws(

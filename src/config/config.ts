@@ -13,6 +13,11 @@ export const configSchema = Type.Object({
   SHEETPORT_DATA_DIR: Type.String({ default: './data', minLength: 1 }),
   SHEETPORT_DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   SHEETPORT_DATABASE_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 1000 }),
+  SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({
+    default: 5000,
+    minimum: 100,
+    maximum: 600_000,
+  }),
   SHEETPORT_BODY_LIMIT: Type.Integer({ default: 1_048_576, minimum: 1024 }),
   SHEETPORT_UPLOAD_LIMIT: Type.Integer({ default: 104_857_600, minimum: 1024 }),
   SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
@@ -61,6 +66,8 @@ export interface Config {
   /** PostgreSQL instead of the embedded SQLite file, when set. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** How long a request waits for a database connection before answering 503. */
+  databaseConnectTimeoutMs: number;
   bodyLimit: number;
   uploadLimit: number;
   cacheSize: number;
@@ -100,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: parsed.SHEETPORT_DATA_DIR,
     databaseUrl: parsed.SHEETPORT_DATABASE_URL,
     databasePoolSize: parsed.SHEETPORT_DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: parsed.SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS,
     bodyLimit: parsed.SHEETPORT_BODY_LIMIT,
     uploadLimit: parsed.SHEETPORT_UPLOAD_LIMIT,
     cacheSize: parsed.SHEETPORT_CACHE_SIZE,
