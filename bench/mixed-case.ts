@@ -61,7 +61,7 @@ function readsThenWrite(path: string, writes: Writes): Request[] {
           return post.setupRequest({ ...request, ...post, body: '' }, context);
         }
         delete context.id;
-        return { method: 'GET', path };
+        return { ...request, method: 'GET', path, body: undefined };
       },
       onResponse: (status, body, context) => {
         if (context.id !== undefined) post.onResponse?.(status, body, context);
