@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sameAnswers } from './checks.ts';
@@ -22,6 +22,7 @@ import { small } from './setup.ts';
  * summed into self time per group of functions and per function.
  * 0.1.0 is exported from git (b90eb11) into the system's temporary directory, outside the
  * repository, and built there once with this checkout's node_modules; later runs reuse it.
+ * The summaries are also saved in bench/.work/profile.json.
  */
 const release = { name: '0.1.0', commit: 'b90eb11' } as const;
 const seconds = process.env.BENCH_QUICK === '1' ? 4 : 10;
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
       }
       for (const line of profileLines(summary)) print(line);
     }
+    await writeFile(join(work, 'profile.json'), JSON.stringify(profiled, null, 2));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
