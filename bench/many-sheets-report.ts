@@ -90,7 +90,10 @@ export function printManySheets(result: {
     '\n-- start-up: from spawning `node dist/cli.js serve` to the first 200 of GET /api/v1/<id> --',
   );
   print(
-    'Asked every 2 ms from the spawn; each start ends with SIGTERM. The 1-sheet store holds one 20-row sheet.',
+    'Asked every 2 ms from the spawn; "first answer" is the first HTTP answer of any status (the port is open),',
+  );
+  print(
+    '"first 200" the first with the sheet\'s rows. Each start ends with SIGTERM. The 1-sheet store holds one 20-row sheet.',
   );
   print(
     table(
