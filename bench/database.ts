@@ -19,6 +19,8 @@ export interface Database {
   url: string;
   /** Creates an empty database in the same cluster and returns its connection string. */
   create(name: string): Promise<string>;
+  /** Drops a database that `create` made, once no server uses it. */
+  drop(name: string): Promise<void>;
   /** pg_database_size of a database of the cluster, in bytes. */
   sizeOf(name: string): Promise<number>;
   /** CPU time PostgreSQL has used so far, all its processes, in seconds (Linux only; else null). */
@@ -79,6 +81,10 @@ export async function startDatabase(): Promise<Database> {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
       await query(`CREATE DATABASE ${name}`);
       return urlOf(name);
+    },
+    async drop(name) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      await query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
     async sizeOf(name) {
       const [row] = await query<{ size: string }>('SELECT pg_database_size($1) AS size', [name]);

@@ -108,6 +108,7 @@ export async function manySheetsCase(
     return { ...result, targets };
   } finally {
     await rm(dir, { recursive: true, force: true });
+    for (const purpose of ['many', 'empty', 'one']) await database.drop(`sheets_${purpose}`);
   }
 }
 

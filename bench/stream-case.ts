@@ -151,19 +151,18 @@ export async function streamCase(
   const url = await database.create('stream');
   const postgres = { SHEETPORT_DATABASE_URL: url };
   const postgresImports: ImportResult[] = [];
-  for (const imported of imports) {
-    log(`  importing ${imported.result.rowCount.toLocaleString('en')} rows into PostgreSQL`);
-    const result = await runImport(join(dir, 'stream-import'), imported.csv, 'stream', postgres);
-    postgresImports.push(result);
-    reads.push(
-      await serveAndRead(
-        'PostgreSQL',
-        join(dir, 'stream-serve'),
-        result.id,
-        result.rowCount,
-        postgres,
-      ),
-    );
+  try {
+    for (const imported of imports) {
+      log(`  importing ${imported.result.rowCount.toLocaleString('en')} rows into PostgreSQL`);
+      const { csv } = imported;
+      const result = await runImport(join(dir, 'stream-import'), csv, 'stream', postgres);
+      postgresImports.push(result);
+      const serveDir = join(dir, 'stream-serve');
+      reads.push(await serveAndRead('PostgreSQL', serveDir, result.id, result.rowCount, postgres));
+    }
+  } finally {
+    // So that a million rows do not weigh on the cases after this one.
+    await database.drop('stream');
   }
   const targets = streamTargets(reads);
 
