@@ -15,18 +15,20 @@ const peakRssPreload = new URL('./peak-rss.mjs', import.meta.url).href;
 
 /**
  * Runs `sheetport import FILE --name NAME` into `dataDir`, as a user would, and measures it;
- * `settings` adds SHEETPORT_ variables (SHEETPORT_DATABASE_URL imports into PostgreSQL).
+ * `settings` adds SHEETPORT_ variables (SHEETPORT_DATABASE_URL imports into PostgreSQL);
+ * `program` is another build's cli.js.
  */
 export async function runImport(
   dataDir: string,
   file: string,
   name: string,
   settings: Record<string, string> = {},
+  program = cli,
 ): Promise<ImportResult> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', peakRssPreload, cli, 'import', file, '--name', name],
+    ['--import', peakRssPreload, program, 'import', file, '--name', name],
     {
       env: cleanEnv({
         SHEETPORT_DATA_DIR: dataDir,

@@ -28,6 +28,8 @@ const cities = [
   'Toronto', 'Utrecht', 'Valencia', 'Vienna', 'Warsaw', 'Zagreb', 'Zurich', 'Berlin', 'Cairo', 'Delhi',
 ]; // prettier-ignore
 const initials = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+/** The ages the generator draws from: 18 to 87. */
+export const ages = { min: 18, max: 87 } as const;
 
 /** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
 function random(seed: number): () => number {
@@ -58,7 +60,7 @@ export function* people(count: number, seed: number): Generator<Person> {
       id,
       name: `${first} ${pick(next, initials)}. ${last}`,
       email: `${first}.${last}.${id}@example.com`.toLowerCase().replace(/ /g, ''),
-      age: 18 + Math.floor(next() * 70),
+      age: ages.min + Math.floor(next() * (ages.max - ages.min + 1)),
       city: pick(next, cities),
       active: next() < 0.7 ? 'yes' : 'no',
     };
@@ -157,7 +159,21 @@ export function filterNames(count: number, seed: number, wanted: number): string
 
 /** The rows that carry `name`: what a filter on that name answers. */
 export function rowsNamed(count: number, seed: number, name: string): Person[] {
+  return rowsWhere(count, seed, (row) => row.name === name);
+}
+
+/** The rows for which `matches` holds, in sheet order. */
+export function rowsWhere(
+  count: number,
+  seed: number,
+  matches: (row: Person) => boolean,
+): Person[] {
   const rows: Person[] = [];
-  for (const row of people(count, seed)) if (row.name === name) rows.push(row);
+  for (const row of people(count, seed)) if (matches(row)) rows.push(row);
   return rows;
+}
+
+/** The first two letters of every first name, each once: prefixes that every name starts with. */
+export function namePrefixes(): string[] {
+  return [...new Set(firstNames.map((name) => name.slice(0, 2)))];
 }

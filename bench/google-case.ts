@@ -128,12 +128,19 @@ export async function googleWriteCase(
   }
 }
 
-/** Connects the tab as a user would, by spreadsheet id, and returns the new sheet's id. */
-async function connect(url: string, spreadsheetId: string): Promise<string> {
+/**
+ * Connects the tab as a user would, by spreadsheet id, and returns the new sheet's id; `settings`
+ * adds to the request, e.g. `freshnessSeconds`.
+ */
+export async function connect(
+  url: string,
+  spreadsheetId: string,
+  settings: Record<string, unknown> = {},
+): Promise<string> {
   const response = await fetch(`${url}/admin/v1/sheets`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ source: { provider: 'google', spreadsheetId } }),
+    body: JSON.stringify({ source: { provider: 'google', spreadsheetId }, ...settings }),
   });
   const text = await response.text();
   if (response.status !== 201) throw new Error(`connecting answered ${response.status}: ${text}`);
@@ -176,7 +183,7 @@ async function runWriters(rowsUrl: string, plan: GooglePlan): Promise<Sent[]> {
   return sent;
 }
 
-function problemCode(text: string): string | undefined {
+export function problemCode(text: string): string | undefined {
   try {
     const code = (JSON.parse(text) as { code?: unknown }).code;
     return typeof code === 'string' ? code : undefined;

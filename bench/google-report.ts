@@ -1,5 +1,6 @@
 import type { GooglePlan, GoogleResult } from './google-case.ts';
 import { formatRate, table } from './report.ts';
+import { target, type TargetOutcome } from './targets.ts';
 
 /** How case e reads when printed: what was run, the figures, and the check of the spreadsheet. */
 
@@ -97,19 +98,30 @@ function timelineTable({ timeline, elapsedSeconds }: GoogleResult): string {
   return table(['seconds', 'API writes acknowledged', 'upstream writes'], rows);
 }
 
-export function googleGoalLine(result: GoogleResult): string {
+/** Writes per minute against the target, and the spreadsheet's check, as two targets. */
+export function googleTargets(result: GoogleResult): TargetOutcome[] {
   const quota = quotaPerMinute(result.plan);
-  const times = (value: number) => `${oneDecimal.format(value / quota)}x`;
-  const { targetPerMinute: target } = result.plan;
-  const clean = Object.keys(result.refusals).length === 0;
-  const problems = [
-    ...(result.verification.ok ? [] : ['the spreadsheet check failed']),
-    ...(clean ? [] : ['some answers were not 201']),
+  const times = (value: number) => `${oneDecimal.format(value / quota)}x the quota`;
+  const { verification: check } = result;
+  const refused = Object.values(result.refusals).reduce((sum, count) => sum + count, 0);
+  return [
+    target(
+      'e. Google: acknowledged API writes per minute',
+      '>=',
+      result.plan.targetPerMinute,
+      result.acknowledgedPerMinute,
+      'count',
+      {
+        detail: `${times(result.acknowledgedPerMinute)}; goal ${times(result.plan.targetPerMinute)}`,
+      },
+    ),
+    target(
+      'e. Google: acknowledged rows lost or duplicated, rows written though refused, answers other than 201',
+      '=',
+      0,
+      check.missing + check.duplicated + check.unknown + check.refusedButWritten + refused,
+      'count',
+      check.headerKept ? {} : { caveat: 'and the header row changed' },
+    ),
   ];
-  const caveat = problems.length === 0 ? '' : ` (${problems.join('; ')})`;
-  return (
-    `e. Google writes: ${formatRate(result.acknowledgedPerMinute)} acknowledged API writes per minute ` +
-    `(${times(result.acknowledgedPerMinute)} the quota), target >= ${integer.format(target)} (${times(target)}) ` +
-    `with none lost, duplicated or refused: ${result.met ? 'MET' : 'MISSED'}${caveat}`
-  );
 }

@@ -114,6 +114,12 @@ export function cycling(paths: string[]): Request[] {
   ];
 }
 
+/** GETs of a new path for each request, `path(0)`, `path(1)`, ..., across all connections. */
+export function numbered(path: (n: number) => string): Request[] {
+  let next = 0;
+  return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path(next++) }) }];
+}
+
 /** JSON POSTs to `path`, each body made from a fresh sequence number. */
 export function posting(path: string, body: (n: number) => unknown): Request[] {
   let next = 0;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root, whatever directory the benchmark was started from. */
@@ -13,4 +14,13 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     if (!name.startsWith('SHEETPORT_')) env[name] = value;
   }
   return { ...env, ...extra };
+}
+
+/** A git command's output in the repository, or 'unknown' if it fails. */
+export function git(...args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
 }

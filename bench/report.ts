@@ -1,24 +1,6 @@
 import type { MeasuredImport } from './import-case.ts';
 import type { Measurement } from './load.ts';
 
-/** A goal for how Sheetport compares with another server on requests per second. */
-export interface Goal {
-  against: string;
-  /** Sheetport's requests per second divided by the other's must reach this. */
-  atLeast: number;
-  /** How the ratio reads: a share of a ceiling (25%) or a multiple (10x). */
-  style: 'percent' | 'times';
-}
-
-export interface GoalOutcome {
-  label: string;
-  subject: string;
-  ratio: number;
-  goal: Goal;
-  met: boolean;
-  clean: boolean;
-}
-
 const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 
 export function formatRate(value: number): string {
@@ -34,7 +16,7 @@ function formatCores(value: number | null): string {
   return value === null ? '?' : value.toFixed(2);
 }
 
-export function formatRatio(ratio: number, style: Goal['style']): string {
+export function formatRatio(ratio: number, style: 'percent' | 'times'): string {
   if (style === 'percent') return `${(ratio * 100).toFixed(1)}%`;
   return ratio >= 10 ? `${ratio.toFixed(0)}x` : `${ratio.toFixed(2)}x`;
 }
@@ -118,35 +100,6 @@ export function errorLines(measurements: Measurement[]): string[] {
         .join(', ');
       return `ERRORS: ${m.name} had ${integer.format(m.non2xx)} non-2xx responses (${codes}), ${integer.format(m.errors)} errors, ${integer.format(m.timeouts)} timeouts; its figures are not a clean measurement.`;
     });
-}
-
-export function checkGoal(
-  label: string,
-  measurements: Measurement[],
-  subject: string,
-  goal: Goal,
-): GoalOutcome {
-  const sheetport = measurements.find((m) => m.name === subject);
-  const other = measurements.find((m) => m.name === goal.against);
-  if (sheetport === undefined || other === undefined) {
-    throw new Error(`no result for ${subject} or ${goal.against}`);
-  }
-  const ratio = sheetport.requestsPerSecond / other.requestsPerSecond;
-  return {
-    label,
-    subject,
-    ratio,
-    goal,
-    met: ratio >= goal.atLeast,
-    clean: isClean(sheetport) && isClean(other),
-  };
-}
-
-export function goalLine(outcome: GoalOutcome): string {
-  const { goal } = outcome;
-  const verdict = outcome.met ? 'MET' : 'MISSED';
-  const caveat = outcome.clean ? '' : ' (with errors: see above)';
-  return `${outcome.label}: ${outcome.subject} req/s ÷ ${goal.against} req/s = ${formatRatio(outcome.ratio, goal.style)}, target >= ${formatRatio(goal.atLeast, goal.style)}: ${verdict}${caveat}`;
 }
 
 export function importTable(imports: MeasuredImport[]): string {

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import type { Request } from 'autocannon';
 import { cpuLegend, describePlan, type Timing } from './cases.ts';
 import { prime, sameAnswers } from './checks.ts';
@@ -15,6 +14,7 @@ import {
 import { log, print } from './output.ts';
 import { errorLines, loadTable } from './report.ts';
 import { startSheetport, type Server } from './servers.ts';
+import { checkLines, checkWrites, trackedWrites, type WriteCheck } from './write-check.ts';
 
 /**
  * Case f: one Sheetport server against two on the same PostgreSQL, the load spread evenly over
@@ -34,31 +34,6 @@ export interface ScaleOutInput {
   dir: string;
 }
 
-export interface WriteCheck {
-  /** Rows in the sheet before the write case. */
-  initialRows: number;
-  sent: number;
-  /** Requests answered 201. */
-  acknowledged: number;
-  /** Requests answered with anything else. */
-  refused: number;
-  /** Requests that got no answer (socket error, timeout). */
-  unanswered: number;
-  /** Rows read back through each server, A then B. */
-  rowsThroughEach: number[];
-  /** Whether A and B answered exactly the same rows in the same order. */
-  identical: boolean;
-  /** Acknowledged rows not read back. */
-  missing: number;
-  /** Extra copies of written rows. */
-  duplicated: number;
-  /** Rows of refused requests that were read back nonetheless. */
-  refusedButWritten: number;
-  /** Rows of unanswered requests that were read back (allowed: the server may have committed). */
-  unansweredWritten: number;
-  ok: boolean;
-}
-
 export interface ScaleOutResult {
   title: string;
   connections: number;
@@ -70,111 +45,19 @@ export interface ScaleOutResult {
 /** Ids of written rows start here, above the generated ones. */
 const firstWrittenId = 2_000_000;
 
-/** The rows the write case posts, and how each request was answered, by the row's id. */
-interface Writes {
-  requests: Request[];
-  sent(): number;
-  acknowledged: Set<number>;
-  refused: Set<number>;
-}
-
-/**
- * Single-row POSTs to `path`, each row with a new id. autocannon hands `setupRequest` and
- * `onResponse` the same context for one request (pipelining 1), so each answer is matched with
- * the row it was for. One `Writes` can feed several autocannon instances: the ids stay unique.
- */
-function trackedWrites(path: string): Writes {
-  let next = 0;
-  const acknowledged = new Set<number>();
-  const refused = new Set<number>();
-  const requests: Request[] = [
-    {
-      method: 'POST',
-      path,
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request, context) => {
-        const id = firstWrittenId + next++;
-        context.id = id;
-        const row = {
-          id,
-          name: 'Scale Writer',
-          email: `scale.${id}@example.com`,
-          age: 20 + (id % 50),
-          city: 'Oslo',
-          active: 'yes',
-        };
-        return { ...request, body: JSON.stringify(row) };
-      },
-      onResponse: (status, _body, context) => {
-        (status === 201 ? acknowledged : refused).add(context.id as number);
-      },
-    },
-  ];
-  return { requests, sent: () => next, acknowledged, refused };
-}
+const scaleRow = (id: number) => ({
+  id,
+  name: 'Scale Writer',
+  email: `scale.${id}@example.com`,
+  age: 20 + (id % 50),
+  city: 'Oslo',
+  active: 'yes',
+});
 
 async function allRows(server: Server, sheetId: string): Promise<{ id: unknown }[]> {
   const response = await fetch(`${server.url}/api/v1/${sheetId}`);
   if (response.status !== 200) throw new Error(`GET all from ${server.name}: ${response.status}`);
   return (await response.json()) as { id: unknown }[];
-}
-
-async function checkWrites(
-  servers: Server[],
-  sheetId: string,
-  initialRows: number,
-  writes: Writes,
-): Promise<WriteCheck> {
-  const [first = [], ...others] = await Promise.all(
-    servers.map((server) => allRows(server, sheetId)),
-  );
-  const copies = new Map<number, number>();
-  for (const row of first) {
-    const id = Number(row.id);
-    if (id >= firstWrittenId) copies.set(id, (copies.get(id) ?? 0) + 1);
-  }
-  const sent = writes.sent();
-  const acknowledged = writes.acknowledged.size;
-  const refused = writes.refused.size;
-  let missing = 0;
-  for (const id of writes.acknowledged) if (!copies.has(id)) missing++;
-  let duplicated = 0;
-  let refusedButWritten = 0;
-  let unansweredWritten = 0;
-  for (const [id, count] of copies) {
-    duplicated += count - 1;
-    if (writes.refused.has(id)) refusedButWritten++;
-    else if (!writes.acknowledged.has(id)) unansweredWritten++;
-  }
-  const identical = others.every((rows) => isDeepStrictEqual(rows, first));
-  const countRight = first.length === initialRows + acknowledged + unansweredWritten;
-  return {
-    initialRows,
-    sent,
-    acknowledged,
-    refused,
-    unanswered: sent - acknowledged - refused,
-    rowsThroughEach: [first.length, ...others.map((rows) => rows.length)],
-    identical,
-    missing,
-    duplicated,
-    refusedButWritten,
-    unansweredWritten,
-    ok: identical && countRight && missing === 0 && duplicated === 0 && refusedButWritten === 0,
-  };
-}
-
-function checkLines(check: WriteCheck): string[] {
-  const integer = (n: number) => n.toLocaleString('en');
-  const expected = check.initialRows + check.acknowledged;
-  const [a = 0, b = 0] = check.rowsThroughEach;
-  return [
-    `write check: ${check.ok ? 'ok' : 'FAILED'}`,
-    `  requests sent ${integer(check.sent)}: answered 201 ${integer(check.acknowledged)}, otherwise ${integer(check.refused)}, unanswered ${integer(check.unanswered)}`,
-    `  rows read back through A ${integer(a)}, through B ${integer(b)}; the same rows in the same order: ${check.identical ? 'yes' : 'NO'}`,
-    `  initial ${integer(check.initialRows)} + acknowledged ${integer(check.acknowledged)} = ${integer(expected)}: ${a === expected ? 'equal' : `NOT EQUAL (${integer(a - expected)})`}`,
-    `  acknowledged rows missing ${check.missing}, extra copies ${check.duplicated}, rows of refused requests ${check.refusedButWritten}, rows of unanswered requests ${check.unansweredWritten}`,
-  ];
 }
 
 export async function scaleOutCase(input: ScaleOutInput, timing: Timing): Promise<ScaleOutResult> {
@@ -212,10 +95,15 @@ export async function scaleOutCase(input: ScaleOutInput, timing: Timing): Promis
     ];
     log(' read');
     const read = await measure(pair(cycling(paths), false), plan, log, input.database);
-    const writes = trackedWrites(`/api/v1/${sheetId}`);
+    const writes = trackedWrites(`/api/v1/${sheetId}`, firstWrittenId, scaleRow);
     log(' write');
-    const write = await measure(pair(writes.requests, true), plan, log, input.database);
-    const check = await checkWrites([a, b], sheetId, imported.rowCount, writes);
+    const write = await measure(pair([writes.post], true), plan, log, input.database);
+    const check = await checkWrites(
+      [a, b].map((server) => () => allRows(server, sheetId)),
+      imported.rowCount,
+      firstWrittenId,
+      writes,
+    );
 
     print(`\n== ${title} ==`);
     for (const line of [
@@ -249,7 +137,7 @@ export async function scaleOutCase(input: ScaleOutInput, timing: Timing): Promis
     );
     print(loadTable(write, 'row-over-first'));
     for (const line of errorLines(write)) print(line);
-    for (const line of checkLines(check)) print(line);
+    for (const line of checkLines(check, ['A', 'B'])) print(line);
     return { title, connections: plan.connections, read, write, check };
   } finally {
     await Promise.all(started.map((server) => server.stop()));

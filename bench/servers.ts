@@ -13,7 +13,8 @@ export interface Server {
   peakRssKib(): number | null;
   /** CPU time it has used so far, user and system, in seconds (Linux only; null elsewhere). */
   cpuSeconds(): number | null;
-  stop(): Promise<void>;
+  /** Stops it with SIGTERM, or the signal given, and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** A port that was free a moment ago. */
@@ -55,7 +56,7 @@ async function startServer(
     url,
     peakRssKib: () => peakRss(child.pid),
     cpuSeconds: () => cpuSeconds(child.pid),
-    stop: () => stop(child),
+    stop: (signal = 'SIGTERM') => stop(child, signal),
   };
 }
 
@@ -75,11 +76,12 @@ async function waitUntilAnswering(child: ChildProcess, url: string): Promise<voi
   throw new Error(`no answer from ${url} within 60 s`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  child.kill(signal);
+  // Long enough for a CPU profile to be written on the way out.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
 }
@@ -108,6 +110,12 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/** Which Sheetport to run, and how: another build's cli.js, Node options such as --cpu-prof. */
+export interface Launch {
+  program?: string;
+  nodeOptions?: string[];
+}
+
 /**
  * `sheetport serve` over an existing data directory, fsync at every commit; `settings` adds or
  * overrides SHEETPORT_ variables.
@@ -117,10 +125,12 @@ export async function startSheetport(
   dataDir: string,
   probeSheetId: string,
   settings: Record<string, string> = {},
+  { program = cli, nodeOptions = [] }: Launch = {},
 ): Promise<Server> {
   const port = await freePort();
   const env = sheetportEnv(dataDir, port, settings);
-  return startServer(name, port, [cli, 'serve'], env, `/api/v1/${probeSheetId}?_limit=1`);
+  const args = [...nodeOptions, program, 'serve'];
+  return startServer(name, port, args, env, `/api/v1/${probeSheetId}?_limit=1`);
 }
 
 /** `sheetport serve` over a data directory with no sheet yet; it is probed through the admin API. */
@@ -134,7 +144,7 @@ export async function startEmptySheetport(
   return startServer(name, port, [cli, 'serve'], env, '/admin/v1/sheets');
 }
 
-function sheetportEnv(
+export function sheetportEnv(
   dataDir: string,
   port: number,
   settings: Record<string, string>,

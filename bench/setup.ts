@@ -9,6 +9,7 @@ import { startBareServer, startJsonServer, startSheetport, type Server } from '.
 /** The two sheets every server holds: the same seeded rows, loaded each server's own way. */
 export const large = { rows: 100_000, seed: 1, collection: 'people_100k' } as const;
 export const small = { rows: 10_000, seed: 2, collection: 'people_10k' } as const;
+const dashboardName = 'dashboard';
 
 export interface Fleet {
   sheetport: Server;
@@ -22,12 +23,17 @@ export interface Fleet {
   jsonServerLarge: Server;
   /** json-server holding the 10,000-row collection, in its own db.json (see below). */
   jsonServerSmall: Server;
+  /** Another json-server with a copy of that db.json, for the case that reads and writes at once. */
+  jsonServerDashboard: Server;
   bare: Server;
   largeSheetId: string;
   smallSheetId: string;
   /** The two sheets' ids in PostgreSQL. */
   postgresLargeSheetId: string;
   postgresSmallSheetId: string;
+  /** The 10,000 rows imported once more, as the sheet of the case that reads and writes at once. */
+  dashboardSheetId: string;
+  postgresDashboardSheetId: string;
   /** How long `sheetport import` took to load each sheet into each store. */
   loads: { store: 'SQLite' | 'PostgreSQL'; rows: number; result: ImportResult }[];
   /** Names to filter the large sheet on; each matches at least one row. */
@@ -75,6 +81,10 @@ export async function startFleet(database: Database, log: (line: string) => void
       postgresSheetIds.push(intoPostgres.id);
       loads.push({ store: 'PostgreSQL', rows: sheet.rows, result: intoPostgres });
     }
+    const smallCsv = join(dir, `${small.collection}.csv`);
+    const dashboard = await runImport(join(dir, 'sheetport'), smallCsv, dashboardName);
+    const postgresDashboard = await runImport(dir, smallCsv, dashboardName, postgres);
+    await cp(join(dir, `${small.collection}.json`), join(dir, `${dashboardName}.json`));
     const [largeSheetId = '', smallSheetId = ''] = sheetIds;
     const [postgresLargeSheetId = '', postgresSmallSheetId = ''] = postgresSheetIds;
     // A copy, not a second server on one file: a Sheetport process expects to be its file's only writer.
@@ -117,16 +127,21 @@ export async function startFleet(database: Database, log: (line: string) => void
       jsonServerSmall: await start(
         startJsonServer('json-server', join(dir, `${small.collection}.json`), small.collection),
       ),
+      jsonServerDashboard: await start(
+        startJsonServer('json-server', join(dir, `${dashboardName}.json`), small.collection),
+      ),
       bare: await start(startBareServer(bareBody)),
       largeSheetId,
       smallSheetId,
       postgresLargeSheetId,
       postgresSmallSheetId,
+      dashboardSheetId: dashboard.id,
+      postgresDashboardSheetId: postgresDashboard.id,
       loads,
       names,
       bareBody,
       dir,
-      smallCsv: join(dir, `${small.collection}.csv`),
+      smallCsv,
       database,
     };
   } catch (error) {
@@ -143,6 +158,7 @@ export function servers(fleet: Fleet): Server[] {
     fleet.sheetportPostgresNoCache,
     fleet.jsonServerLarge,
     fleet.jsonServerSmall,
+    fleet.jsonServerDashboard,
     fleet.bare,
   ];
 }

@@ -87,6 +87,13 @@ test('the upload form is documented beside the JSON bodies of POST /admin/v1/she
   };
   assert.equal(form.schema.type, 'object');
   assert.deepEqual(form.schema.required, ['file']);
-  assert.deepEqual(Object.keys(form.schema.properties).sort(), ['decimal', 'delimiter', 'encoding', 'file', 'name', 'tab']);
+  assert.deepEqual(Object.keys(form.schema.properties).sort(), [
+    'decimal',
+    'delimiter',
+    'encoding',
+    'file',
+    'name',
+    'tab',
+  ]);
   assert.equal(form.schema.properties.file?.format, 'binary');
 });

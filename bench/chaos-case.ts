@@ -1,0 +1,311 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  startGoogleSheetsEmulator,
+  type EmulatorCell,
+  type FaultRates,
+  type RequestRecord,
+} from '../test/google-emulator/index.ts';
+import { check, header, type Attempt, type ChaosChecks } from './chaos-check.ts';
+import { printChaos } from './chaos-report.ts';
+import type { Database } from './database.ts';
+import { connect, problemCode } from './google-case.ts';
+import { log } from './output.ts';
+import { work } from './paths.ts';
+import { startEmptySheetport, type Server } from './servers.ts';
+import { target, type TargetOutcome } from './targets.ts';
+
+/**
+ * Case k: writes to a Google sheet while things go wrong. 50 writers POST one row each, one at a
+ * time, while the emulator fails some of Google's answers (a 429, a 500 or a reset after the
+ * write applied, a slow answer); on PostgreSQL the database also goes away for a few seconds in
+ * the middle. Writers retry a row Sheetport asks them to retry. Each row carries a unique id and
+ * its attempt number, so the spreadsheet, Sheetport's copy and the answers can be matched exactly.
+ */
+
+export interface ChaosPlan {
+  writers: number;
+  /** How long new rows are started; retries and answers in flight are waited for. */
+  seconds: number;
+  /** How long PostgreSQL is down in the run on PostgreSQL. */
+  outageSeconds: number;
+}
+
+/** About 5% each, on write requests only; the same seed replays the same draws. */
+export const faultRates: FaultRates = {
+  status429: 0.05,
+  after500: 0.05,
+  afterReset: 0.05,
+  slowMs: { probability: 0.05, ms: 2000 },
+  seed: 7,
+};
+
+/** Statuses after which a writer sends the same row again, after Retry-After. */
+const retried = new Set([429, 503, 504]);
+/** Retries of one row at most, after its first attempt. */
+const maxRetries = 3;
+const tab = 'Chaos';
+export interface Upstream {
+  writeRequests: number;
+  /** Write requests whose change landed (the emulator's `applied`). */
+  applied: number;
+  /** Of those, the ones whose answer was lost or an error: the client could not know. */
+  appliedUnacknowledged: number;
+  /** Faults the emulator injected, by kind, and its quota's refusals (slow answers are not logged). */
+  faults: Record<string, number>;
+  /** Rows carried by applied writes (appendCells requests in applied batchUpdates). */
+  rowsApplied: number;
+}
+
+export interface ChaosRun {
+  store: 'SQLite' | 'PostgreSQL';
+  plan: ChaosPlan;
+  /** When PostgreSQL was down, in ms from the first request; null when it was not stopped. */
+  outage: { fromMs: number; toMs: number } | null;
+  elapsedMs: number;
+  attempts: Attempt[];
+  answers: Record<string, number>;
+  upstream: Upstream;
+  checks: ChaosChecks;
+  /** Every request the emulator saw during the run, for the timeline. */
+  log: Pick<RequestRecord, 'at' | 'kind' | 'applied' | 'fault'>[];
+  startEpochMs: number;
+}
+
+export interface ChaosResult {
+  faultRates: FaultRates;
+  runs: ChaosRun[];
+  targets: TargetOutcome[];
+}
+
+export async function chaosCase(plan: ChaosPlan, database: Database): Promise<ChaosResult> {
+  log(`\nk. chaos: ${plan.writers} writers for ${plan.seconds} s under injected faults`);
+  const dir = join(work, 'chaos');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  try {
+    const runs = [
+      await chaosRun('SQLite', plan, dir, null),
+      await chaosRun('PostgreSQL', plan, dir, database),
+    ];
+    const result = { faultRates, runs, targets: runs.flatMap(chaosTargets) };
+    printChaos(result);
+    return result;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function chaosRun(
+  store: ChaosRun['store'],
+  plan: ChaosPlan,
+  dir: string,
+  database: Database | null,
+): Promise<ChaosRun> {
+  log(`  ${store}`);
+  const emulator = await startGoogleSheetsEmulator();
+  let server: Server | null = null;
+  try {
+    emulator.quota = { writesPerWindow: 60, windowMs: 60_000 };
+    const account = emulator.serviceAccount();
+    const spreadsheetId = emulator.createSpreadsheet({
+      title: 'Bench chaos',
+      tabs: [{ title: tab, rows: [header] }],
+      sharedWith: [account.client_email],
+    });
+    const settings: Record<string, string> = {
+      SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
+      SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
+      SHEETPORT_GOOGLE_TOKEN_URL: emulator.tokenUrl,
+      // Sheetport's copy is read back at the end: no answer may come from a cache.
+      SHEETPORT_CACHE_SIZE: '0',
+    };
+    if (database !== null) settings.SHEETPORT_DATABASE_URL = await database.create('chaos');
+    server = await startEmptySheetport(`sheetport, ${store}`, join(dir, store), settings);
+    // A day's freshness: a read answers Sheetport's own copy unless Sheetport itself doubts it.
+    const sheetId = await connect(server.url, spreadsheetId, { freshnessSeconds: 86_400 });
+    emulator.resetStats();
+    emulator.faultRates = faultRates;
+    const startEpochMs = Date.now();
+    const started = performance.now();
+    const outage = database === null ? null : playOutage(database, plan, started);
+    const attempts = await runWriters(`${server.url}/api/v1/${sheetId}`, plan, started);
+    const outageWindow = outage === null ? null : await outage;
+    const elapsedMs = performance.now() - started;
+    emulator.faultRates = null;
+    const records = emulator.stats().requests;
+    const copy = await sheetportRows(server.url, sheetId);
+    const spreadsheet = emulator.rows(spreadsheetId, tab);
+    return {
+      store,
+      plan,
+      outage: outageWindow,
+      elapsedMs,
+      attempts,
+      answers: countAnswers(attempts),
+      upstream: upstreamOf(records),
+      checks: check(attempts, spreadsheet, copy),
+      log: records.map(({ at, kind, applied, fault }) => ({
+        at,
+        kind,
+        applied,
+        ...(fault === undefined ? {} : { fault }),
+      })),
+      startEpochMs,
+    };
+  } finally {
+    await server?.stop();
+    await emulator.close();
+  }
+}
+
+/** Stops PostgreSQL in the middle of the run for `outageSeconds`, then starts it again. */
+async function playOutage(
+  database: Database,
+  plan: ChaosPlan,
+  started: number,
+): Promise<{ fromMs: number; toMs: number }> {
+  await sleep(((plan.seconds - plan.outageSeconds) / 2) * 1000);
+  log(`    PostgreSQL down for ${plan.outageSeconds} s`);
+  const fromMs = performance.now() - started;
+  await database.stopServer();
+  await sleep(plan.outageSeconds * 1000);
+  await database.startServer();
+  const toMs = performance.now() - started;
+  log('    PostgreSQL back');
+  return { fromMs, toMs };
+}
+
+/**
+ * Each writer POSTs a new row and waits for its answer; a 429, 503 or 504 sends the same row
+ * again (its attempt number one higher) after the answer's Retry-After, up to `maxRetries` times.
+ * New rows start for `plan.seconds`; retries and answers in flight are waited for.
+ */
+async function runWriters(url: string, plan: ChaosPlan, started: number): Promise<Attempt[]> {
+  const attempts: Attempt[] = [];
+  const stopAt = started + plan.seconds * 1000;
+  const writer = async (writer: number) => {
+    for (let seq = 0; performance.now() < stopAt; seq++) {
+      const id = `w${writer}-${seq}`;
+      for (let attempt = 0; attempt <= maxRetries; attempt++) {
+        const row = { id, writer, seq, attempt, at: new Date().toISOString() };
+        const startMs = performance.now() - started;
+        const answer = await post(url, row);
+        attempts.push({ id, attempt, ...answer, startMs, endMs: performance.now() - started });
+        if (!retried.has(answer.status) || attempt === maxRetries) break;
+        await sleep(answer.retryAfterSeconds * 1000);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: plan.writers }, (_, i) => writer(i)));
+  return attempts;
+}
+
+async function post(
+  url: string,
+  row: object,
+): Promise<{ status: number; label: string; retryAfterSeconds: number }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(row),
+      // Far beyond Sheetport's 30 s deadline for Google: a safety net only.
+      signal: AbortSignal.timeout(120_000),
+    });
+    const text = await response.text();
+    const retryAfter = Number(response.headers.get('retry-after') ?? '1');
+    const label =
+      response.status === 201 ? '201' : `${response.status} ${problemCode(text) ?? ''}`.trim();
+    return {
+      status: response.status,
+      label,
+      retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : 1,
+    };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 0, label: `no answer (${cause ?? message})`, retryAfterSeconds: 1 };
+  }
+}
+
+async function sheetportRows(url: string, sheetId: string): Promise<EmulatorCell[][]> {
+  const response = await fetch(`${url}/api/v1/${sheetId}`);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`GET all rows answered ${response.status}: ${text}`);
+  const rows = JSON.parse(text) as Record<string, EmulatorCell>[];
+  return rows.map((row) => header.map((column) => row[column] ?? null));
+}
+
+function countAnswers(attempts: Attempt[]): Record<string, number> {
+  const answers: Record<string, number> = {};
+  for (const { label } of attempts) answers[label] = (answers[label] ?? 0) + 1;
+  return answers;
+}
+
+function upstreamOf(records: RequestRecord[]): Upstream {
+  const writes = records.filter((record) => record.kind === 'write');
+  const applied = writes.filter((record) => record.applied);
+  const faults: Record<string, number> = {};
+  for (const { fault, status } of writes) {
+    // A 429 with no fault is the emulator's own quota refusing.
+    if (fault === undefined && status !== 429) continue;
+    const what = fault === undefined ? 'quota 429' : fault.mode === 'status' ? status : fault.mode;
+    const label = fault === undefined ? String(what) : `${what} ${fault.when} applying`;
+    faults[label] = (faults[label] ?? 0) + 1;
+  }
+  return {
+    writeRequests: writes.length,
+    applied: applied.length,
+    appliedUnacknowledged: applied.filter(
+      (record) => record.answer !== 'http' || record.status >= 400,
+    ).length,
+    faults,
+    rowsApplied: applied.reduce((sum, record) => sum + (record.requestCount ?? 0), 0),
+  };
+}
+
+function chaosTargets(run: ChaosRun): TargetOutcome[] {
+  const { checks } = run;
+  const where = `k. chaos, ${run.store}${run.outage === null ? '' : ' with a database outage'}`;
+  return [
+    target(
+      `${where}: acknowledged rows missing from the spreadsheet`,
+      '=',
+      0,
+      checks.missing,
+      'count',
+      {
+        detail: `of ${checks.acknowledged.toLocaleString('en')} acknowledged`,
+      },
+    ),
+    target(`${where}: rows present more than once`, '=', 0, checks.extraCopies, 'count', {
+      detail: `${checks.sameAttemptTwice} of one request, ${checks.retriesBothApplied} of a retried row whose attempts both landed`,
+    }),
+    target(
+      `${where}: rows of Sheetport's copy (GET all, cache off) that differ from the spreadsheet`,
+      '=',
+      0,
+      checks.copyDifferences,
+      'count',
+      {
+        detail: `${checks.copyRows.toLocaleString('en')} rows against ${checks.rowsInSpreadsheet.toLocaleString('en')}`,
+      },
+    ),
+    target(
+      `${where}: rows written though every answer said nothing changed`,
+      '=',
+      0,
+      checks.writtenThoughRefused,
+      'count',
+    ),
+    target(
+      `${where}: rows in the spreadsheet that no request sent`,
+      '=',
+      0,
+      checks.unknown,
+      'count',
+    ),
+  ];
+}

@@ -1,0 +1,167 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sameAnswers } from './checks.ts';
+import { runImport } from './cli-import.ts';
+import { profileLines, summarizeProfile, type ProfileSummary } from './cpu-profile.ts';
+import { writeCsv } from './data.ts';
+import { measure, numbered, single, type Measurement } from './load.ts';
+import { log, print } from './output.ts';
+import { cli, git, root, work } from './paths.ts';
+import { formatRate } from './report.ts';
+import { startSheetport } from './servers.ts';
+import { small } from './setup.ts';
+
+/**
+ * `npm run bench:profile`: where an uncached read of a whole 10,000-row sheet spends its CPU, in
+ * release 0.1.0 ("before") and in the code as it is ("after"). Each runs under
+ * `node --cpu-prof` on its own import of the same rows, is asked GET all rows with the read cache
+ * off for about 10 s, and is stopped with SIGINT, which writes the profile; each profile is then
+ * summed into self time per group of functions and per function.
+ * 0.1.0 is exported from git (b90eb11) into the system's temporary directory, outside the
+ * repository, and built there once with this checkout's node_modules; later runs reuse it.
+ * The summaries are also saved in bench/.work/profile.json.
+ */
+const release = { name: '0.1.0', commit: 'b90eb11' } as const;
+const seconds = process.env.BENCH_QUICK === '1' ? 4 : 10;
+
+interface Version {
+  label: string;
+  program: string;
+}
+
+interface Profiled {
+  label: string;
+  measurement: Measurement;
+  summary: ProfileSummary;
+}
+
+/** 0.1.0's dist/cli.js, built in a tree exported from git, reused if already built. */
+async function buildRelease(): Promise<string> {
+  const dir = join(tmpdir(), `sheetport-${release.name}-${release.commit}`);
+  const program = join(dir, 'dist', 'cli.js');
+  if (existsSync(program)) return program;
+  log(`exporting ${release.commit} into ${dir} and building it`);
+  execFileSync(
+    'sh',
+    ['-c', `mkdir -p "${dir}" && git archive ${release.commit} | tar -x -C "${dir}"`],
+    {
+      cwd: root,
+    },
+  );
+  const modules = join(dir, 'node_modules');
+  if (!existsSync(modules)) await symlink(realpathSync(join(root, 'node_modules')), modules);
+  execFileSync(
+    process.execPath,
+    [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: dir,
+      stdio: 'inherit',
+    },
+  );
+  return program;
+}
+
+async function profile(version: Version, csv: string, dir: string): Promise<Profiled> {
+  log(`\n${version.label}`);
+  const dataDir = join(dir, version.label);
+  const profileDir = join(dir, `${version.label}-profile`);
+  await mkdir(profileDir, { recursive: true });
+  const imported = await runImport(dataDir, csv, small.collection, {}, version.program);
+  const server = await startSheetport(
+    version.label,
+    dataDir,
+    imported.id,
+    { SHEETPORT_CACHE_SIZE: '0' },
+    { program: version.program, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] },
+  );
+  let measurement: Measurement | undefined;
+  let fromUs = 0;
+  let toUs = 0;
+  try {
+    const path = `/api/v1/${imported.id}`;
+    await sameAnswers(
+      [`${server.url}${path}`, `${server.url}${path}?_limit=${small.rows + 1}`],
+      small.rows,
+    );
+    const plan = { connections: 10, warmupSeconds: 1, runSeconds: seconds, runs: 1 };
+    const uncached = (n: number) => `${path}?_limit=${small.rows + 1 + n}`;
+    fromUs = microseconds();
+    [measurement] = await measure([single(server, numbered(uncached))], plan, log);
+    toUs = microseconds();
+  } finally {
+    await server.stop('SIGINT');
+  }
+  const [file] = (await readdir(profileDir)).filter((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined || measurement === undefined) {
+    throw new Error(`${version.label} wrote no CPU profile in ${profileDir}`);
+  }
+  const summary = await summarizeProfile(join(profileDir, file), { fromUs, toUs });
+  return { label: version.label, measurement, summary };
+}
+
+async function main(): Promise<void> {
+  const dir = join(work, 'profile');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  try {
+    const csv = join(dir, `${small.collection}.csv`);
+    await writeCsv(csv, small.rows, small.seed);
+    const versions: Version[] = [
+      { label: `before (${release.name}, ${release.commit})`, program: await buildRelease() },
+      { label: `after (${git('rev-parse', '--short', 'HEAD')})`, program: cli },
+    ];
+    const profiled: Profiled[] = [];
+    for (const version of versions) profiled.push(await profile(version, csv, dir));
+    print('== CPU profile of an uncached read of all 10,000 rows ==');
+    print(
+      `Each server (node --cpu-prof, SHEETPORT_CACHE_SIZE=0, otherwise the bench's settings) on its own import of the`,
+    );
+    print(
+      `rows of case b (seed 2), asked GET /api/v1/<id>?_limit=10001, 10002, ... by 10 connections for ${seconds} s after 1 s`,
+    );
+    print(
+      'of warm-up, then stopped with SIGINT. Self time is what a function spent in its own code; the summary keeps',
+    );
+    print(
+      "the samples of the warm-up and the run (not the start-up). better-sqlite3's native calls have no frame of",
+    );
+    print(
+      "their own, so SQLite's work counts as the self time of the Sheetport function that called it.",
+    );
+    for (const { label, measurement, summary } of profiled) {
+      print(`\n-- ${label} --`);
+      print(
+        `${formatRate(measurement.requestsPerSecond)} req/s in the run (${measurement.requests.toLocaleString('en')} requests, non-2xx ${measurement.non2xx}, errors ${measurement.errors}); ` +
+          `server CPU ${measurement.serverCores?.toFixed(2) ?? '?'} cores, so ${cpuMsPerRequest(measurement)} ms of CPU per request`,
+      );
+      if (summary.windowed) {
+        const answered = measurement.ok2xxWithWarmup;
+        print(
+          `profile: ${(summary.busyMs / answered).toFixed(1)} ms not idle per request over warm-up and run (${answered.toLocaleString('en')} answered)`,
+        );
+      }
+      for (const line of profileLines(summary)) print(line);
+    }
+    await writeFile(join(work, 'profile.json'), JSON.stringify(profiled, null, 2));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function cpuMsPerRequest(m: Measurement): string {
+  if (m.serverCores === null || m.requestsPerSecond === 0) return '?';
+  return ((m.serverCores / m.requestsPerSecond) * 1000).toFixed(1);
+}
+
+/** The monotonic clock that V8 stamps profile samples with, in microseconds. */
+function microseconds(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+main().catch((error: unknown) => {
+  log(`profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,264 @@
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { runImport, type ImportResult } from './cli-import.ts';
+import { people, type Person } from './data.ts';
+import type { Database } from './database.ts';
+import { importSeed, type MeasuredImport } from './import-case.ts';
+import { log, print } from './output.ts';
+import { mib, table } from './report.ts';
+import { startSheetport } from './servers.ts';
+import { target, type TargetOutcome } from './targets.ts';
+
+/**
+ * Case i: GET all rows of a very large sheet. Case d's files, imported once more into PostgreSQL,
+ * are served by a fresh server each (so that its peak memory is that read's), and read once by a
+ * plain node:http client that times the first byte and reads the whole body, counting its rows.
+ */
+
+export interface StreamRead {
+  store: 'SQLite' | 'PostgreSQL';
+  rows: number;
+  /** From sending the request to its headers, to the first byte of the body, to the last. */
+  headersMs: number;
+  firstByteMs: number;
+  totalMs: number;
+  bytes: number;
+  rowsRead: number;
+  lastRowRight: boolean;
+  /** The server's VmHWM just after it started, and after the read. */
+  startedPeakKib: number | null;
+  peakKib: number | null;
+}
+
+export interface StreamResult {
+  reads: StreamRead[];
+  /** `sheetport import` into PostgreSQL, per size: not a target, printed beside case d. */
+  postgresImports: ImportResult[];
+  targets: TargetOutcome[];
+}
+
+interface BodyRead {
+  headersMs: number;
+  firstByteMs: number;
+  totalMs: number;
+  bytes: number;
+  rows: number;
+  lastRow: unknown;
+}
+
+const openBrace = 0x7b;
+
+/**
+ * Reads a whole JSON array of rows as it arrives, never holding it. The generated cells hold no
+ * braces, so each `{` opens a row, and the last row is the text from the last `{` to the `]`.
+ */
+function readAll(url: string): Promise<BodyRead> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const since = () => performance.now() - started;
+    const call = request(url, { agent: false }, (response) => {
+      const headersMs = since();
+      if (response.statusCode !== 200) {
+        response.resume();
+        reject(new Error(`GET ${url} answered ${response.statusCode}`));
+        return;
+      }
+      let firstByteMs = Number.NaN;
+      let bytes = 0;
+      let rows = 0;
+      let tail = Buffer.alloc(0);
+      response.on('data', (chunk: Buffer) => {
+        if (bytes === 0) firstByteMs = since();
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(openBrace); i !== -1; i = chunk.indexOf(openBrace, i + 1))
+          rows++;
+        tail = Buffer.concat([tail, chunk.subarray(-4096)]).subarray(-4096);
+      });
+      response.on('end', () => {
+        const text = tail.toString('utf8');
+        const last = text.slice(text.lastIndexOf('{'), text.lastIndexOf(']'));
+        let lastRow: unknown = null;
+        try {
+          lastRow = JSON.parse(last);
+        } catch {
+          // Left null: the check below fails.
+        }
+        resolve({ headersMs, firstByteMs, totalMs: since(), bytes, rows, lastRow });
+      });
+      response.on('error', reject);
+    });
+    call.on('error', reject);
+    call.end();
+  });
+}
+
+function lastPerson(rows: number): Person | undefined {
+  let last: Person | undefined;
+  for (const row of people(rows, importSeed)) last = row;
+  return last;
+}
+
+async function serveAndRead(
+  store: StreamRead['store'],
+  dataDir: string,
+  sheetId: string,
+  rows: number,
+  settings: Record<string, string>,
+): Promise<StreamRead> {
+  log(`  ${store}: GET all ${rows.toLocaleString('en')} rows`);
+  const server = await startSheetport(`sheetport, ${store}`, dataDir, sheetId, settings);
+  try {
+    const startedPeakKib = server.peakRssKib();
+    const read = await readAll(`${server.url}/api/v1/${sheetId}`);
+    const peakKib = server.peakRssKib();
+    return {
+      store,
+      rows,
+      headersMs: read.headersMs,
+      firstByteMs: read.firstByteMs,
+      totalMs: read.totalMs,
+      bytes: read.bytes,
+      rowsRead: read.rows,
+      lastRowRight: isDeepStrictEqual(read.lastRow, lastPerson(rows)),
+      startedPeakKib,
+      peakKib,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function streamCase(
+  imports: MeasuredImport[],
+  database: Database,
+  dir: string,
+): Promise<StreamResult> {
+  const title = 'i. GET all rows of a very large sheet, streamed';
+  log(`\n${title}`);
+  // The same rows are imported in several encodings; one of each size is enough to serve.
+  imports = imports.filter((imported) => imported.encoding === 'utf-8');
+  const reads: StreamRead[] = [];
+  for (const imported of imports) {
+    reads.push(
+      await serveAndRead(
+        'SQLite',
+        imported.dataDir,
+        imported.result.id,
+        imported.result.rowCount,
+        {},
+      ),
+    );
+  }
+  const url = await database.create('stream');
+  const postgres = { SHEETPORT_DATABASE_URL: url };
+  const postgresImports: ImportResult[] = [];
+  try {
+    for (const imported of imports) {
+      log(`  importing ${imported.result.rowCount.toLocaleString('en')} rows into PostgreSQL`);
+      const { csv } = imported;
+      const result = await runImport(join(dir, 'stream-import'), csv, 'stream', postgres);
+      postgresImports.push(result);
+      const serveDir = join(dir, 'stream-serve');
+      reads.push(await serveAndRead('PostgreSQL', serveDir, result.id, result.rowCount, postgres));
+    }
+  } finally {
+    // So that a million rows do not weigh on the cases after this one.
+    await database.drop('stream');
+  }
+  const targets = streamTargets(reads);
+
+  print(`\n== ${title} ==`);
+  for (const line of [
+    "Case d's CSV files (seed 3) in their SQLite data directories, and imported again into a database of their own",
+    'on the PostgreSQL: each sheet served by a fresh `sheetport serve` (default settings), and read once by a node:http',
+    'client: GET /api/v1/<id>, no parameters. first byte: from sending the request to the first byte of the body;',
+    'all: to the last byte. The client counts the rows as they arrive and checks the last one against the generator.',
+    "peak RSS: the server's VmHWM (/proc/<pid>/status) after it started, and after the read.",
+  ]) {
+    print(line);
+  }
+  print();
+  print(streamTable(reads));
+  print();
+  print(
+    'Imports into PostgreSQL for this case (wall-clock of the whole `sheetport import` process):',
+  );
+  for (const result of postgresImports) {
+    print(
+      `  ${result.rowCount.toLocaleString('en')} rows: ${(result.elapsedMs / 1000).toFixed(1)} s, peak RSS ${mib(result.peakRssKib * 1024)}`,
+    );
+  }
+  return { reads, postgresImports, targets };
+}
+
+function streamTable(reads: StreamRead[]): string {
+  const kib = (value: number | null) => (value === null ? '?' : mib(value * 1024));
+  const ms = (value: number) => `${value.toFixed(value < 100 ? 1 : 0)} ms`;
+  const rows = reads.map((read) => [
+    read.store,
+    read.rows.toLocaleString('en'),
+    ms(read.headersMs),
+    read.bytes === 0 ? 'no body' : ms(read.firstByteMs),
+    ms(read.totalMs),
+    mib(read.bytes),
+    `${read.rowsRead.toLocaleString('en')}${read.rowsRead === read.rows ? '' : ' (WRONG)'}`,
+    read.lastRowRight ? 'right' : 'WRONG',
+    kib(read.startedPeakKib),
+    kib(read.peakKib),
+  ]);
+  return table(
+    [
+      'store',
+      'rows',
+      'headers',
+      'first byte',
+      'all',
+      'body',
+      'rows read',
+      'last row',
+      'peak RSS started',
+      'after read',
+    ],
+    rows,
+  );
+}
+
+/** First byte of the largest read under 100 ms; its peak memory within 1.5x of the smallest's. */
+function streamTargets(reads: StreamRead[]): TargetOutcome[] {
+  const outcomes: TargetOutcome[] = [];
+  for (const store of ['SQLite', 'PostgreSQL'] as const) {
+    const mine = reads.filter((read) => read.store === store).sort((a, b) => a.rows - b.rows);
+    const smallest = mine[0];
+    const largest = mine.at(-1);
+    if (smallest === undefined || largest === undefined || smallest === largest) continue;
+    const rows = (read: StreamRead) => read.rows.toLocaleString('en');
+    const wrong = mine.some((read) => read.rowsRead !== read.rows || !read.lastRowRight);
+    const caveat = wrong ? { caveat: 'rows read WRONG: see the table above' } : {};
+    outcomes.push(
+      target(
+        `i. ${store}: GET all ${rows(largest)} rows, time to first byte`,
+        '<',
+        100,
+        largest.firstByteMs,
+        'ms',
+        caveat,
+      ),
+    );
+    const ratio = (largest.peakKib ?? Number.NaN) / (smallest.peakKib ?? Number.NaN);
+    outcomes.push(
+      target(
+        `i. ${store}: server peak RSS reading ${rows(largest)} rows ÷ reading ${rows(smallest)} (flat)`,
+        '<=',
+        1.5,
+        ratio,
+        'times',
+        {
+          detail: `${mib((largest.peakKib ?? 0) * 1024)} ÷ ${mib((smallest.peakKib ?? 0) * 1024)}`,
+          ...caveat,
+        },
+      ),
+    );
+  }
+  return outcomes;
+}
