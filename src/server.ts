@@ -4,8 +4,7 @@ import { createApp } from './app.ts';
 import { ConfigError, type Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
-import { googleIdentity } from './providers/google/google-auth.ts';
-import { GoogleProvider } from './providers/google/google-provider.ts';
+import type { GoogleProvider } from './providers/google/google-provider.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
 
@@ -29,8 +28,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     );
   }
   const store = await openStore(config);
-  const identity = googleIdentity(config.google);
-  const google = identity === null ? undefined : new GoogleProvider(identity, config.google);
+  const google = await googleProvider(config);
   const shutdown = new AbortController();
   const app = await createApp(
     {
@@ -86,6 +84,20 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/**
+ * Google access, when it is configured. Google's client libraries take a while to load, so a
+ * server without Google access never loads them.
+ */
+async function googleProvider(config: Config): Promise<GoogleProvider | undefined> {
+  if (config.google.credentials === undefined && config.google.apiKey === undefined)
+    return undefined;
+  const { googleIdentity } = await import('./providers/google/google-auth.ts');
+  const identity = googleIdentity(config.google);
+  if (identity === null) return undefined;
+  const { GoogleProvider } = await import('./providers/google/google-provider.ts');
+  return new GoogleProvider(identity, config.google);
 }
 
 function isLoopback(host: string): boolean {

@@ -26,7 +26,7 @@ async function readRows(
   sheet: Sheet,
   plan: ReadPlan,
 ): Promise<{ rows: Cell[][] }> {
-  const answer = await store.readCells(sheet.id, plan);
+  const answer = await store.readCells(sheet, plan);
   const rows: Cell[][] = [];
   for await (const chunk of answer.chunks) rows.push(...chunk.rows);
   return { rows };

@@ -34,9 +34,6 @@ type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: Que
 
 const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Answers larger than this are streamed as they are read, and not kept in the read cache. */
-const streamedBytes = 8 * 1_048_576;
-
 /**
  * The row API. Each handler reads as the request's stages: find the sheet, parse the query,
  * plan it against the sheet's columns, run it on the store or the write queue, shape the answer.
@@ -81,8 +78,9 @@ export async function rowRoutes(
     const answer = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
     pageHeaders(reply, url, plan, answer.total);
     void reply.header('etag', etag(answer.version));
-    const body = await collect(answer.body);
-    if (body === null) return reply.send(Readable.from(answer.body));
+    // A large answer is sent as it is read, and never held whole, nor cached.
+    if (answer.streamed) return reply.send(Readable.from(answer.body, { objectMode: false }));
+    const body = await whole(answer.body);
     cache.set(key(answer.version), { body, total: answer.total });
     return reply.send(body);
   }
@@ -104,7 +102,7 @@ export async function rowRoutes(
         yield Buffer.from(csvRows(rows.map(narrow), plan.withIds ? positions : null));
       }
     }
-    return { version: answer.version, total: answer.total, body: csv() };
+    return { ...answer, body: csv() };
   }
 
   async function write(request: RowRequest, reply: FastifyReply) {
@@ -186,19 +184,14 @@ interface Answer {
   version: number;
   total: number;
   body: AsyncIterable<Buffer>;
+  streamed: boolean;
 }
 
-/** Pieces of an answer as one buffer, to send and cache; null when it came in several pieces. */
-async function collect(body: AsyncIterable<Buffer>): Promise<Buffer | null> {
+/** An answer read in one piece, as one buffer to send and cache. */
+async function whole(body: AsyncIterable<Buffer>): Promise<Buffer> {
   const pieces: Buffer[] = [];
-  let bytes = 0;
-  for await (const piece of body) {
-    pieces.push(piece);
-    bytes += piece.length;
-    // A large read streams: its pieces are sent as they are read, and never held together.
-    if (bytes > streamedBytes) return null;
-  }
-  return Buffer.concat(pieces, bytes);
+  for await (const piece of body) pieces.push(piece);
+  return Buffer.concat(pieces);
 }
 
 /**

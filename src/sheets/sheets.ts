@@ -89,11 +89,11 @@ export class Sheets {
   }
 
   readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
-    return this.store.readJson(sheet.id, plan);
+    return this.store.readJson(sheet, plan);
   }
 
   readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
-    return this.store.readCells(sheet.id, plan);
+    return this.store.readCells(sheet, plan);
   }
 
   /** Queues a write planned against `sheet` as it was; answered once it is durable. */

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { dateCell, serialEpochs, type Cell, type DateSystem } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { readEveryTab, type EveryTab } from './every-tab.ts';
@@ -13,6 +13,8 @@ const dayMs = 86_400_000;
 /** A workbook read whole, with how to turn the dates ExcelJS hands over back into serials. */
 interface Workbook {
   worksheets: ExcelJS.Worksheet[];
+  /** ExcelJS's kinds of cell value. */
+  valueType: typeof ExcelJS.ValueType;
   /** The date system the file declares. */
   system: DateSystem;
   /** The one ExcelJS applied when it made Dates of serials. */
@@ -71,7 +73,9 @@ async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Wor
   } finally {
     await handle.close();
   }
-  const workbook = new ExcelJS.Workbook();
+  // ExcelJS takes most of a second to load: it is loaded by the first workbook, not at start-up.
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   try {
     await workbook.xlsx.readFile(path);
   } catch (error) {
@@ -82,6 +86,7 @@ async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Wor
   }
   return {
     worksheets: workbook.worksheets,
+    valueType: Excel.ValueType,
     system,
     readAs: workbook.properties.date1904 ? 1904 : 1900,
   };
@@ -126,8 +131,8 @@ function worksheetFile(worksheet: ExcelJS.Worksheet, workbook: Workbook): SheetF
 }
 
 function cellValue(cell: ExcelJS.Cell, workbook: Workbook): Cell {
-  if (cell.type === ExcelJS.ValueType.Merge) return null;
-  const value = cell.type === ExcelJS.ValueType.Formula ? cell.result : cell.value;
+  if (cell.type === workbook.valueType.Merge) return null;
+  const value = cell.type === workbook.valueType.Formula ? cell.result : cell.value;
   if (value instanceof Date) {
     // ExcelJS turned the serial into a Date as if on UTC; turn it back, then read it as typed.
     const serial = (value.getTime() - serialEpochs[workbook.readAs]) / dayMs;

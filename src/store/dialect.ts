@@ -2,6 +2,7 @@ import { Problem } from '../errors/problem.ts';
 import type { Selection } from '../query/plan.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
+import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
 import type { ApiKeyRecord } from './store.ts';
 import type { Work } from './work.ts';
@@ -65,7 +66,10 @@ export interface Dialect {
   /** One process owns the store, so sheets may be kept in memory between requests. */
   readonly ownsStore: boolean;
 
-  /** Runs read-only work on one consistent snapshot. */
+  /**
+   * Runs read-only work on one consistent snapshot. (A unit of one statement is consistent by
+   * itself: a dialect may run it without a transaction.)
+   */
   read<T>(work: () => Work<T>): Promise<T>;
   /** Opens a snapshot that stays consistent until `end()`. */
   snapshot(): Promise<Snapshot>;
@@ -111,9 +115,30 @@ export interface Dialect {
   /** The positions of an indexed sheet's rows that a filter selection chooses, ascending. */
   matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]>;
 
+  // Blocks: a large sheet's rows joined, a run of consecutive rows each (see row-blocks.ts)
+  blockHeads(key: number): Work<BlockHead[]>;
+  insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void>;
+  /** Adds rows' joined JSON at the end of a block. */
+  appendToBlock(key: number, block: number, count: number, json: string): Work<void>;
+  /** Joins a block again from the `count` rows from `start`; answers its new length. */
+  rejoinBlock(key: number, block: number, start: number, count: number): Work<number>;
+  deleteBlocks(key: number, blocks: number[]): Work<void>;
+  deleteAllBlocks(key: number): Work<void>;
+  /**
+   * Every row, from the blocks: null when the sheet has more rows than `maxRows` by now, so the
+   * read must take the rows it asked for from the rows themselves.
+   */
+  jsonOfBlocks(key: number, maxRows: number): Work<Buffer | null>;
+
   // Answers: rows' JSON joined by commas, ready to send between brackets
   jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer>;
   jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer>;
+  /** All the rows a filter selection chooses on an indexed sheet, found and joined at once. */
+  jsonMatching(
+    key: number,
+    selection: Exclude<Selection, { ids: number[] }>,
+    withIds: boolean,
+  ): Work<{ count: number; json: Buffer }>;
 
   // The outbox of row events
   insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void>;

@@ -1,6 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
 import { rowEntries } from './cell-index.ts';
 import type { Dialect } from './dialect.ts';
+import { RowBlocks } from './row-blocks.ts';
 import { RowCodec } from './row-json.ts';
 import type { Work } from './work.ts';
 
@@ -18,17 +19,21 @@ export function* moveLegacyRows(
 ): Work<{ rowCount: number; nextRid: number; indexed: boolean }> {
   const codec = new RowCodec(columns);
   const indexed = rows.length > indexThreshold;
+  const blocks = new RowBlocks(db, key);
   for (let start = 0; start < rows.length; start += 5000) {
     const part = rows.slice(start, start + 5000);
-    yield* db.insertRows(
-      key,
-      part.map((cells, i) => ({ pos: start + i, rid: start + i, ...codec.encode(cells) })),
-    );
+    const stored = part.map((cells, i) => ({
+      pos: start + i,
+      rid: start + i,
+      ...codec.encode(cells),
+    }));
+    yield* db.insertRows(key, stored);
     if (indexed) {
       yield* db.insertEntries(
         key,
         part.map((cells, i) => ({ rid: start + i, entries: rowEntries(cells) })),
       );
+      yield* blocks.appended(stored);
     }
   }
   return { rowCount: rows.length, nextRid: rows.length, indexed };

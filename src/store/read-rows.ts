@@ -14,7 +14,17 @@ import type { Work } from './work.ts';
  */
 export type Chosen =
   | { kind: 'range'; from: number; to: number; total: number }
-  | { kind: 'list'; positions: number[]; total: number; loaded: Map<number, StoredRow> | null };
+  | { kind: 'list'; positions: number[]; total: number; loaded: Map<number, StoredRow> | null }
+  /** All the rows an indexed sheet's filters match, in sheet order: found and joined at once. */
+  | { kind: 'matching'; selection: Filtering };
+
+type Filtering = Exclude<ReadPlan['selection'], { ids: number[] }>;
+
+/** A piece of an answer, and how many rows matched before paging. */
+export interface Rendered<T> {
+  value: T;
+  total: number;
+}
 
 /** Chooses the rows a read plan asks for: filters, `_id`s, sort, then the page. */
 export function* chooseRows(dialect: Dialect, sheet: SheetRecord, plan: ReadPlan): Work<Chosen> {
@@ -27,6 +37,9 @@ export function* chooseRows(dialect: Dialect, sheet: SheetRecord, plan: ReadPlan
     if (plan.sort.length === 0) return pageOfRange(sheet.rowCount, plan);
     positions = Array.from({ length: sheet.rowCount }, (_, i) => i);
   } else if (sheet.indexed) {
+    if (plan.sort.length === 0 && plan.limit === null && plan.offset === 0) {
+      return { kind: 'matching', selection };
+    }
     positions = yield* dialect.matchingPositions(sheet.key, selection);
   } else {
     // A small sheet is read whole and filtered here: cheaper than an index it would not need.
@@ -56,9 +69,16 @@ export function* chooseRows(dialect: Dialect, sheet: SheetRecord, plan: ReadPlan
   };
 }
 
+/** A position past any row: positions are 32-bit integers in the stores. */
+const endOfSheet = 2 ** 31 - 1;
+
+/**
+ * The page of a read of every row. Without `_limit` it runs to the end of the sheet as the read
+ * finds it, which may have grown since the sheet was looked up.
+ */
 function pageOfRange(rowCount: number, plan: ReadPlan): Chosen {
-  const from = Math.min(plan.offset, rowCount);
-  const to = plan.limit === null ? rowCount : Math.min(rowCount, from + plan.limit);
+  const from = Math.min(plan.offset, endOfSheet);
+  const to = plan.limit === null ? endOfSheet : Math.min(endOfSheet, from + plan.limit);
   return { kind: 'range', from, to, total: rowCount };
 }
 
@@ -80,11 +100,6 @@ export function* loadRows(
   return rows;
 }
 
-/** How many rows a chosen set holds. */
-export function countOf(chosen: Chosen): number {
-  return chosen.kind === 'range' ? chosen.to - chosen.from : chosen.positions.length;
-}
-
 /** The rows of one chunk of a chosen set as JSON joined by commas, from the stored text. */
 export function* jsonOf(
   dialect: Dialect,
@@ -92,22 +107,34 @@ export function* jsonOf(
   chosen: Chosen,
   withIds: boolean,
   fields: number[] | null,
-): Work<Buffer> {
+): Work<Rendered<Buffer>> {
   if (fields === null) {
+    if (chosen.kind === 'matching') {
+      const { count, json } = yield* dialect.jsonMatching(sheet.key, chosen.selection, withIds);
+      return { value: json, total: count };
+    }
     if (chosen.kind === 'range') {
-      return yield* dialect.jsonBetween(sheet.key, chosen.from, chosen.to, withIds);
+      // A large sheet read from its first row to its end comes from its ready blocks.
+      const whole =
+        sheet.indexed && chosen.from === 0 && !withIds
+          ? yield* dialect.jsonOfBlocks(sheet.key, chosen.to)
+          : null;
+      const json =
+        whole ?? (yield* dialect.jsonBetween(sheet.key, chosen.from, chosen.to, withIds));
+      return { value: json, total: chosen.total };
     }
     if (chosen.loaded === null && isAscending(chosen.positions)) {
-      return yield* dialect.jsonAt(sheet.key, chosen.positions, withIds);
+      const json = yield* dialect.jsonAt(sheet.key, chosen.positions, withIds);
+      return { value: json, total: chosen.total };
     }
   }
-  const rows = yield* storedOf(dialect, sheet, chosen);
+  const { rows, total } = yield* storedOf(dialect, sheet, chosen);
   const codec = fields === null ? null : new FieldCodec(sheet.columns, fields);
   const parts = rows.map((row) => {
     const json = codec === null ? row.json : codec.json(row);
     return withIds ? withPosition(json, row.pos) : json;
   });
-  return Buffer.from(parts.join(','));
+  return { value: Buffer.from(parts.join(',')), total };
 }
 
 /** The rows of a chosen set as cells, in answer order, with their positions. */
@@ -115,16 +142,40 @@ export function* cellsOf(
   dialect: Dialect,
   sheet: SheetRecord,
   chosen: Chosen,
-): Work<{ positions: number[]; rows: Cell[][] }> {
-  const rows = yield* storedOf(dialect, sheet, chosen);
+): Work<Rendered<{ positions: number[]; rows: Cell[][] }>> {
+  const { rows, total } = yield* storedOf(dialect, sheet, chosen);
   const codec = new RowCodec(sheet.columns);
-  return { positions: rows.map((row) => row.pos), rows: rows.map((row) => codec.decode(row)) };
+  return {
+    value: { positions: rows.map((row) => row.pos), rows: rows.map((row) => codec.decode(row)) },
+    total,
+  };
 }
 
-function* storedOf(dialect: Dialect, sheet: SheetRecord, chosen: Chosen): Work<StoredRow[]> {
-  if (chosen.kind === 'range') return yield* dialect.rowsBetween(sheet.key, chosen.from, chosen.to);
-  const rows = yield* loadRows(dialect, sheet, chosen.positions, chosen.loaded);
-  return chosen.positions.map((pos) => rows.get(pos) as StoredRow);
+function* storedOf(
+  dialect: Dialect,
+  sheet: SheetRecord,
+  chosen: Chosen,
+): Work<{ rows: StoredRow[]; total: number }> {
+  if (chosen.kind === 'range') {
+    return {
+      rows: yield* dialect.rowsBetween(sheet.key, chosen.from, chosen.to),
+      total: chosen.total,
+    };
+  }
+  const positions =
+    chosen.kind === 'matching'
+      ? yield* dialect.matchingPositions(sheet.key, chosen.selection)
+      : chosen.positions;
+  const rows = yield* loadRows(
+    dialect,
+    sheet,
+    positions,
+    chosen.kind === 'list' ? chosen.loaded : null,
+  );
+  return {
+    rows: positions.map((pos) => rows.get(pos) as StoredRow),
+    total: chosen.kind === 'list' ? chosen.total : positions.length,
+  };
 }
 
 function isAscending(positions: number[]): boolean {

@@ -13,7 +13,7 @@ import {
   type Snapshot,
 } from './dialect.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
-import { cellsOf, chooseRows, jsonOf, type Chosen } from './read-rows.ts';
+import { cellsOf, chooseRows, jsonOf, type Chosen, type Rendered } from './read-rows.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { StoredRows, type RowChange } from './stored-rows.ts';
@@ -29,17 +29,23 @@ import type {
   SheetStore,
   WriteRequest,
 } from './store.ts';
-import type { Work } from './work.ts';
+import { runSync, type Work } from './work.ts';
 
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
   indexThreshold?: number;
+  /** Cells a read answers in one piece (see `pieceCells`). */
+  pieceCells?: number;
 }
 
-/** Rows an import or a large read handles per transaction or per piece. */
+/** Rows an import writes per transaction. */
 const chunkRows = 5000;
-/** Reads of more rows than this are sent in pieces, from one snapshot, as they are read. */
-const streamRows = 20_000;
+/**
+ * Cells a read answers in one piece, by default: a read of more, in sheet order, is sent in pieces of this
+ * many cells, from one snapshot, as they are read, so a wide sheet streams sooner than a narrow
+ * one and no piece is large.
+ */
+const defaultPieceCells = 250_000;
 /** How long a write whose commit was cut off waits to learn whether it landed. */
 const outcomeDeadlineMs = 10_000;
 /** Sheets kept in memory by a store that one process owns. */
@@ -52,12 +58,14 @@ const cachedSheets = 10_000;
 export class RowStore implements SheetStore {
   readonly #db: Dialect;
   readonly #indexThreshold: number;
+  readonly #pieceCells: number;
   /** Sheets by id, when one process owns the store; bounded, least recently used first out. */
   readonly #cache: Map<string, SheetRecord> | null;
 
   constructor(dialect: Dialect, options: RowStoreOptions = {}) {
     this.#db = dialect;
     this.#indexThreshold = options.indexThreshold ?? 64;
+    this.#pieceCells = options.pieceCells ?? defaultPieceCells;
     this.#cache = dialect.ownsStore ? new Map() : null;
   }
 
@@ -136,57 +144,60 @@ export class RowStore implements SheetStore {
     return deleted;
   }
 
-  async readJson(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
-    return this.#read(sheetId, plan, (sheet, chosen) =>
-      jsonOf(this.#db, sheet, chosen, plan.withIds, plan.fields),
+  async readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
+    return this.#read(sheet, plan, (record, chosen) =>
+      jsonOf(this.#db, record, chosen, plan.withIds, plan.fields),
     );
   }
 
-  async readCells(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
-    return this.#read(sheetId, plan, (sheet, chosen) => cellsOf(this.#db, sheet, chosen));
+  async readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
+    return this.#read(sheet, plan, (record, chosen) => cellsOf(this.#db, record, chosen));
   }
 
   /**
-   * Chooses the rows and puts them into words in one snapshot. A long run of rows in sheet order
-   * is sent in pieces as they are read, from a snapshot held open until the last piece, so memory
-   * stays flat however large the sheet.
+   * Chooses the rows and puts them into words, labelled with the version of the sheet as the
+   * caller found it: what is read is at least that new. Most reads are one statement; those of
+   * several run in one snapshot. A long run of rows in sheet order is sent in pieces as they are
+   * read, from a snapshot held open until the last piece, so memory stays flat however large
+   * the sheet.
    */
   async #read<T>(
-    sheetId: string,
+    given: Sheet,
     plan: ReadPlan,
-    render: (sheet: SheetRecord, chosen: Chosen) => Work<T>,
+    render: (sheet: SheetRecord, chosen: Chosen) => Work<Rendered<T>>,
   ): Promise<ReadAnswer<T>> {
     const db = this.#db;
-    const known = await this.getSheet(sheetId);
+    const sheet = isRecord(given) ? given : await this.#record(given.id);
     const unfiltered =
       'filters' in plan.selection &&
       plan.selection.filters.length === 0 &&
       plan.selection.any.length === 0 &&
       plan.sort.length === 0;
-    const span = Math.min(plan.limit ?? Infinity, (known?.rowCount ?? 0) - plan.offset);
-    if (!unfiltered || span <= streamRows) {
-      return db.read(function* () {
-        const sheet = yield* sheetOrMissing(db, sheetId);
-        const chosen = yield* chooseRows(db, sheet, plan);
-        const rows = yield* render(sheet, chosen);
-        return { version: sheet.version, total: chosen.total, chunks: once(rows) };
+    const span = Math.min(plan.limit ?? Infinity, sheet.rowCount - plan.offset);
+    const pieceRows = Math.max(
+      100,
+      Math.floor(this.#pieceCells / Math.max(1, sheet.columns.length)),
+    );
+    if (!unfiltered || span <= pieceRows) {
+      const { value, total } = await db.read(function* () {
+        return yield* render(sheet, yield* chooseRows(db, sheet, plan));
       });
+      return { version: sheet.version, total, chunks: once(value), streamed: false };
     }
+    const chosen = runSync(chooseRows(db, sheet, plan), null);
     const snapshot = await db.snapshot();
-    try {
-      const { sheet, chosen } = await snapshot.run(function* () {
-        const sheet = yield* sheetOrMissing(db, sheetId);
-        return { sheet, chosen: yield* chooseRows(db, sheet, plan) };
-      });
-      return {
-        version: sheet.version,
-        total: chosen.total,
-        chunks: pieces(snapshot, sheet, chosen, render),
-      };
-    } catch (error) {
-      await snapshot.end();
-      throw error;
-    }
+    return {
+      version: sheet.version,
+      total: chosen.kind === 'range' ? chosen.total : 0,
+      chunks: pieces(db, snapshot, sheet, chosen, pieceRows, render),
+      streamed: true,
+    };
+  }
+
+  async #record(id: string): Promise<SheetRecord> {
+    const record = await this.getSheet(id);
+    if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    return record as SheetRecord;
   }
 
   async writeRows(sheetId: string, writes: WriteRequest[]): Promise<(WriteResult | Problem)[]> {
@@ -285,6 +296,7 @@ export class RowStore implements SheetStore {
         }
         events.push(...rowEvents(record, old.changes, 'provider'));
         yield* db.deleteAllEntries(record.key);
+        yield* db.deleteAllBlocks(record.key);
         record = { ...old.record, columns, indexed: false };
       }
       const source = new StoredRows(db, record, indexThreshold);
@@ -464,22 +476,30 @@ async function* once<T>(value: T): AsyncIterable<T> {
   yield value;
 }
 
+/** A read in sheet order, in pieces from one snapshot, each read when the last one is taken. */
 async function* pieces<T>(
+  db: Dialect,
   snapshot: Snapshot,
   sheet: SheetRecord,
   chosen: Chosen,
-  render: (sheet: SheetRecord, chosen: Chosen) => Work<T>,
+  pieceRows: number,
+  render: (sheet: SheetRecord, chosen: Chosen) => Work<Rendered<T>>,
 ): AsyncIterable<T> {
   try {
-    if (chosen.kind !== 'range') {
-      yield await snapshot.run(() => render(sheet, chosen));
-      return;
-    }
-    for (let from = chosen.from; from < chosen.to; from += chunkRows) {
-      const piece: Chosen = { ...chosen, from, to: Math.min(chosen.to, from + chunkRows) };
-      yield await snapshot.run(() => render(sheet, piece));
+    if (chosen.kind !== 'range') throw new Error('only a range of rows is read in pieces');
+    // The snapshot may hold more or fewer rows than the sheet looked up: it says where to stop.
+    const current = await snapshot.run(() => sheetOrMissing(db, sheet.id));
+    const to = Math.min(chosen.to, current.rowCount);
+    for (let from = chosen.from; from < to; from += pieceRows) {
+      const piece: Chosen = { ...chosen, from, to: Math.min(to, from + pieceRows) };
+      yield (await snapshot.run(() => render(sheet, piece))).value;
     }
   } finally {
     await snapshot.end();
   }
+}
+
+/** A sheet as this store gives it carries its number in the shared tables. */
+function isRecord(sheet: Sheet): sheet is SheetRecord {
+  return 'key' in sheet && typeof sheet.key === 'number';
 }

@@ -50,6 +50,8 @@ export interface ReadAnswer<T> {
   total: number;
   /** One piece for most reads; a large read comes in pieces from one consistent snapshot. */
   chunks: AsyncIterable<T>;
+  /** True when the pieces are read as they are taken: the answer should be sent as it comes. */
+  streamed: boolean;
 }
 
 /** Rows as cells, with their positions, for answers that are not the stored JSON. */
@@ -83,10 +85,14 @@ export interface SheetStore {
   updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null>;
   deleteSheet(id: string): Promise<boolean>;
 
-  /** The rows a plan chooses as JSON text, joined by commas, ready to put between brackets. */
-  readJson(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<Buffer>>;
+  /**
+   * The rows a plan chooses as JSON text, joined by commas, ready to put between brackets. The
+   * sheet is as this store gave it (its version labels the answer); the rows read are at least
+   * as new.
+   */
+  readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>>;
   /** The rows a plan chooses as cells, for CSV and other formats. */
-  readCells(sheetId: string, plan: ReadPlan): Promise<ReadAnswer<CellRows>>;
+  readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>>;
 
   /**
    * Plans and applies writes in order, in one transaction that is durable when the promise

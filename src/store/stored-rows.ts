@@ -5,6 +5,7 @@ import type { RowEffect } from '../sheets/write-effect.ts';
 import { rowEntries, type RowEntries } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
+import { RowBlocks } from './row-blocks.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
 import type { Work } from './work.ts';
 
@@ -19,12 +20,15 @@ export interface RowChange {
 
 /**
  * A sheet's stored rows inside a write transaction, as writes are planned and applied against
- * them. Small sheets are filtered in memory; large ones through the cell index, which this keeps
- * in step with the rows, and which a sheet gets once it grows past `indexThreshold` rows.
+ * them. Small sheets are filtered in memory; a large one (past `indexThreshold` rows) is filtered
+ * through the cell index and read whole from its blocks, both of which this keeps in step with
+ * the rows.
  */
 export class StoredRows implements RowSource {
   readonly codec: RowCodec;
   readonly changes: RowChange[] = [];
+  /** The sheet's rows joined in blocks, kept with the rows once it is large. */
+  readonly #blocks: RowBlocks;
   /** Rows read since the last change, so planning and applying a write read them once. */
   #fetched = new Map<number, { stored: StoredRow; cells: Cell[] }>();
 
@@ -36,6 +40,7 @@ export class StoredRows implements RowSource {
     private readonly recordChanges = true,
   ) {
     this.codec = new RowCodec(record.columns);
+    this.#blocks = new RowBlocks(dialect, record.key);
   }
 
   get name(): string {
@@ -79,6 +84,8 @@ export class StoredRows implements RowSource {
             key,
             stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(effect.rows[i] ?? []) })),
           );
+          if (effect.kind === 'append') yield* this.#blocks.appended(stored);
+          else yield* this.#blocks.inserted(at, stored);
         }
         this.record.nextRid += stored.length;
         this.record.rowCount += stored.length;
@@ -111,6 +118,7 @@ export class StoredRows implements RowSource {
               entries: rowEntries(effect.after[i] ?? [], changed(i)),
             })),
           );
+          yield* this.#blocks.changed(effect.positions);
         }
         this.#note(() => ({
           type: 'rows.updated',
@@ -127,6 +135,7 @@ export class StoredRows implements RowSource {
             key,
             old.map((row) => ({ rid: row.stored.rid, entries: rowEntries(row.cells) })),
           );
+          yield* this.#blocks.removed(effect.positions);
         }
         this.record.rowCount -= old.length;
         this.#note(() => ({
@@ -143,11 +152,12 @@ export class StoredRows implements RowSource {
     if (this.recordChanges) this.changes.push(change());
   }
 
-  /** Builds the cell index once a sheet has grown past the threshold. */
+  /** Builds the cell index and the blocks once a sheet has grown past the threshold. */
   *indexIfLarge(): Work<void> {
     if (this.record.indexed || this.rowCount <= this.indexThreshold) return;
     const rows = yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount);
     yield* this.dialect.insertEntries(this.record.key, this.entriesOf(rows));
+    yield* this.#blocks.build(rows);
     this.record.indexed = true;
   }
 

@@ -2,6 +2,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type AppDeps, type AppOptions } from '../../src/app.ts';
 import { openTestStore } from './stores.ts';
+import type { RowStoreOptions } from '../../src/store/row-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import type { Providers } from '../../src/sheets/sheets.ts';
 
@@ -22,10 +23,11 @@ export async function build(
   t: TestContext,
   options: Partial<AppOptions> = {},
   providers: Providers = {},
-  /** The readiness probe and shutdown signal, when a test plays with them. */
-  health: Pick<AppDeps, 'readiness' | 'shutdown'> = {},
+  /** The readiness probe and shutdown signal, and options of the store, when a test sets them. */
+  extra: Pick<AppDeps, 'readiness' | 'shutdown'> & { store?: RowStoreOptions } = {},
 ): Promise<TestServer> {
-  const { store, env, dispose } = await openTestStore();
+  const { store: storeOptions, ...health } = extra;
+  const { store, env, dispose } = await openTestStore(storeOptions);
   // The read cache is off unless a test asks for it, so that every read, and every check that a
   // refused request changed nothing, reads the store itself.
   const app = await createApp(

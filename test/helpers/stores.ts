@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openPostgresStore, openSqliteStore } from '../../src/store/open-store.ts';
+import type { RowStoreOptions } from '../../src/store/row-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 
 /**
@@ -30,9 +31,7 @@ const defaultThreshold =
     ? undefined
     : Number(process.env.SHEETPORT_TEST_INDEX_THRESHOLD);
 
-export async function openTestStore(
-  options: { indexThreshold?: number } = {},
-): Promise<OpenedStore> {
+export async function openTestStore(options: RowStoreOptions = {}): Promise<OpenedStore> {
   const indexThreshold = options.indexThreshold ?? defaultThreshold;
   const adminUrl = process.env.SHEETPORT_TEST_DATABASE_URL;
   if (adminUrl === undefined) {
@@ -40,6 +39,7 @@ export async function openTestStore(
     const store = openSqliteStore({
       path: join(dataDir, 'sheetport.db'),
       synchronous: 'normal',
+      ...options,
       indexThreshold,
     });
     return {
@@ -58,6 +58,7 @@ export async function openTestStore(
   const store = await openPostgresStore({
     connectionString: url.href,
     poolSize: 5,
+    ...options,
     indexThreshold,
   });
   return {

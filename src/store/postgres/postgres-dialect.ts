@@ -1,6 +1,7 @@
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
+import type { BlockHead } from '../row-blocks.ts';
 import {
   CommitOutcomeUnknown,
   storeUnavailable,
@@ -84,12 +85,39 @@ export class PostgresDialect implements Dialect {
     return dialect;
   }
 
-  read<T>(work: () => Work<T>): Promise<T> {
-    return this.#transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work, false);
+  /**
+   * Most reads are one statement, which sees one snapshot by itself: such a read runs without a
+   * transaction, saving two round trips. A read that turns out to need a second statement is
+   * started again, in a transaction whose statements all see one snapshot.
+   */
+  async read<T>(work: () => Work<T>): Promise<T> {
+    const client = await this.#connect(this.#pool);
+    let single: IteratorResult<unknown, T>;
+    try {
+      const attempt = work();
+      single = attempt.next();
+      if (!single.done) {
+        single = attempt.next(await (single.value as Query)(client));
+        if (!single.done) attempt.return(undefined as never);
+      }
+    } catch (error) {
+      client.release(isUnreachable(error) ? true : undefined);
+      throw unreachableAs(error);
+    }
+    if (single.done) {
+      client.release();
+      return single.value;
+    }
+    return this.#transaction(
+      client,
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      work,
+      false,
+    );
   }
 
-  write<T>(work: () => Work<T>): Promise<T> {
-    return this.#transaction('BEGIN', work, true);
+  async write<T>(work: () => Work<T>): Promise<T> {
+    return this.#transaction(await this.#connect(this.#pool), 'BEGIN', work, true);
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -210,6 +238,7 @@ export class PostgresDialect implements Dialect {
   *deleteSheet(key: number): Work<void> {
     yield* this.#run('DELETE FROM rows WHERE sheet = $1', [key]);
     yield* this.#run('DELETE FROM cells WHERE sheet = $1', [key]);
+    yield* this.#run('DELETE FROM blocks WHERE sheet = $1', [key]);
     yield* this.#run('DELETE FROM events WHERE sheet_id = (SELECT id FROM sheets WHERE key = $1)', [
       key,
     ]);
@@ -348,6 +377,63 @@ export class PostgresDialect implements Dialect {
     return rows.map((row) => row.pos);
   }
 
+  // Blocks
+
+  blockHeads(key: number): Work<BlockHead[]> {
+    return this.#all(
+      'SELECT block, count, length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block',
+      [key],
+    );
+  }
+
+  insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void> {
+    return this.#run(
+      'INSERT INTO blocks (sheet, block, count, json) SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])',
+      [key, blocks.map((b) => b.block), blocks.map((b) => b.count), blocks.map((b) => b.json)],
+    );
+  }
+
+  appendToBlock(key: number, block: number, count: number, json: string): Work<void> {
+    return this.#run(
+      `UPDATE blocks SET count = count + $3, json = json || ',' || $4 WHERE sheet = $1 AND block = $2`,
+      [key, block, count, json],
+    );
+  }
+
+  *rejoinBlock(key: number, block: number, start: number, count: number): Work<number> {
+    const rows = yield* this.#all<{ bytes: number }>(
+      `UPDATE blocks SET count = $3, json = (
+         SELECT string_agg(json, ',') FROM (
+           SELECT json FROM rows WHERE sheet = $1 AND pos >= $4 AND pos < $4 + $3 ORDER BY pos
+         ) AS ordered
+       ) WHERE sheet = $1 AND block = $2 RETURNING length(json) AS bytes`,
+      [key, block, count, start],
+    );
+    return (rows[0] as { bytes: number }).bytes;
+  }
+
+  deleteBlocks(key: number, blocks: number[]): Work<void> {
+    return this.#run('DELETE FROM blocks WHERE sheet = $1 AND block = ANY($2::int[])', [
+      key,
+      blocks,
+    ]);
+  }
+
+  deleteAllBlocks(key: number): Work<void> {
+    return this.#run('DELETE FROM blocks WHERE sheet = $1', [key]);
+  }
+
+  /** Blocks arrive as rows of a few kilobytes each, which PostgreSQL sends far faster than one. */
+  *jsonOfBlocks(key: number, maxRows: number): Work<Buffer | null> {
+    const rows = yield* this.#all<{ json: string | null; row_count: number }>(
+      `SELECT blocks.json, sheets.row_count FROM sheets LEFT JOIN blocks ON blocks.sheet = sheets.key
+       WHERE sheets.key = $1 ORDER BY blocks.block`,
+      [key],
+    );
+    if ((rows[0]?.row_count ?? 0) > maxRows) return null;
+    return Buffer.from(rows.flatMap((row) => (row.json === null ? [] : [row.json])).join(','));
+  }
+
   // Answers
 
   jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer> {
@@ -358,13 +444,29 @@ export class PostgresDialect implements Dialect {
     return this.#json('pos = ANY($2::int[])', [key, positions], withIds);
   }
 
+  *jsonMatching(
+    key: number,
+    selection: Exclude<Selection, { ids: number[] }>,
+    withIds: boolean,
+  ): Work<{ count: number; json: Buffer }> {
+    const p = new SqlParams((n) => `$${n}`);
+    const set = selectionSet(selection, (filter) => filterSet(key, filter, p));
+    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    // The few rows a filter finds are sorted into sheet order as they are joined.
+    const rows = yield* this.#all<{ count: number; json: string }>(
+      `SELECT count(*)::int AS count, coalesce(string_agg(${rowJson(withIds)}, ',' ORDER BY pos), '') AS json
+       FROM rows WHERE sheet = ${p.add(key)}${where}`,
+      p.values,
+    );
+    const found = rows[0] as { count: number; json: string };
+    return { count: found.count, json: Buffer.from(found.json) };
+  }
+
   /** Joined by PostgreSQL itself: one text for the whole answer, no per-row work here. */
   *#json(where: string, values: unknown[], withIds: boolean): Work<Buffer> {
-    const row = withIds
-      ? `CASE json WHEN '{}' THEN '{"_id":' || pos || '}' ELSE '{"_id":' || pos || ',' || substr(json, 2) END`
-      : 'json';
     const rows = yield* this.#all<{ joined: string }>(
-      `SELECT coalesce(string_agg(${row}, ',' ORDER BY pos), '') AS joined FROM rows WHERE sheet = $1 AND ${where}`,
+      // From a subquery in position order: an ORDER BY inside string_agg would sort again.
+      `SELECT coalesce(string_agg(${rowJson(withIds)}, ','), '') AS joined FROM (SELECT pos, json FROM rows WHERE sheet = $1 AND ${where} ORDER BY pos) AS ordered`,
       values,
     );
     return Buffer.from((rows[0] as { joined: string }).joined);
@@ -466,8 +568,12 @@ export class PostgresDialect implements Dialect {
   // Units and statements
 
   /** Runs a unit in a transaction; a connection that failed is closed rather than reused. */
-  async #transaction<T>(begin: string, work: () => Work<T>, writes: boolean): Promise<T> {
-    const client = await this.#connect(this.#pool);
+  async #transaction<T>(
+    client: Db,
+    begin: string,
+    work: () => Work<T>,
+    writes: boolean,
+  ): Promise<T> {
     let committing = false;
     try {
       await client.query(begin);
@@ -527,6 +633,13 @@ export class PostgresDialect implements Dialect {
     const rows = yield* this.#all(text, values, map);
     return rows[0] ?? null;
   }
+}
+
+/** A stored row's JSON, with its position first when `_with_id=true` asks for it. */
+function rowJson(withIds: boolean): string {
+  return withIds
+    ? `CASE json WHEN '{}' THEN '{"_id":' || pos || '}' ELSE '{"_id":' || pos || ',' || substr(json, 2) END`
+    : 'json';
 }
 
 function unreachableAs(error: unknown): unknown {

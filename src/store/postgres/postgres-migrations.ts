@@ -77,15 +77,16 @@ const migrations: Migration[] = [
           created_at timestamptz NOT NULL,
           updated_at timestamptz NOT NULL
         );
+        -- Rows are appended in key order, so index pages are filled whole (fillfactor 100).
         CREATE TABLE rows (
           sheet integer NOT NULL,
           pos integer NOT NULL,
           rid integer NOT NULL,
           json text NOT NULL,
           dates text,
-          PRIMARY KEY (sheet, pos, rid)
+          CONSTRAINT rows_by_rid PRIMARY KEY (sheet, rid) WITH (fillfactor = 100)
         );
-        CREATE UNIQUE INDEX rows_by_rid ON rows (sheet, rid);
+        CREATE INDEX rows_by_position ON rows (sheet, pos) WITH (fillfactor = 100);
         CREATE TABLE cells (
           sheet integer NOT NULL,
           col integer NOT NULL,
@@ -98,6 +99,15 @@ const migrations: Migration[] = [
         );
         CREATE INDEX cells_by_number ON cells (sheet, col, num, rid) WHERE num IS NOT NULL;
         CREATE INDEX cells_by_text ON cells (sheet, col, txt, rid) WHERE txt IS NOT NULL;
+        CREATE TABLE blocks (
+          sheet integer NOT NULL,
+          block integer NOT NULL,
+          count integer NOT NULL,
+          json text NOT NULL,
+          PRIMARY KEY (sheet, block)
+        );
+        -- Blocks are read whole at every full read: stored out of line, but not compressed.
+        ALTER TABLE blocks ALTER COLUMN json SET STORAGE EXTERNAL;
         CREATE TABLE events (
           seq bigserial PRIMARY KEY,
           id text NOT NULL UNIQUE,

@@ -82,6 +82,13 @@ const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: n
           shown TEXT,
           PRIMARY KEY (sheet, col, value, rid)
         ) WITHOUT ROWID;
+        CREATE TABLE blocks (
+          sheet INTEGER NOT NULL,
+          block INTEGER NOT NULL,
+          count INTEGER NOT NULL,
+          json TEXT NOT NULL,
+          PRIMARY KEY (sheet, block)
+        ) WITHOUT ROWID;
         CREATE TABLE events (
           seq INTEGER PRIMARY KEY AUTOINCREMENT,
           id TEXT NOT NULL UNIQUE,

@@ -1,0 +1,153 @@
+import type { Dialect } from './dialect.ts';
+import type { StoredRow } from './row-json.ts';
+import type { Work } from './work.ts';
+
+/**
+ * A large sheet's rows also live joined, in blocks of consecutive rows: each block holds its
+ * rows' JSON joined by commas, kept current by every write, so that reading the whole sheet
+ * joins a hundred blocks rather than ten thousand rows. A block covers `count` rows, from where
+ * the blocks before it end; numbers order the blocks and may have gaps.
+ */
+export interface BlockHead {
+  block: number;
+  count: number;
+  /** Length of the block's joined text, to know when it is full. */
+  bytes: number;
+}
+
+/** A block is filled to about this many bytes of JSON before the next one starts. */
+export const blockBytes = 16_384;
+
+/** The blocks of one sheet within a write transaction, changed as its rows are. */
+export class RowBlocks {
+  #heads: BlockHead[] | null = null;
+
+  constructor(
+    private readonly db: Dialect,
+    private readonly key: number,
+  ) {}
+
+  /** Rows appended at the end: into the last block while it has room, then into new ones. */
+  *appended(rows: StoredRow[]): Work<void> {
+    const heads = yield* this.#loaded();
+    const last = heads.at(-1);
+    let next = 0;
+    if (last !== undefined && last.bytes < blockBytes) {
+      const taken: string[] = [];
+      let bytes = last.bytes;
+      while (next < rows.length && bytes < blockBytes) {
+        const json = (rows[next] as StoredRow).json;
+        taken.push(json);
+        bytes += json.length + 1;
+        next++;
+      }
+      yield* this.db.appendToBlock(this.key, last.block, taken.length, taken.join(','));
+      last.count += taken.length;
+      last.bytes = bytes;
+    }
+    const fresh = group(rows.slice(next), (last?.block ?? -1) + 1);
+    if (fresh.length > 0) yield* this.db.insertBlocks(this.key, fresh);
+    for (const block of fresh)
+      heads.push({ block: block.block, count: block.count, bytes: block.json.length });
+  }
+
+  /** Rows changed in place: their blocks are joined again. */
+  *changed(positions: number[]): Work<void> {
+    const heads = yield* this.#loaded();
+    yield* this.#rejoin(new Set(positions.map((pos) => indexOf(heads, pos))));
+  }
+
+  /** Rows removed: their blocks shrink (the rows are already gone), empty ones go. */
+  *removed(positions: number[]): Work<void> {
+    const heads = yield* this.#loaded();
+    const touched = new Set<number>();
+    for (const pos of positions) touched.add(indexOf(heads, pos));
+    // Counted against the blocks as they were, then shrunk.
+    const removedFrom = new Map<number, number>();
+    for (const pos of positions) {
+      const index = indexOf(heads, pos);
+      removedFrom.set(index, (removedFrom.get(index) ?? 0) + 1);
+    }
+    for (const [index, removed] of removedFrom) (heads[index] as BlockHead).count -= removed;
+    const empty = [...touched].filter((index) => (heads[index] as BlockHead).count === 0);
+    if (empty.length > 0) {
+      yield* this.db.deleteBlocks(
+        this.key,
+        empty.map((index) => (heads[index] as BlockHead).block),
+      );
+    }
+    const kept = [...touched].filter((index) => (heads[index] as BlockHead).count > 0);
+    yield* this.#rejoin(new Set(kept));
+    this.#heads = heads.filter((head) => head.count > 0);
+  }
+
+  /** Rows inserted at `at` (by a re-read of a spreadsheet): the block they land in grows. */
+  *inserted(at: number, rows: StoredRow[]): Work<void> {
+    const heads = yield* this.#loaded();
+    if (heads.length === 0) {
+      yield* this.appended(rows);
+      return;
+    }
+    const index = at === 0 ? 0 : indexOf(heads, at - 1);
+    (heads[index] as BlockHead).count += rows.length;
+    yield* this.#rejoin(new Set([index]));
+  }
+
+  /** The blocks of a sheet that has just grown large, from all its rows. */
+  *build(rows: StoredRow[]): Work<void> {
+    const blocks = group(rows, 0);
+    if (blocks.length > 0) yield* this.db.insertBlocks(this.key, blocks);
+    this.#heads = blocks.map((block) => ({
+      block: block.block,
+      count: block.count,
+      bytes: block.json.length,
+    }));
+  }
+
+  *#rejoin(indexes: Set<number>): Work<void> {
+    const heads = this.#heads ?? [];
+    let start = 0;
+    for (let index = 0; index < heads.length; index++) {
+      const head = heads[index] as BlockHead;
+      if (indexes.has(index) && head.count > 0) {
+        head.bytes = yield* this.db.rejoinBlock(this.key, head.block, start, head.count);
+      }
+      start += head.count;
+    }
+  }
+
+  *#loaded(): Work<BlockHead[]> {
+    this.#heads ??= yield* this.db.blockHeads(this.key);
+    return this.#heads;
+  }
+}
+
+/** The index of the block that holds a position. */
+function indexOf(heads: BlockHead[], pos: number): number {
+  let start = 0;
+  for (let index = 0; index < heads.length; index++) {
+    start += (heads[index] as BlockHead).count;
+    if (pos < start) return index;
+  }
+  return heads.length - 1;
+}
+
+/** Rows grouped into blocks of about `blockBytes`, numbered from `first`. */
+function group(rows: StoredRow[], first: number): { block: number; count: number; json: string }[] {
+  const blocks: { block: number; count: number; json: string }[] = [];
+  let taken: string[] = [];
+  let bytes = 0;
+  const close = () => {
+    if (taken.length === 0) return;
+    blocks.push({ block: first + blocks.length, count: taken.length, json: taken.join(',') });
+    taken = [];
+    bytes = 0;
+  };
+  for (const row of rows) {
+    taken.push(row.json);
+    bytes += row.json.length + 1;
+    if (bytes >= blockBytes) close();
+  }
+  close();
+  return blocks;
+}
