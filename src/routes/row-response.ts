@@ -28,17 +28,28 @@ export function csvRows(rows: Cell[][], positions: number[] | null): string {
   return texts.length === 0 ? '' : stringify(texts);
 }
 
-/** A JSON array from pieces of rows joined by commas, as the store answers them. */
-export async function* jsonArray(pieces: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-  yield Buffer.from('[');
-  let first = true;
-  for await (const piece of pieces) {
-    if (piece.length === 0) continue;
-    if (!first) yield Buffer.from(',');
-    first = false;
-    yield piece;
+const open = Buffer.from('[');
+const comma = Buffer.from(',');
+const close = Buffer.from(']');
+
+/**
+ * A JSON array from the pieces of rows (each rows joined by commas) the store answers, in chunks
+ * of pieces; each chunk comes out as one list of buffers, to be written or joined at once.
+ */
+export async function* jsonArray(chunks: AsyncIterable<Buffer[]>): AsyncIterable<Buffer[]> {
+  let empty = true;
+  let out: Buffer[] = [open];
+  for await (const pieces of chunks) {
+    for (const piece of pieces) {
+      if (piece.length === 0) continue;
+      if (!empty) out.push(comma);
+      empty = false;
+      out.push(piece);
+    }
+    yield out;
+    out = [];
   }
-  yield Buffer.from(']');
+  yield [...out, close];
 }
 
 export type RowFormat = 'json' | 'csv';

@@ -79,7 +79,7 @@ export async function rowRoutes(
     pageHeaders(reply, url, plan, answer.total);
     void reply.header('etag', etag(answer.version));
     // A large answer is sent as it is read, and never held whole, nor cached.
-    if (answer.streamed) return reply.send(Readable.from(answer.body, { objectMode: false }));
+    if (answer.streamed) return reply.send(Readable.from(flat(answer.body), { objectMode: false }));
     const body = await whole(answer.body);
     cache.set(key(answer.version), { body, total: answer.total });
     return reply.send(body);
@@ -96,10 +96,10 @@ export async function rowRoutes(
       plan.fields === null ? sheet.columns : plan.fields.map((i) => sheet.columns[i] ?? '');
     const narrow = (row: Cell[]) =>
       plan.fields === null ? row : plan.fields.map((i) => row[i] ?? null);
-    async function* csv(): AsyncIterable<Buffer> {
-      yield Buffer.from(csvHeader(columns, plan.withIds));
+    async function* csv(): AsyncIterable<Buffer[]> {
+      yield [Buffer.from(csvHeader(columns, plan.withIds))];
       for await (const { rows, positions } of answer.chunks) {
-        yield Buffer.from(csvRows(rows.map(narrow), plan.withIds ? positions : null));
+        yield [Buffer.from(csvRows(rows.map(narrow), plan.withIds ? positions : null))];
       }
     }
     return { ...answer, body: csv() };
@@ -183,15 +183,21 @@ export async function rowRoutes(
 interface Answer {
   version: number;
   total: number;
-  body: AsyncIterable<Buffer>;
+  /** Chunks of buffers, each chunk read at once. */
+  body: AsyncIterable<Buffer[]>;
   streamed: boolean;
 }
 
-/** An answer read in one piece, as one buffer to send and cache. */
-async function whole(body: AsyncIterable<Buffer>): Promise<Buffer> {
+/** An answer read in one piece, as one buffer to send and cache: its one copy. */
+async function whole(body: AsyncIterable<Buffer[]>): Promise<Buffer> {
   const pieces: Buffer[] = [];
-  for await (const piece of body) pieces.push(piece);
+  for await (const chunk of body) pieces.push(...chunk);
   return Buffer.concat(pieces);
+}
+
+/** A streamed answer's chunks, each written as one buffer. */
+async function* flat(body: AsyncIterable<Buffer[]>): AsyncIterable<Buffer> {
+  for await (const chunk of body) yield Buffer.concat(chunk);
 }
 
 /**

@@ -88,7 +88,7 @@ export class Sheets {
     return this.#mirror.fresh(sheet);
   }
 
-  readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
+  readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
     return this.store.readJson(sheet, plan);
   }
 

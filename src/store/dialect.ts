@@ -125,10 +125,10 @@ export interface Dialect {
   deleteBlocks(key: number, blocks: number[]): Work<void>;
   deleteAllBlocks(key: number): Work<void>;
   /**
-   * Every row, from the blocks: null when the sheet has more rows than `maxRows` by now, so the
-   * read must take the rows it asked for from the rows themselves.
+   * Every row, from the blocks, one piece each (to be joined by commas): null when the sheet
+   * has more rows than `maxRows` by now, so the read must take its rows from the rows themselves.
    */
-  jsonOfBlocks(key: number, maxRows: number): Work<Buffer | null>;
+  jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null>;
 
   // Answers: rows' JSON joined by commas, ready to send between brackets
   jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer>;

@@ -100,32 +100,36 @@ export function* loadRows(
   return rows;
 }
 
-/** The rows of one chunk of a chosen set as JSON joined by commas, from the stored text. */
+/**
+ * The rows of one chunk of a chosen set as JSON, from the stored text: pieces of rows joined by
+ * commas, to be joined by commas in turn.
+ */
 export function* jsonOf(
   dialect: Dialect,
   sheet: SheetRecord,
   chosen: Chosen,
   withIds: boolean,
   fields: number[] | null,
-): Work<Rendered<Buffer>> {
+): Work<Rendered<Buffer[]>> {
   if (fields === null) {
     if (chosen.kind === 'matching') {
       const { count, json } = yield* dialect.jsonMatching(sheet.key, chosen.selection, withIds);
-      return { value: json, total: count };
+      return { value: [json], total: count };
     }
     if (chosen.kind === 'range') {
       // A large sheet read from its first row to its end comes from its ready blocks.
-      const whole =
+      const blocks =
         sheet.indexed && chosen.from === 0 && !withIds
           ? yield* dialect.jsonOfBlocks(sheet.key, chosen.to)
           : null;
-      const json =
-        whole ?? (yield* dialect.jsonBetween(sheet.key, chosen.from, chosen.to, withIds));
+      const json = blocks ?? [
+        yield* dialect.jsonBetween(sheet.key, chosen.from, chosen.to, withIds),
+      ];
       return { value: json, total: chosen.total };
     }
     if (chosen.loaded === null && isAscending(chosen.positions)) {
       const json = yield* dialect.jsonAt(sheet.key, chosen.positions, withIds);
-      return { value: json, total: chosen.total };
+      return { value: [json], total: chosen.total };
     }
   }
   const { rows, total } = yield* storedOf(dialect, sheet, chosen);
@@ -134,7 +138,7 @@ export function* jsonOf(
     const json = codec === null ? row.json : codec.json(row);
     return withIds ? withPosition(json, row.pos) : json;
   });
-  return { value: Buffer.from(parts.join(',')), total };
+  return { value: [Buffer.from(parts.join(','))], total };
 }
 
 /** The rows of a chosen set as cells, in answer order, with their positions. */

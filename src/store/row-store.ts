@@ -144,7 +144,7 @@ export class RowStore implements SheetStore {
     return deleted;
   }
 
-  async readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>> {
+  async readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
     return this.#read(sheet, plan, (record, chosen) =>
       jsonOf(this.#db, record, chosen, plan.withIds, plan.fields),
     );

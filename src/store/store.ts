@@ -86,11 +86,11 @@ export interface SheetStore {
   deleteSheet(id: string): Promise<boolean>;
 
   /**
-   * The rows a plan chooses as JSON text, joined by commas, ready to put between brackets. The
-   * sheet is as this store gave it (its version labels the answer); the rows read are at least
-   * as new.
+   * The rows a plan chooses as JSON text: pieces of rows joined by commas, to be joined by
+   * commas and put between brackets. The sheet is as this store gave it (its version labels the
+   * answer); the rows read are at least as new.
    */
-  readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer>>;
+  readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>>;
   /** The rows a plan chooses as cells, for CSV and other formats. */
   readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>>;
 

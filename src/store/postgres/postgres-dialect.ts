@@ -424,14 +424,16 @@ export class PostgresDialect implements Dialect {
   }
 
   /** Blocks arrive as rows of a few kilobytes each, which PostgreSQL sends far faster than one. */
-  *jsonOfBlocks(key: number, maxRows: number): Work<Buffer | null> {
+  *jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null> {
     const rows = yield* this.#all<{ json: string | null; row_count: number }>(
       `SELECT blocks.json, sheets.row_count FROM sheets LEFT JOIN blocks ON blocks.sheet = sheets.key
        WHERE sheets.key = $1 ORDER BY blocks.block`,
       [key],
     );
     if ((rows[0]?.row_count ?? 0) > maxRows) return null;
-    return Buffer.from(rows.flatMap((row) => (row.json === null ? [] : [row.json])).join(','));
+    // One text, encoded once: cheaper than a buffer per block.
+    const blocks = rows.flatMap((row) => (row.json === null ? [] : [row.json]));
+    return [Buffer.from(blocks.join(','))];
   }
 
   // Answers

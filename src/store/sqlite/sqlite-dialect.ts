@@ -65,6 +65,8 @@ export class SqliteDialect implements Dialect {
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');
     this.#db.pragma('foreign_keys = ON');
+    // Reads map the file instead of copying it page by page, which a large read does a lot of.
+    this.#db.pragma(`mmap_size = ${mmapBytes}`);
     migrate(this.#db, this, options.indexThreshold);
     runSync(this.dropAbandonedImports(), this.#db);
   }
@@ -80,6 +82,7 @@ export class SqliteDialect implements Dialect {
   async snapshot(): Promise<Snapshot> {
     if (this.#path === ':memory:') return { run: (work) => this.read(work), end: async () => {} };
     const reader = new Database(this.#path, { readonly: true, fileMustExist: true });
+    reader.pragma(`mmap_size = ${mmapBytes}`);
     reader.exec('BEGIN');
     return {
       run: async (work) => runSync(work(), reader),
@@ -350,18 +353,17 @@ export class SqliteDialect implements Dialect {
     return this.#run('DELETE FROM blocks WHERE sheet = ?', [key]);
   }
 
-  jsonOfBlocks(key: number, maxRows: number): Work<Buffer | null> {
-    return step(
-      (db: Db) =>
-        this.#statement(
-          db,
-          `SELECT CASE WHEN row_count <= ?2 THEN coalesce(
-             (SELECT CAST(group_concat(json, ',') AS BLOB) FROM blocks WHERE sheet = ?1), X''
-           ) END FROM sheets WHERE key = ?1`,
-        )
-          .pluck()
-          .get(numbered([key, maxRows])) as Buffer | null,
-    );
+  /** The blocks come as bytes, joined only as they are sent: cheaper than joining them in SQL. */
+  jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null> {
+    return step((db: Db) => {
+      const rowCount = this.#statement(db, 'SELECT row_count FROM sheets WHERE key = ?')
+        .pluck()
+        .get(key) as number;
+      if (rowCount > maxRows) return null;
+      return this.#statement(db, 'SELECT CAST(json AS BLOB) FROM blocks WHERE sheet = ?')
+        .pluck()
+        .all(key) as Buffer[];
+    });
   }
 
   // Answers
@@ -524,6 +526,9 @@ export class SqliteDialect implements Dialect {
     });
   }
 }
+
+/** Up to this many bytes of the file are mapped into memory for reading. */
+const mmapBytes = 1 << 30;
 
 /** A stored row's JSON, with its position first when `_with_id=true` asks for it. */
 function rowJson(withIds: boolean): string {
