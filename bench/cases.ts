@@ -10,6 +10,7 @@ import {
   type Measurement,
 } from './load.ts';
 import { log, print } from './output.ts';
+import { countingScript, hasWrk, measureWithWrk, wrkPath } from './wrk-load.ts';
 import { errorLines, loadTable, mib } from './report.ts';
 import { large, small, type Fleet } from './setup.ts';
 
@@ -21,7 +22,7 @@ import { large, small, type Fleet } from './setup.ts';
 /** What the CPU columns mean; shared with case f. */
 export const cpuLegend = [
   `CPU: cores busy during the runs (of ${cpus().length}): the server (child process), db: PostgreSQL's`,
-  'processes (which only the PostgreSQL rows use), the client (autocannon, this process), and other:',
+  'processes (which only the PostgreSQL rows use), the client (the load generator: autocannon in this process, or wrk), and other:',
   'other processes (noise) plus kernel threads such as loopback networking and the disk journal,',
   'which the servers themselves cause in part.',
 ];
@@ -115,13 +116,16 @@ export async function filterCase(fleet: Fleet, timing: Timing): Promise<CaseResu
 }
 
 export async function getAllCase(fleet: Fleet, timing: Timing): Promise<CaseResult> {
-  const plan = { ...timing, connections: 10 };
+  const wrk = hasWrk();
+  // wrk with 16 connections where the machine has it: see wrk-load.ts for why.
+  const plan = { ...timing, connections: wrk ? 16 : 10 };
   const sheetportPath = `/api/v1/${fleet.smallSheetId}`;
   const postgresPath = `/api/v1/${fleet.postgresSmallSheetId}`;
   const jsonServerPath = `/${small.collection}`;
   // Without the cache, each request asks for a limit of its own above the row count: the same
   // rows, under a key no cache (Sheetport's, or any in between) could have seen before.
-  const uncached = (path: string) => (n: number) => `${path}?_limit=${small.rows + 1 + n}`;
+  const limitBase = small.rows + 1;
+  const uncached = (path: string) => (n: number) => `${path}?_limit=${limitBase + n}`;
   const [sheetportBytes = 0, , , , jsonServerBytes = 0] = await sameAnswers(
     [
       `${fleet.sheetport.url}${sheetportPath}`,
@@ -132,6 +136,57 @@ export async function getAllCase(fleet: Fleet, timing: Timing): Promise<CaseResu
     ],
     small.rows,
   );
+  const load = wrk
+    ? () =>
+        measureWithWrk(
+          [
+            { name: fleet.sheetport.name, server: fleet.sheetport, path: sheetportPath },
+            {
+              name: fleet.sheetportNoCache.name,
+              server: fleet.sheetportNoCache,
+              path: sheetportPath,
+              script: countingScript(`${sheetportPath}?_limit=`, limitBase),
+            },
+            {
+              name: fleet.sheetportPostgres.name,
+              server: fleet.sheetportPostgres,
+              path: postgresPath,
+            },
+            {
+              name: fleet.sheetportPostgresNoCache.name,
+              server: fleet.sheetportPostgresNoCache,
+              path: postgresPath,
+              script: countingScript(`${postgresPath}?_limit=`, limitBase),
+            },
+            {
+              name: fleet.jsonServerSmall.name,
+              server: fleet.jsonServerSmall,
+              path: jsonServerPath,
+            },
+          ],
+          plan,
+          log,
+          fleet.database,
+        )
+    : () =>
+        measure(
+          [
+            single(fleet.sheetport, cycling([sheetportPath])),
+            single(
+              fleet.sheetportNoCache,
+              numbered((n) => uncached(sheetportPath)(n + 1)),
+            ),
+            single(fleet.sheetportPostgres, cycling([postgresPath])),
+            single(
+              fleet.sheetportPostgresNoCache,
+              numbered((n) => uncached(postgresPath)(n + 1)),
+            ),
+            single(fleet.jsonServerSmall, cycling([jsonServerPath])),
+          ],
+          plan,
+          log,
+          fleet.database,
+        );
   return runCase(
     'b. GET all rows of the 10,000-row sheet',
     [
@@ -139,29 +194,14 @@ export async function getAllCase(fleet: Fleet, timing: Timing): Promise<CaseResu
       `body sizes: sheetport ${mib(sheetportBytes)} (compact JSON), json-server ${mib(jsonServerBytes)} (indented JSON, its default)`,
       'No write happens during the case, so the cached rows answer from their read cache after the first request;',
       'the "cache off" rows (SHEETPORT_CACHE_SIZE=0) read and serialize the 10,000 rows every time, and each of',
-      `their requests asks a limit of its own above the row count (?_limit=${small.rows + 2}, ${small.rows + 3}, ...; the check`,
-      `before timing asked ${small.rows + 1}), so no cache could answer it.`,
+      `their requests asks a limit of its own above the row count (?_limit=${limitBase + 1}, ${limitBase + 2}, ...; the check`,
+      `before timing asked ${limitBase}), so no cache could answer it.`,
+      wrk
+        ? `Load generator for this case: wrk (${wrkPath}, 2 threads), not autocannon: see bench/wrk-load.ts.`
+        : 'Load generator: autocannon (wrk not installed: `apt-get install wrk` for the figures BENCHMARKS.md quotes).',
     ],
     plan,
-    () =>
-      measure(
-        [
-          single(fleet.sheetport, cycling([sheetportPath])),
-          single(
-            fleet.sheetportNoCache,
-            numbered((n) => uncached(sheetportPath)(n + 1)),
-          ),
-          single(fleet.sheetportPostgres, cycling([postgresPath])),
-          single(
-            fleet.sheetportPostgresNoCache,
-            numbered((n) => uncached(postgresPath)(n + 1)),
-          ),
-          single(fleet.jsonServerSmall, cycling([jsonServerPath])),
-        ],
-        plan,
-        log,
-        fleet.database,
-      ),
+    load,
   );
 }
 

@@ -91,7 +91,7 @@ interface Run {
 type Length = { seconds: number } | { amount: number };
 
 /** CPU time the whole machine has spent busy, in seconds, from /proc/stat (null elsewhere). */
-function machineBusySeconds(): number | null {
+export function machineBusySeconds(): number | null {
   try {
     const [cpu = ''] = readFileSync('/proc/stat', 'utf8').split('\n');
     const [user, nice, system, , , irq, softirq, steal] = cpu.split(/\s+/).slice(1).map(Number);
