@@ -11,6 +11,11 @@ export interface Server {
   url: string;
   /** Its peak resident set size so far, in KiB (Linux only; null elsewhere). */
   peakRssKib(): number | null;
+  /**
+   * Its resident memory now, in KiB: `anon`, what it allocated (heap, buffers), and `file`,
+   * pages of files it maps, such as SQLite's memory-mapped database (Linux only; else null).
+   */
+  memoryKib(): { anon: number; file: number } | null;
   /** CPU time it has used so far, user and system, in seconds (Linux only; null elsewhere). */
   cpuSeconds(): number | null;
   /** Stops it with SIGTERM, or the signal given, and waits for it to exit. */
@@ -55,6 +60,7 @@ async function startServer(
     name,
     url,
     peakRssKib: () => peakRss(child.pid),
+    memoryKib: () => memory(child.pid),
     cpuSeconds: () => cpuSeconds(child.pid),
     stop: (signal = 'SIGTERM') => stop(child, signal),
   };
@@ -91,6 +97,17 @@ function peakRss(pid: number | undefined): number | null {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
     return match === null ? null : Number(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+function memory(pid: number | undefined): { anon: number; file: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const anon = /^RssAnon:\s+(\d+) kB/m.exec(status);
+    const file = /^RssFile:\s+(\d+) kB/m.exec(status);
+    return anon === null || file === null ? null : { anon: Number(anon[1]), file: Number(file[1]) };
   } catch {
     return null;
   }

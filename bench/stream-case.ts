@@ -29,6 +29,11 @@ export interface StreamRead {
   /** The server's VmHWM just after it started, and after the read. */
   startedPeakKib: number | null;
   peakKib: number | null;
+  /**
+   * The most anonymous memory (RssAnon: heap, buffers) the server held, sampled every 10 ms
+   * during the read; VmHWM also counts the pages of a memory-mapped database file it touched.
+   */
+  peakAnonKib: number | null;
 }
 
 export interface StreamResult {
@@ -110,7 +115,14 @@ async function serveAndRead(
   const server = await startSheetport(`sheetport, ${store}`, dataDir, sheetId, settings);
   try {
     const startedPeakKib = server.peakRssKib();
-    const read = await readAll(`${server.url}/api/v1/${sheetId}`);
+    let peakAnonKib = server.memoryKib()?.anon ?? null;
+    const sampler = setInterval(() => {
+      const anon = server.memoryKib()?.anon;
+      if (anon !== undefined && peakAnonKib !== null) peakAnonKib = Math.max(peakAnonKib, anon);
+    }, 10);
+    const read = await readAll(`${server.url}/api/v1/${sheetId}`).finally(() =>
+      clearInterval(sampler),
+    );
     const peakKib = server.peakRssKib();
     return {
       store,
@@ -123,6 +135,7 @@ async function serveAndRead(
       lastRowRight: isDeepStrictEqual(read.lastRow, lastPerson(rows)),
       startedPeakKib,
       peakKib,
+      peakAnonKib,
     };
   } finally {
     await server.stop();
@@ -174,7 +187,10 @@ export async function streamCase(
     'on the PostgreSQL: each sheet served by a fresh `sheetport serve` (default settings), and read once by a node:http',
     'client: GET /api/v1/<id>, no parameters. first byte: from sending the request to the first byte of the body;',
     'all: to the last byte. The client counts the rows as they arrive and checks the last one against the generator.',
-    "peak RSS: the server's VmHWM (/proc/<pid>/status) after it started, and after the read.",
+    "peak RSS: the server's VmHWM (/proc/<pid>/status) after it started, and after the read; it counts the pages of",
+    "SQLite's memory-mapped database file the read touched, which are the kernel's page cache, shared and reclaimable.",
+    'peak anon: the most anonymous memory (RssAnon: heap and buffers) the server held during the read, sampled every',
+    '10 ms: what streaming keeps flat.',
   ]) {
     print(line);
   }
@@ -206,6 +222,7 @@ function streamTable(reads: StreamRead[]): string {
     read.lastRowRight ? 'right' : 'WRONG',
     kib(read.startedPeakKib),
     kib(read.peakKib),
+    kib(read.peakAnonKib),
   ]);
   return table(
     [
@@ -219,6 +236,7 @@ function streamTable(reads: StreamRead[]): string {
       'last row',
       'peak RSS started',
       'after read',
+      'peak anon',
     ],
     rows,
   );
@@ -245,20 +263,25 @@ function streamTargets(reads: StreamRead[]): TargetOutcome[] {
         caveat,
       ),
     );
-    const ratio = (largest.peakKib ?? Number.NaN) / (smallest.peakKib ?? Number.NaN);
-    outcomes.push(
-      target(
-        `i. ${store}: server peak RSS reading ${rows(largest)} rows ÷ reading ${rows(smallest)} (flat)`,
-        '<=',
-        1.5,
-        ratio,
-        'times',
-        {
-          detail: `${mib((largest.peakKib ?? 0) * 1024)} ÷ ${mib((smallest.peakKib ?? 0) * 1024)}`,
-          ...caveat,
-        },
-      ),
-    );
+    for (const [what, peak] of [
+      ['peak RSS', (read: StreamRead) => read.peakKib],
+      ['peak anonymous memory', (read: StreamRead) => read.peakAnonKib],
+    ] as const) {
+      const ratio = (peak(largest) ?? Number.NaN) / (peak(smallest) ?? Number.NaN);
+      outcomes.push(
+        target(
+          `i. ${store}: server ${what} reading ${rows(largest)} rows ÷ reading ${rows(smallest)} (flat)`,
+          '<=',
+          1.5,
+          ratio,
+          'times',
+          {
+            detail: `${mib((peak(largest) ?? 0) * 1024)} ÷ ${mib((peak(smallest) ?? 0) * 1024)}`,
+            ...caveat,
+          },
+        ),
+      );
+    }
   }
   return outcomes;
 }

@@ -88,9 +88,11 @@ export interface Dialect {
   sheetById(id: string, lock?: boolean): Work<SheetRecord | null>;
   listSheets(): Work<SheetRecord[]>;
   insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number>;
-  saveSheet(sheet: SheetRecord): Work<void>;
-  /** Makes an imported sheet visible, once all its rows are in. */
-  publishSheet(key: number): Work<void>;
+  /**
+   * Saves a sheet's fields; `publish` also makes an imported sheet visible, once all its rows
+   * are in (in the same statement: on PostgreSQL each update leaves a row version behind).
+   */
+  saveSheet(sheet: SheetRecord, publish?: boolean): Work<void>;
   /** Removes a sheet with its rows, cells, keys and events. */
   deleteSheet(key: number): Work<void>;
   /** Removes what imports cut off by a crash left behind. */

@@ -58,13 +58,29 @@ export function not(set: RowSet): RowSet {
 export function selectionSet(
   selection: Exclude<Selection, { ids: number[] }>,
   leaf: (filter: PlannedFilter) => RowSet,
+  range: (bounds: BoundFilter[]) => RowSet,
 ): RowSet | null {
-  const terms: RowSet[] = selection.filters.map(leaf);
+  const terms: RowSet[] = [];
+  // Bounds on one column are one range of its index: `age=__gt(17)&age=__lt(19)` reads the
+  // entries between 17 and 19, not every entry above 17 and every one below 19. A cell has one
+  // entry, so the rows both bounds find are the rows whose entry is within both.
+  const bounds = new Map<number, BoundFilter[]>();
+  for (const filter of selection.filters) {
+    if (isBound(filter)) bounds.set(filter.index, [...(bounds.get(filter.index) ?? []), filter]);
+    else terms.push(leaf(filter));
+  }
+  for (const group of bounds.values()) terms.push(range(group));
   for (const alternatives of selection.any) {
     const sets = alternatives.map(leaf);
     if (sets.length > 0) terms.push(sets.reduce(or));
   }
   return terms.length === 0 ? null : terms.reduce(and);
+}
+
+export type BoundFilter = PlannedFilter & { op: 'gt' | 'ge' | 'lt' | 'le' };
+
+export function isBound(filter: PlannedFilter): filter is BoundFilter {
+  return filter.op === 'gt' || filter.op === 'ge' || filter.op === 'lt' || filter.op === 'le';
 }
 
 /** A WHERE condition on `rid` for a set. */

@@ -102,10 +102,7 @@ export class RowStore implements SheetStore {
         }
       }
       const db = this.#db;
-      await db.write(function* () {
-        yield* db.saveSheet(source.record);
-        yield* db.publishSheet(key);
-      });
+      await db.write(() => db.saveSheet(source.record, true));
     } catch (error) {
       await this.#db.write(() => this.#db.deleteSheet(key)).catch(() => undefined);
       throw error;
@@ -476,6 +473,9 @@ async function* once<T>(value: T): AsyncIterable<T> {
   yield value;
 }
 
+/** Rows of the first piece of a read sent in pieces. */
+const firstPieceRows = 1000;
+
 /** A read in sheet order, in pieces from one snapshot, each read when the last one is taken. */
 async function* pieces<T>(
   db: Dialect,
@@ -490,8 +490,11 @@ async function* pieces<T>(
     // The snapshot may hold more or fewer rows than the sheet looked up: it says where to stop.
     const current = await snapshot.run(() => sheetOrMissing(db, sheet.id));
     const to = Math.min(chosen.to, current.rowCount);
-    for (let from = chosen.from; from < to; from += pieceRows) {
-      const piece: Chosen = { ...chosen, from, to: Math.min(to, from + pieceRows) };
+    // The first piece is small, so that the answer starts at once; each next one is twice the
+    // last, up to `pieceRows`.
+    let size = Math.min(pieceRows, firstPieceRows);
+    for (let from = chosen.from; from < to; from += size, size = Math.min(pieceRows, size * 2)) {
+      const piece: Chosen = { ...chosen, from, to: Math.min(to, from + size) };
       yield (await snapshot.run(() => render(sheet, piece))).value;
     }
   } finally {

@@ -2,7 +2,7 @@ import { foldCase } from '../../query/match-text.ts';
 import type { FilterValue } from '../../query/parse-filter.ts';
 import type { PlannedFilter } from '../../query/plan.ts';
 import type { CellEntry } from '../cell-index.ts';
-import { not, type RowSet, type SqlParams } from '../row-sets.ts';
+import { isBound, not, type BoundFilter, type RowSet, type SqlParams } from '../row-sets.ts';
 
 /**
  * How the cell index lives in PostgreSQL, whose columns have one type each: a number in `num`
@@ -68,14 +68,25 @@ export function filterSet(key: number, filter: PlannedFilter, p: SqlParams): Row
       return where(likeCondition(filter.pattern, p));
     case 'ilike':
       return where(`${folded} LIKE ${p.add(likePattern(foldCase(filter.pattern)))}`);
-    default: {
-      const sign = { gt: '>', ge: '>=', lt: '<', le: '<=' }[filter.op];
-      const { text, number } = filter.value;
-      if (number !== null) return where(`num ${sign} ${p.add(number)}`);
-      // Text comparison covers text and dates; booleans are not text, though stored as such.
-      return where(`txt ${sign} ${p.add(text)} AND bool IS NULL`);
-    }
+    default:
+      if (!isBound(filter)) throw new Error(`no index condition for ${filter.op}`);
+      return rangeSet(key, [filter], p);
   }
+}
+
+/** The rows of an indexed sheet whose cell in one column is within every one of `bounds`. */
+export function rangeSet(key: number, bounds: BoundFilter[], p: SqlParams): RowSet {
+  const col = bounds[0]?.index ?? 0;
+  const conditions = bounds.map((bound) => {
+    const sign = { gt: '>', ge: '>=', lt: '<', le: '<=' }[bound.op];
+    const { text, number } = bound.value;
+    if (number !== null) return `num ${sign} ${p.add(number)}`;
+    // Text comparison covers text and dates; booleans are not text, though stored as such.
+    return `txt ${sign} ${p.add(text)} AND bool IS NULL`;
+  });
+  return {
+    include: `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(col)} AND ${conditions.join(' AND ')}`,
+  };
 }
 
 /** Text by the index (a literal prefix is a range of it); numbers only if their text could match. */

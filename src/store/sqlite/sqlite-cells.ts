@@ -2,7 +2,7 @@ import { foldCase } from '../../query/match-text.ts';
 import type { FilterValue } from '../../query/parse-filter.ts';
 import type { PlannedFilter } from '../../query/plan.ts';
 import type { CellEntry } from '../cell-index.ts';
-import { not, type RowSet, type SqlParams } from '../row-sets.ts';
+import { isBound, not, type BoundFilter, type RowSet, type SqlParams } from '../row-sets.ts';
 
 /**
  * How the cell index lives in SQLite: one `value` column without type affinity, so that numbers
@@ -73,18 +73,29 @@ export function filterSet(key: number, filter: PlannedFilter, p: SqlParams): Row
       return where(likeCondition(filter.pattern, p));
     case 'ilike':
       return where(`${folded} GLOB ${p.add(globPattern(foldCase(filter.pattern)))}`);
-    default: {
-      const sign = { gt: '>', ge: '>=', lt: '<', le: '<=' }[filter.op];
-      const { text, number: n } = filter.value;
-      if (n !== null) {
-        // Numbers sort before all text: an upper bound of '' keeps a range to numbers.
-        const below = sign.startsWith('>') ? ` AND value < ''` : '';
-        return where(`value ${sign} ${p.add(number(n))}${below}`);
-      }
-      // Text and dates: at least '' (above every number) and below X'' (below every boolean).
-      return where(`value ${sign} ${p.add(text)} AND value >= '' AND value < X''`);
-    }
+    default:
+      if (!isBound(filter)) throw new Error(`no index condition for ${filter.op}`);
+      return rangeSet(key, [filter], p);
   }
+}
+
+/** The rows of an indexed sheet whose cell in one column is within every one of `bounds`. */
+export function rangeSet(key: number, bounds: BoundFilter[], p: SqlParams): RowSet {
+  const col = bounds[0]?.index ?? 0;
+  const conditions = bounds.map((bound) => {
+    const sign = { gt: '>', ge: '>=', lt: '<', le: '<=' }[bound.op];
+    const { text, number: n } = bound.value;
+    if (n !== null) {
+      // Numbers sort before all text: an upper bound of '' keeps a range to numbers.
+      const below = sign.startsWith('>') ? ` AND value < ''` : '';
+      return `value ${sign} ${p.add(number(n))}${below}`;
+    }
+    // Text and dates: at least '' (above every number) and below X'' (below every boolean).
+    return `value ${sign} ${p.add(text)} AND value >= '' AND value < X''`;
+  });
+  return {
+    include: `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(col)} AND ${conditions.join(' AND ')}`,
+  };
 }
 
 /**

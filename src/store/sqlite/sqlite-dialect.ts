@@ -15,7 +15,7 @@ import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
 import type { ApiKeyRecord } from '../store.ts';
 import { runSync, step, type Work } from '../work.ts';
-import { entryValues, filterSet } from './sqlite-cells.ts';
+import { entryValues, filterSet, rangeSet } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
 
 export interface SqliteOptions {
@@ -142,10 +142,11 @@ export class SqliteDialect implements Dialect {
     );
   }
 
-  saveSheet(sheet: SheetRecord): Work<void> {
+  saveSheet(sheet: SheetRecord, publish = false): Work<void> {
     return this.#run(
       `UPDATE sheets SET name = ?, columns = ?, source = ?, settings = ?, row_count = ?, version = ?,
-         next_rid = ?, indexed = ?, pushing = ?, updated_at = ? WHERE key = ?`,
+         next_rid = ?, indexed = ?, pushing = ?, updated_at = ?,
+         state = CASE WHEN ? THEN 'ready' ELSE state END WHERE key = ?`,
       [
         sheet.name,
         JSON.stringify(sheet.columns),
@@ -157,13 +158,10 @@ export class SqliteDialect implements Dialect {
         sheet.indexed ? 1 : 0,
         sheet.pushing,
         sheet.updatedAt,
+        publish ? 1 : 0,
         sheet.key,
       ],
     );
-  }
-
-  publishSheet(key: number): Work<void> {
-    return this.#run(`UPDATE sheets SET state = 'ready' WHERE key = ?`, [key]);
   }
 
   deleteSheet(key: number): Work<void> {
@@ -289,7 +287,11 @@ export class SqliteDialect implements Dialect {
 
   matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]> {
     const p = new SqlParams((n) => `?${n}`);
-    const set = selectionSet(selection, (filter) => filterSet(key, filter, p));
+    const set = selectionSet(
+      selection,
+      (filter) => filterSet(key, filter, p),
+      (bounds) => rangeSet(key, bounds, p),
+    );
     const where = set === null ? '' : ` AND ${ridCondition(set)}`;
     return step((db: Db) =>
       // By row id through its index: without statistics SQLite would walk the whole sheet.
@@ -386,7 +388,11 @@ export class SqliteDialect implements Dialect {
     withIds: boolean,
   ): Work<{ count: number; json: Buffer }> {
     const p = new SqlParams((n) => `?${n}`);
-    const set = selectionSet(selection, (filter) => filterSet(key, filter, p));
+    const set = selectionSet(
+      selection,
+      (filter) => filterSet(key, filter, p),
+      (bounds) => rangeSet(key, bounds, p),
+    );
     const where = set === null ? '' : ` AND ${ridCondition(set)}`;
     // The few rows a filter finds are sorted into sheet order as they are joined.
     const sql = `SELECT count(*) AS count, CAST(group_concat(${rowJson(withIds)}, ',' ORDER BY pos) AS BLOB) AS json
