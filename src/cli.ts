@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { basename } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.ts';
 import { Problem } from './errors/problem.ts';
@@ -13,6 +13,8 @@ import {
 } from './sources/import-file.ts';
 import { newSheetSettings } from './access/access-control.ts';
 import type { Sheet } from './sheets/sheet.ts';
+import { exportSheet } from './sources/export-file.ts';
+import type { SheetStore } from './store/store.ts';
 
 const usage = `Usage:
   sheetport serve                     serve the API (settings: SHEETPORT_* variables, see README)
@@ -20,6 +22,10 @@ const usage = `Usage:
                  [--delimiter D] [--encoding E] [--decimal .|,]
                                       import a .csv, .tsv, .txt or .xlsx file as a new sheet;
                                       --tab '*' imports every worksheet of a workbook
+  sheetport export SHEET_ID FILE.csv|FILE.xlsx
+                                      write every row of a sheet to a CSV or XLSX file
+  sheetport backup FILE               copy the SQLite store to FILE, consistently, while the
+                                      server runs (for PostgreSQL, use pg_dump: see README)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -53,6 +59,21 @@ async function main(argv: string[]): Promise<number> {
         csv: givesCsvOptions(values) ? csvOptions(values) : undefined,
       });
       return 0;
+    case 'export': {
+      const [id, file] = rest;
+      if (rest.length !== 2 || id === undefined || file === undefined) break;
+      await withStore(config, async (store) => {
+        const rows = await exportSheet(store, id, file);
+        process.stderr.write(`exported ${rows.toLocaleString('en')} rows to ${file}\n`);
+      });
+      return 0;
+    }
+    case 'backup': {
+      const [file] = rest;
+      if (rest.length !== 1 || file === undefined) break;
+      await backupCommand(config, file);
+      return 0;
+    }
   }
   process.stderr.write(usage);
   return 1;
@@ -67,8 +88,7 @@ async function importCommand(
   path: string,
   given: Pick<ImportOptions, 'name' | 'tab' | 'csv'>,
 ) {
-  const store = await openStore(config);
-  try {
+  await withStore(config, async (store) => {
     let shown = 0;
     const options: ImportOptions = {
       ...given,
@@ -99,9 +119,28 @@ async function importCommand(
     const rows = imported.reduce((sum, sheet) => sum + sheet.rowCount, 0);
     process.stderr.write(`\rimported ${rows.toLocaleString('en')} rows\n`);
     process.stdout.write(`${JSON.stringify(answer)}\n`);
+  });
+}
+
+async function withStore(config: Config, work: (store: SheetStore) => Promise<void>) {
+  const store = await openStore(config);
+  try {
+    await work(store);
   } finally {
     await store.close();
   }
+}
+
+async function backupCommand(config: Config, file: string) {
+  if (config.databaseUrl !== undefined) {
+    throw new Error(
+      'the store is PostgreSQL (SHEETPORT_DATABASE_URL): back it up with pg_dump, as the README says.',
+    );
+  }
+  const source = join(config.dataDir, 'sheetport.db');
+  const { backupSqlite } = await import('./store/sqlite/sqlite-backup.ts');
+  const pages = await backupSqlite(source, resolve(file));
+  process.stderr.write(`copied ${source} to ${file} (${pages.toLocaleString('en')} pages)\n`);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,29 +7,14 @@ import assert from 'node:assert/strict';
 import * as expected from './fixtures/expected-rows.ts';
 import type { ExpectedFile } from './fixtures/expected-rows.ts';
 import { call } from './helpers/build.ts';
+import { runCli } from './helpers/cli.ts';
 import { startServer } from './helpers/server-process.ts';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 /** Runs `sheetport import` as a user would, into `dataDir`, and answers what it printed. */
 function sheetportImport(dataDir: string, args: string[]) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', ...args], {
-    cwd: repoRoot,
-    env: { ...env, SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DEMO: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(['import', ...args], { SHEETPORT_DATA_DIR: dataDir });
 }
 
 async function dataDir(t: TestContext): Promise<string> {

@@ -36,6 +36,7 @@ export async function registerCors(app: FastifyInstance, sheets: Sheets): Promis
           'ratelimit-limit',
           'ratelimit-remaining',
           'ratelimit-reset',
+          'content-disposition',
         ],
         maxAge: 600,
         strictPreflight: false,

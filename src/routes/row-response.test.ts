@@ -15,8 +15,9 @@ test('CSV output has the header first and quotes where needed', () => {
   );
 });
 
-test('Accept picks CSV only when it is preferred', () => {
-  const table: [string | undefined, 'json' | 'csv'][] = [
+test('Accept picks CSV or XLSX only when it is preferred', () => {
+  const xlsx = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const table: [string | undefined, 'json' | 'csv' | 'xlsx'][] = [
     [undefined, 'json'],
     ['application/json', 'json'],
     ['*/*', 'json'],
@@ -25,6 +26,11 @@ test('Accept picks CSV only when it is preferred', () => {
     ['application/json, text/csv', 'json'],
     ['application/json;q=0.1, text/csv', 'csv'],
     ['text/html, text/csv;q=0.9', 'csv'],
+    [xlsx, 'xlsx'],
+    [`${xlsx}, application/json;q=0.5`, 'xlsx'],
+    [`application/json, ${xlsx}`, 'json'],
+    [`text/csv;q=0.5, ${xlsx}`, 'xlsx'],
+    [`${xlsx};q=0.2, text/csv`, 'csv'],
   ];
   for (const [accept, format] of table)
     assert.equal(negotiateFormat(accept), format, String(accept));

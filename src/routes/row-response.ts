@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { cellText, type Cell } from '../cells/cell.ts';
+import { xlsxType } from './xlsx-answer.ts';
 
 /**
  * Rows as CSV with the header first; cells are written as the text a person sees. Text that a
@@ -52,23 +53,28 @@ export async function* jsonArray(chunks: AsyncIterable<Buffer[]>): AsyncIterable
   yield [...out, close];
 }
 
-export type RowFormat = 'json' | 'csv';
+export type RowFormat = 'json' | 'csv' | 'xlsx';
 
-/** Picks JSON or CSV from an Accept header, by quality value; JSON when nothing else is asked. */
+const formats: Record<string, RowFormat> = {
+  'text/csv': 'csv',
+  [xlsxType]: 'xlsx',
+  'application/json': 'json',
+  'application/*': 'json',
+  '*/*': 'json',
+};
+
+/**
+ * Picks JSON, CSV or XLSX from an Accept header, by quality value; JSON when nothing else is
+ * asked. Of types of equal quality, the first listed wins.
+ */
 export function negotiateFormat(accept: string | undefined): RowFormat {
-  if (accept === undefined || !accept.includes('text/csv')) return 'json';
+  if (accept === undefined || !/text\/csv|spreadsheetml/i.test(accept)) return 'json';
   let best: { format: RowFormat; q: number } = { format: 'json', q: -1 };
   for (const range of accept.split(',')) {
     const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
     const q = Number(params.find((p) => p.startsWith('q='))?.slice(2) ?? '1');
-    const format: RowFormat | null =
-      type === 'text/csv'
-        ? 'csv'
-        : ['application/json', 'application/*', '*/*'].includes(type)
-          ? 'json'
-          : null;
-    // An exact JSON type wins a tie against CSV only when it is listed first.
-    if (format !== null && q > best.q) best = { format, q };
+    const format = formats[type];
+    if (format !== undefined && q > best.q) best = { format, q };
   }
   return best.format;
 }

@@ -11,7 +11,6 @@ import {
   type ReadPlan,
   type WriteOp,
 } from '../query/plan.ts';
-import type { Cell } from '../cells/cell.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { AccessControl } from '../access/access-control.ts';
@@ -19,6 +18,7 @@ import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import { csvHeader, csvRows, jsonArray, negotiateFormat } from './row-response.ts';
+import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
@@ -59,15 +59,27 @@ export async function rowRoutes(
     checkQuery(query, limits);
     const plan = planRead(sheet, query);
     const format = negotiateFormat(request.headers.accept);
-    const etag = (version: number) => `W/"${version}${format === 'csv' ? '-csv' : ''}"`;
+    const etag = (version: number) => `W/"${version}${format === 'json' ? '' : `-${format}`}"`;
     void reply.header('vary', 'accept');
     if (matchesEtag(request.headers['if-none-match'], etag(sheet.version))) {
       return reply.code(304).header('etag', etag(sheet.version)).send();
     }
+    const url = request.url;
+    if (format === 'xlsx') {
+      // A workbook is written as its rows are read: never held whole, nor cached.
+      const answer = await sheets.readCells(sheet, plan);
+      pageHeaders(reply, url, plan, answer.total);
+      const columns = plan.fields === null ? sheet.columns : plan.fields.map(columnOf(sheet));
+      const rows = narrowed(answer.chunks, plan.fields);
+      return reply
+        .type(xlsxType)
+        .header('etag', etag(answer.version))
+        .header('content-disposition', attachment(`${sheet.name}.xlsx`))
+        .send(await xlsxAnswer(sheet.name, columns, rows, plan.withIds));
+    }
     void reply.type(
       format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     );
-    const url = request.url;
     const key = (version: number) =>
       `${sheet.id}\n${version}\n${format}\n${url.slice(url.indexOf('?') + 1)}`;
     const cached = cache.get(key(sheet.version));
@@ -92,14 +104,11 @@ export async function rowRoutes(
 
   async function csvAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
     const answer = await sheets.readCells(sheet, plan);
-    const columns =
-      plan.fields === null ? sheet.columns : plan.fields.map((i) => sheet.columns[i] ?? '');
-    const narrow = (row: Cell[]) =>
-      plan.fields === null ? row : plan.fields.map((i) => row[i] ?? null);
+    const columns = plan.fields === null ? sheet.columns : plan.fields.map(columnOf(sheet));
     async function* csv(): AsyncIterable<Buffer[]> {
       yield [Buffer.from(csvHeader(columns, plan.withIds))];
-      for await (const { rows, positions } of answer.chunks) {
-        yield [Buffer.from(csvRows(rows.map(narrow), plan.withIds ? positions : null))];
+      for await (const { rows, positions } of narrowed(answer.chunks, plan.fields)) {
+        yield [Buffer.from(csvRows(rows, plan.withIds ? positions : null))];
       }
     }
     return { ...answer, body: csv() };
@@ -198,6 +207,23 @@ async function whole(body: AsyncIterable<Buffer[]>): Promise<Buffer> {
 /** A streamed answer's chunks, each written as one buffer. */
 async function* flat(body: AsyncIterable<Buffer[]>): AsyncIterable<Buffer> {
   for await (const chunk of body) yield Buffer.concat(chunk);
+}
+
+const columnOf = (sheet: Sheet) => (index: number) => sheet.columns[index] ?? '';
+
+/** Rows with only the columns `_fields` asks for, in its order. */
+async function* narrowed(chunks: CellChunks, fields: number[] | null): CellChunks {
+  for await (const chunk of chunks) {
+    yield fields === null
+      ? chunk
+      : { ...chunk, rows: chunk.rows.map((row) => fields.map((i) => row[i] ?? null)) };
+  }
+}
+
+/** A download's file name, as plain ASCII and, for any other name, as UTF-8 (RFC 6266). */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**

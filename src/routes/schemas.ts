@@ -101,10 +101,14 @@ export const rowRouteSchemas = {
     querystring: readQuery,
     response: {
       200: {
-        description: 'Rows in sheet order (or _sort order); CSV with Accept: text/csv.',
+        description:
+          'Rows in sheet order (or _sort order); CSV with Accept: text/csv; an XLSX workbook (header row, typed cells) with Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.',
         content: {
           'application/json': { schema: Type.Array(RowObject) },
           'text/csv': { schema: Type.String() },
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+            schema: Type.String({ format: 'binary' }),
+          },
         },
       },
       ...errors,
