@@ -253,7 +253,7 @@ function pageHeaders(reply: FastifyReply, url: string, plan: ReadPlan, total: nu
 function parseIfMatch(header: string | undefined): number[] | null {
   if (header === undefined || header.trim() === '*') return null;
   return header.split(',').map((tag) => {
-    const version = /^\s*(?:W\/)?"(\d+)(?:-csv)?"\s*$/.exec(tag)?.[1];
+    const version = /^\s*(?:W\/)?"(\d+)(?:-csv|-xlsx)?"\s*$/.exec(tag)?.[1];
     // A tag Sheetport never gave out matches no version.
     return version === undefined ? -1 : Number(version);
   });

@@ -1,5 +1,7 @@
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import Excel from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { build, call } from '../helpers/build.ts';
 import { launchChromium, openConsole, skipReason } from './browser.ts';
@@ -162,6 +164,83 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     );
     assert.deepEqual(await column(page, 1, 4), ['Bob', 'Joan', 'Ivo', 'Eva']);
     await page.getByText('4 rows', { exact: true }).waitFor();
+  });
+
+  test('an edit or a delete made after the sheet changed behind the grid changes nothing, and the grid reads the rows again and says why', async (t) => {
+    const { url, id, page, rowsNow } = await sheetPage(t, browser);
+    assert.deepEqual(await column(page, 1, 4), ['Ann', 'Bob', 'Joan', 'Ivo']);
+    // Someone else deletes Ann: Bob is row 0 now, and the grid still shows him as row 1.
+    const enable = await call(`${url}/admin/v1/sheets/${id}`, {
+      method: 'PATCH',
+      body: { deleteEnabled: true },
+    });
+    assert.equal(enable.status, 200, enable.text);
+    const deleted = await call(`${url}/api/v1/${id}?_id=0`, { method: 'DELETE' });
+    assert.equal(deleted.status, 200, deleted.text);
+
+    await page.getByRole('button', { name: 'Edit row 1' }).click();
+    await page.getByLabel('city, row 1').fill('Braga');
+    await page.keyboard.press('Enter');
+    await page
+      .getByText(/Nothing was changed: the sheet changed since these rows were read/)
+      .waitFor();
+    assert.deepEqual(await column(page, 1, 3), ['Bob', 'Joan', 'Ivo']);
+    assert.deepEqual(await rowsNow(), people.slice(1));
+
+    // The rows read again carry the new version: the same edit now lands on the right row.
+    await page.getByRole('button', { name: 'Edit row 0' }).click();
+    await page.getByLabel('city, row 0').fill('Braga');
+    await page.keyboard.press('Enter');
+    await page.getByText('Row 0 saved.').waitFor();
+    assert.deepEqual(((await rowsNow()) as object[])[0], { name: 'Bob', city: 'Braga', age: 27 });
+
+    // A delete is refused the same way once the sheet moves again (after the grid read it).
+    assert.deepEqual(await column(page, 2, 3), ['Braga', 'Lisbon', 'Faro']);
+    const patched = await call(`${url}/api/v1/${id}?_id=2`, { method: 'PATCH', body: { age: 53 } });
+    assert.equal(patched.status, 200, patched.text);
+    await page.getByRole('button', { name: 'Delete row 1' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page
+      .getByText(/Nothing was changed: the sheet changed since these rows were read/)
+      .waitFor();
+    assert.equal(((await rowsNow()) as object[]).length, 3);
+    assert.deepEqual(await column(page, 3, 3), ['27', '45', '53']);
+  });
+
+  test('Download CSV and Download XLSX save the rows the filters choose', async (t) => {
+    const { url, id, page } = await sheetPage(t, browser, { token: true });
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByLabel('Column of filter 1').selectOption('city');
+    await page.getByLabel('Value of filter 1').fill('Lisbon');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    assert.deepEqual(await column(page, 1, 2), ['Ann', 'Joan']);
+
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    assert.equal(csv.suggestedFilename(), 'people.csv');
+    const csvText = await readFile(await csv.path(), 'utf8');
+    const api = await call(`${url}/api/v1/${id}?city=Lisbon`, {
+      headers: { accept: 'text/csv', authorization: `Bearer ${adminToken}` },
+    });
+    assert.equal(csvText, api.text);
+    assert.equal(csvText, 'name,city,age\nAnn,Lisbon,31\nJoan,Lisbon,45\n');
+
+    const [xlsx] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download XLSX' }).click(),
+    ]);
+    assert.equal(xlsx.suggestedFilename(), 'people.xlsx');
+    const book = new Excel.Workbook();
+    await book.xlsx.readFile(await xlsx.path());
+    const values: unknown[][] = [];
+    book.worksheets[0]?.eachRow((row) => values.push([1, 2, 3].map((c) => row.getCell(c).value)));
+    assert.deepEqual(values, [
+      ['name', 'city', 'age'],
+      ['Ann', 'Lisbon', 31],
+      ['Joan', 'Lisbon', 45],
+    ]);
   });
 
   test('pages through a long sheet, counting rows', async (t) => {

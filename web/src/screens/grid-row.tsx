@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { ApiProblem } from '../api/client.ts';
 import { deleteRow, patchRow } from '../api/rows-api.ts';
 import type { Ref } from 'preact';
 import type { Row, Sheet } from '../api/types.ts';
@@ -11,11 +12,15 @@ interface Props {
   row: Row;
   /** The row's `_id`; null when the grid does not know it (filtered or sorted). */
   position: number | null;
+  /** The ETag of the read that showed the row, sent as If-Match with every write. */
+  etag: string | null;
   onWritten: (message: string) => void;
+  /** A write refused with 412: the sheet changed since the row was read. */
+  onStale: () => void;
 }
 
 /** One row of the grid: shown, edited in place (Enter saves, Escape cancels), or deleted. */
-export function GridRow({ sheet, row, position, onWritten }: Props) {
+export function GridRow({ sheet, row, position, etag, onWritten, onStale }: Props) {
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
   const [texts, setTexts] = useState<Record<string, string>>({});
   const action = useAction();
@@ -40,16 +45,33 @@ export function GridRow({ sheet, row, position, onWritten }: Props) {
       setMode('view');
       return;
     }
-    void action.run(async () => {
-      await patchRow(sheet.id, at, cells);
-      onWritten(`Row ${at} saved.`);
-    });
+    void action.run(() =>
+      unlessStale(async () => {
+        await patchRow(sheet.id, at, cells, etag);
+        onWritten(`Row ${at} saved.`);
+      }),
+    );
   };
   const remove = (at: number) =>
-    void action.run(async () => {
-      await deleteRow(sheet.id, at);
-      onWritten(`Row ${at} deleted.`);
-    });
+    void action.run(() =>
+      unlessStale(async () => {
+        await deleteRow(sheet.id, at, etag);
+        onWritten(`Row ${at} deleted.`);
+      }),
+    );
+  /** A 412 is not this row's problem to show: the grid reads the rows again and says why. */
+  const unlessStale = async (write: () => Promise<void>) => {
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof ApiProblem && error.code === 'precondition-failed') {
+        setMode('view');
+        onStale();
+        return;
+      }
+      throw error;
+    }
+  };
 
   return (
     <>

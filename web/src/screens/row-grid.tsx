@@ -6,6 +6,7 @@ import { useResource } from '../hooks/use-resource.ts';
 import { nextSort, rowQueryString, type Filter, type SortKey } from '../lib/filter-query.ts';
 import { hrefFor } from '../lib/routes.ts';
 import { AddRowForm } from './add-row-form.tsx';
+import { Downloads } from './downloads.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { GridRow } from './grid-row.tsx';
 
@@ -32,8 +33,8 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
   const region = useRef<HTMLDivElement>(null);
   const query = rowQueryString({ filters, sort, limit: pageSize + 1, offset });
   const rows = useResource(() => readRows(sheet.id, query), `${sheet.id}?${query}`);
-  const shown = (rows.data ?? []).slice(0, pageSize);
-  const hasNext = (rows.data?.length ?? 0) > pageSize;
+  const shown = (rows.data?.rows ?? []).slice(0, pageSize);
+  const hasNext = (rows.data?.rows.length ?? 0) > pageSize;
 
   const requery = (nextFilters: Filter[], nextSortKeys: SortKey[]) => {
     setOffset(0);
@@ -46,6 +47,10 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
     onWrite();
     region.current?.focus();
   };
+  const stale = () =>
+    written(
+      'Nothing was changed: the sheet changed since these rows were read, so row numbers may have moved. The rows have been read again; make your change again.',
+    );
 
   return (
     <section class="panel" aria-labelledby="rows-heading">
@@ -108,7 +113,9 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
                 sheet={sheet}
                 row={row}
                 position={position}
+                etag={rows.data?.etag ?? null}
                 onWritten={written}
+                onStale={stale}
               />
             ))}
           </tbody>
@@ -157,6 +164,7 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
           Next page
         </button>
       </div>
+      <Downloads sheet={sheet} query={rowQueryString({ filters, sort })} />
       <AddRowForm sheet={sheet} onAdded={written} />
     </section>
   );
