@@ -15,6 +15,8 @@ import {
   registerErrorHandler,
 } from './routes/error-handler.ts';
 import { registerHealthRoutes, type HealthDeps } from './routes/health-routes.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import { registerMetrics } from './routes/metrics-routes.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
@@ -41,6 +43,8 @@ export interface AppOptions {
   /** Take the client address from X-Forwarded-For, behind a load balancer. */
   trustProxy?: boolean;
   timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** Serve `GET /metrics` in the Prometheus text format (behind the admin token, when set). */
+  metrics?: boolean;
 }
 
 const defaultTimeouts = { requestMs: 120_000, headersMs: 10_000, keepAliveMs: 5_000 };
@@ -104,9 +108,26 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const sheets = new Sheets(deps.store, deps.providers ?? {});
-  const cache = new ReadCache(options.cacheSize);
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });
+  const providers = deps.providers ?? {};
+  const metrics: Metrics | null =
+    options.metrics === true
+      ? registerMetrics(
+          app,
+          {
+            store: deps.store,
+            providers,
+            queueDepth: (): Map<string, number> => sheets.queueDepth(),
+          },
+          access,
+        )
+      : null;
+  const sheets: Sheets = new Sheets(
+    metrics?.timed(deps.store) ?? deps.store,
+    providers,
+    (kind, writes) => metrics?.batch(kind, writes),
+  );
+  const cache = new ReadCache(options.cacheSize, (hit) => metrics?.cacheLookup(hit));
   const limits = options.limits ?? defaultLimits;
   await registerCors(app, sheets);
   const keyLimit = await registerRateLimits(

@@ -51,6 +51,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       limits: config.limits,
       trustProxy: config.trustProxy,
       timeouts: config.timeouts,
+      metrics: config.metrics,
     },
   );
   app.addHook('onClose', () => store.close());

@@ -30,6 +30,8 @@ test('with no SHEETPORT_ variables set every setting takes its documented defaul
     logLevel: 'info',
     logFormat: 'auto',
     shutdownDelayMs: 0,
+    shutdownTimeoutMs: 30_000,
+    metrics: false,
     databaseConnectTimeoutMs: 5000,
   };
   assert.deepEqual(settings(loadConfig({}), defaults), defaults);
@@ -48,6 +50,8 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     logLevel: 'warn',
     logFormat: 'json',
     shutdownDelayMs: 15_000,
+    shutdownTimeoutMs: 2500,
+    metrics: true,
   };
   const config = loadConfig({
     SHEETPORT_HOST: '0.0.0.0',
@@ -61,6 +65,8 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     SHEETPORT_LOG_LEVEL: 'warn',
     SHEETPORT_LOG_FORMAT: 'json',
     SHEETPORT_SHUTDOWN_DELAY_MS: '15000',
+    SHEETPORT_SHUTDOWN_TIMEOUT: '2.5',
+    SHEETPORT_METRICS: 'true',
   });
   assert.deepEqual(settings(config, expected), expected);
 });
@@ -89,6 +95,9 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_LOG_FORMAT', 'PRETTY'],
     ['SHEETPORT_SHUTDOWN_DELAY_MS', '-1'],
     ['SHEETPORT_SHUTDOWN_DELAY_MS', '600000'],
+    ['SHEETPORT_SHUTDOWN_TIMEOUT', '-1'],
+    ['SHEETPORT_SHUTDOWN_TIMEOUT', 'soon'],
+    ['SHEETPORT_METRICS', 'yes please'],
     ['SHEETPORT_HOST', ''],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],

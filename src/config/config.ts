@@ -46,6 +46,9 @@ export const configSchema = Type.Object({
   SHEETPORT_REQUEST_TIMEOUT_MS: Type.Integer({ default: 120_000, minimum: 1000 }),
   SHEETPORT_HEADERS_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 1000 }),
   SHEETPORT_SHUTDOWN_DELAY_MS: Type.Integer({ default: 0, minimum: 0, maximum: 300_000 }),
+  /** Seconds a stopping server gives requests in flight and queued writes to finish. */
+  SHEETPORT_SHUTDOWN_TIMEOUT: Type.Number({ default: 30, minimum: 0, maximum: 3600 }),
+  SHEETPORT_METRICS: Type.Boolean({ default: false }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -84,6 +87,8 @@ export interface Config {
   timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
   /** After SIGTERM, how long to go on serving with /readyz answering 503, before closing. */
   shutdownDelayMs: number;
+  shutdownTimeoutMs: number;
+  metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +138,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepAliveMs: 5_000,
     },
     shutdownDelayMs: parsed.SHEETPORT_SHUTDOWN_DELAY_MS,
+    shutdownTimeoutMs: Math.round(parsed.SHEETPORT_SHUTDOWN_TIMEOUT * 1000),
+    metrics: parsed.SHEETPORT_METRICS,
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,

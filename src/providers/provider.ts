@@ -32,7 +32,19 @@ export interface Push {
  * store holds a copy that is re-read when stale, and every write is replayed upstream, whole or
  * not at all, exactly once, before it is acknowledged.
  */
+/** One request to a provider as metrics count it: how it ended, or that it is sent again. */
+export type UpstreamEvent =
+  | {
+      request: 'read' | 'write';
+      retry: false;
+      /** `ambiguous`: a write that failed after it may have been applied (its answer was lost). */
+      outcome: 'ok' | 'rate_limited' | 'failed' | 'ambiguous';
+    }
+  | { request: 'read' | 'write'; retry: true };
+
 export interface SheetProvider {
+  /** Told of every upstream request, when the app keeps metrics. */
+  onUpstream?: (event: UpstreamEvent) => void;
   /** How long a write may wait for the provider, retries included, before it is refused. */
   readonly deadlineMs: number;
   /** Reads the tab a source names; `connect` resolves a source given by a user. */

@@ -66,6 +66,8 @@ export async function withRetries<T>(
   judge: (error: unknown) => Verdict,
   deadline: number,
   policy: RetryPolicy = defaultRetryPolicy,
+  /** Called before each try after the first. */
+  onRetry: () => void = () => {},
 ): Promise<T> {
   const backoff = new Backoff(deadline, policy);
   for (;;) {
@@ -75,6 +77,7 @@ export async function withRetries<T>(
       const verdict = judge(error);
       if (!verdict.retry) throw verdict.problem;
       await backoff.wait(verdict);
+      onRetry();
     }
   }
 }

@@ -13,10 +13,15 @@ export class ReadCache {
   readonly #entries = new Map<string, CachedAnswer>();
   #bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    /** Told of every lookup, whether it found an answer. */
+    private readonly onLookup: (hit: boolean) => void = () => {},
+  ) {}
 
   get(key: string): CachedAnswer | undefined {
     const answer = this.#entries.get(key);
+    this.onLookup(answer !== undefined);
     if (answer !== undefined) {
       this.#entries.delete(key);
       this.#entries.set(key, answer);

@@ -36,22 +36,33 @@ export class Sheets {
   constructor(
     private readonly store: SheetStore,
     readonly providers: Providers,
+    /** Told of every commit of the write queue: the sheet's kind and its number of writes. */
+    onBatch?: (kind: string, writes: number) => void,
   ) {
     const storePath = new StoreWritePath(store);
     const mirrorPaths = new Map<SheetProvider, WritePath>();
-    this.#queue = new WriteQueue(store, (sheet) => {
-      if (sheet.source.provider === 'scratch' || sheet.source.provider === 'upload')
-        return storePath;
-      const provider = this.providerFor(sheet);
-      if (provider === null) return unconfigured(sheet);
-      let path = mirrorPaths.get(provider);
-      if (path === undefined) {
-        path = new MirrorWritePath(store, this.#mirror, provider);
-        mirrorPaths.set(provider, path);
-      }
-      return path;
-    });
+    this.#queue = new WriteQueue(
+      store,
+      (sheet) => {
+        if (sheet.source.provider === 'scratch' || sheet.source.provider === 'upload')
+          return storePath;
+        const provider = this.providerFor(sheet);
+        if (provider === null) return unconfigured(sheet);
+        let path = mirrorPaths.get(provider);
+        if (path === undefined) {
+          path = new MirrorWritePath(store, this.#mirror, provider);
+          mirrorPaths.set(provider, path);
+        }
+        return path;
+      },
+      onBatch,
+    );
     this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
+  }
+
+  /** Writes waiting for their turn, by sheet kind. */
+  queueDepth(): Map<string, number> {
+    return this.#queue.depthByKind();
   }
 
   providerFor(sheet: Sheet): SheetProvider | null {

@@ -6,6 +6,8 @@ import type { WritePath } from './write-path.ts';
 
 interface Pending {
   request: WriteRequest;
+  /** Where the sheet lives (scratch, upload, google), as metrics count writes. */
+  kind: string;
   /** The columns the write was planned against, by name and position. */
   columns: string[];
   arrival: number;
@@ -31,6 +33,8 @@ export class WriteQueue {
   constructor(
     private readonly store: SheetStore,
     private readonly pathFor: (sheet: Sheet) => WritePath,
+    /** Told of every commit: the sheet's kind, and how many writes it carried. */
+    private readonly onBatch: (kind: string, writes: number) => void = () => {},
   ) {}
 
   submit(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
@@ -43,7 +47,8 @@ export class WriteQueue {
         // Let the requests already read from the sockets join this first commit.
         setImmediate(() => void this.exclusive(sheetId, () => this.#drain(sheetId)));
       }
-      pending.push({ request, columns: sheet.columns, arrival: Date.now(), resolve, reject });
+      const kind = sheet.source.provider;
+      pending.push({ request, kind, columns: sheet.columns, arrival: Date.now(), resolve, reject });
     });
   }
 
@@ -59,11 +64,13 @@ export class WriteQueue {
     return run;
   }
 
-  /** Writes still waiting for their turn, per sheet. */
-  get depth(): number {
-    let depth = 0;
-    for (const pending of this.#pending.values()) depth += pending.length;
-    return depth;
+  /** Writes still waiting for their turn, by sheet kind. */
+  depthByKind(): Map<string, number> {
+    const depths = new Map<string, number>();
+    for (const pending of this.#pending.values()) {
+      for (const { kind } of pending) depths.set(kind, (depths.get(kind) ?? 0) + 1);
+    }
+    return depths;
   }
 
   async #drain(sheetId: string): Promise<void> {
@@ -100,6 +107,7 @@ export class WriteQueue {
       return false;
     });
     if (batch.length === 0) return;
+    this.onBatch(sheet.source.provider, batch.length);
     const results = await path.commit(
       sheet,
       batch.map((write) => write.request),

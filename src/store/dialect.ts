@@ -4,7 +4,7 @@ import type { Sheet } from '../sheets/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
-import type { ApiKeyRecord } from './store.ts';
+import type { ApiKeyRecord, ConnectionCounts } from './store.ts';
 import type { Work } from './work.ts';
 
 /** A sheet as stored: what the API shows, and what only the engine needs. */
@@ -82,6 +82,7 @@ export interface Dialect {
   exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
+  connections(): ConnectionCounts | null;
   close(): Promise<void>;
 
   // Sheets

@@ -21,6 +21,7 @@ import type {
   ApiKeyRecord,
   CellRows,
   ChangeSource,
+  ConnectionCounts,
   NewSheet,
   PlannedWrite,
   ReadAnswer,
@@ -371,6 +372,10 @@ export class RowStore implements SheetStore {
 
   ping(): Promise<void> {
     return this.#db.ping();
+  }
+
+  connections(): ConnectionCounts | null {
+    return this.#db.connections();
   }
 
   close(): Promise<void> {

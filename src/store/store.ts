@@ -74,6 +74,13 @@ export interface RowEvent {
  * Where sheets and their rows live. One row engine implements it (`row-store.ts`) over a dialect
  * per database; everything above this interface is the same whichever database runs.
  */
+/** A pool's connections: all it holds, those idle, and requests waiting for one. */
+export interface ConnectionCounts {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface SheetStore {
   listSheets(): Promise<Sheet[]>;
   getSheet(id: string): Promise<Sheet | null>;
@@ -151,5 +158,7 @@ export interface SheetStore {
   countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
   /** Resolves when the store answers; throws `store-unavailable` when it does not. */
   ping(): Promise<void>;
+  /** The database connections of a store with a pool (PostgreSQL); null for one without. */
+  connections(): ConnectionCounts | null;
   close(): Promise<void>;
 }

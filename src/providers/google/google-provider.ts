@@ -5,8 +5,20 @@ import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
 import type { WriteEffect } from '../../sheets/write-effect.ts';
 import { readEveryTab, type EveryTab } from '../../sources/every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from '../../sources/header.ts';
-import type { ProviderTable, Push, PushOutcome, SheetProvider } from '../provider.ts';
-import { Backoff, defaultRetryPolicy, withRetries, type RetryPolicy } from '../retry.ts';
+import type {
+  ProviderTable,
+  Push,
+  PushOutcome,
+  SheetProvider,
+  UpstreamEvent,
+} from '../provider.ts';
+import {
+  Backoff,
+  defaultRetryPolicy,
+  withRetries,
+  type RetryPolicy,
+  type Verdict,
+} from '../retry.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { cellFromGoogle } from './google-cells.ts';
 import { judgeGoogleError } from './google-errors.ts';
@@ -21,6 +33,7 @@ const tabFields = 'sheets(properties(sheetId,title,index))';
 
 /** Google Sheets through its own client library, with retries within a deadline. */
 export class GoogleProvider implements SheetProvider {
+  onUpstream?: (event: UpstreamEvent) => void;
   readonly #api: sheets_v4.Sheets;
   readonly #slots: WriteSlots;
 
@@ -134,14 +147,17 @@ export class GoogleProvider implements SheetProvider {
     for (let attempt = 0; ; attempt++) {
       // The first attempt was paced by writeSlot(); every retry is a write request too.
       if (attempt > 0) await this.#slots.take();
+      if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });
       try {
         await this.#api.spreadsheets.batchUpdate(
           { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
           { retry: false, timeout: attemptTimeout(push.deadline) },
         );
+        this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
         return { landed: true };
       } catch (error) {
         const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
+        this.#failed('write', verdict);
         if (!verdict.retry) throw verdict.problem;
         if (verdict.mayHaveApplied === true) {
           const table = await this.#readBack(source, push.deadline);
@@ -201,11 +217,30 @@ export class GoogleProvider implements SheetProvider {
   #call<T>(spreadsheetId: string, deadline: number, attempt: () => Promise<T>): Promise<T> {
     const context = this.#context(spreadsheetId);
     return withRetries(
-      attempt,
-      (error) => judgeGoogleError(error, context),
+      async () => {
+        const answer = await attempt();
+        this.onUpstream?.({ request: 'read', retry: false, outcome: 'ok' });
+        return answer;
+      },
+      (error) => {
+        const verdict = judgeGoogleError(error, context);
+        this.#failed('read', verdict);
+        return verdict;
+      },
       deadline,
       this.retryPolicy,
+      () => this.onUpstream?.({ request: 'read', retry: true }),
     );
+  }
+
+  #failed(request: 'read' | 'write', verdict: Verdict): void {
+    const outcome =
+      verdict.problem.code === 'provider-rate-limited'
+        ? 'rate_limited'
+        : request === 'write' && verdict.mayHaveApplied === true
+          ? 'ambiguous'
+          : 'failed';
+    this.onUpstream?.({ request, retry: false, outcome });
   }
 
   #context(spreadsheetId: string) {

@@ -12,7 +12,7 @@ import {
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
-import type { ApiKeyRecord } from '../store.ts';
+import type { ApiKeyRecord, ConnectionCounts } from '../store.ts';
 import { runAsync, step, type Work } from '../work.ts';
 import { entryColumns, filterSet, rangeSet } from './postgres-cells.ts';
 import { isUnreachable } from './postgres-errors.ts';
@@ -166,6 +166,12 @@ export class PostgresDialect implements Dialect {
 
   async ping(): Promise<void> {
     await this.#unit((client) => client.query('SELECT 1'));
+  }
+
+  /** The pool that serves requests (the lock pool is held only while a sheet is locked). */
+  connections(): ConnectionCounts {
+    const pool = this.#pool;
+    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
   }
 
   async close(): Promise<void> {

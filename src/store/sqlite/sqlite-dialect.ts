@@ -102,6 +102,11 @@ export class SqliteDialect implements Dialect {
     this.#db.prepare('SELECT 1').get();
   }
 
+  /** One connection, no pool. */
+  connections(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     this.#db.close();
   }
