@@ -27,6 +27,8 @@ import type { SheetStore } from './store/store.ts';
 export interface AppDeps extends HealthDeps {
   store: SheetStore;
   providers?: Providers;
+  /** Aborted when a stopping server gives up waiting: writes still queued are refused (503). */
+  stopWrites?: AbortSignal;
 }
 
 export interface AppOptions {
@@ -127,6 +129,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     providers,
     (kind, writes) => metrics?.batch(kind, writes),
   );
+  deps.stopWrites?.addEventListener('abort', () => sheets.stopWrites(), { once: true });
   const cache = new ReadCache(options.cacheSize, (hit) => metrics?.cacheLookup(hit));
   const limits = options.limits ?? defaultLimits;
   await registerCors(app, sheets);

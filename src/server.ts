@@ -30,6 +30,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const store = await openStore(config);
   const google = await googleProvider(config);
   const shutdown = new AbortController();
+  const stopWrites = new AbortController();
   const app = await createApp(
     {
       store,
@@ -37,6 +38,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       // The store opens once its migrations are done, so an answer means both.
       readiness: () => store.ping(),
       shutdown: shutdown.signal,
+      stopWrites: stopWrites.signal,
     },
     {
       bodyLimit: config.bodyLimit,
@@ -74,17 +76,44 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   // SIGTERM is how orchestrators stop a server: it first stops being ready, so that load
   // balancers send nothing new, then closes. SIGINT, a person at a terminal, closes at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      shutdown.abort();
-      const delay = signal === 'SIGTERM' ? config.shutdownDelayMs : 0;
-      if (delay > 0) app.log.info(`${signal}: /readyz answers 503; closing in ${delay} ms`);
-      setTimeout(() => {
-        app.log.info(`${signal}: finishing requests in flight`);
-        void app.close().then(() => process.exit(0));
-      }, delay);
-    });
+    process.once(signal, () => stop(app, signal, config, { shutdown, stopWrites }));
   }
   return app;
+}
+
+/**
+ * Stops the server within SHEETPORT_SHUTDOWN_TIMEOUT of the signal: not ready at once; after
+ * the delay (SIGTERM only), no new connections, while requests in flight and writes already
+ * queued finish, Google pushes included. Shortly before the timeout, writes still waiting for
+ * their turn are refused with 503, having changed nothing; at the timeout the process exits
+ * whatever still runs (a write cut off then was never answered, and a Google sheet whose push was
+ * cut off is read again from Google at the next start). Exits 0.
+ */
+function stop(
+  app: FastifyInstance,
+  signal: NodeJS.Signals,
+  config: Config,
+  { shutdown, stopWrites }: { shutdown: AbortController; stopWrites: AbortController },
+): void {
+  shutdown.abort();
+  const timeoutMs = config.shutdownTimeoutMs;
+  // Time for the refusals to reach their clients before the process exits.
+  const refusalMs = Math.min(1000, timeoutMs / 5);
+  const exit = () => process.exit(0);
+  setTimeout(() => {
+    app.log.warn(`${signal}: ${timeoutMs} ms passed; exiting with work unfinished`);
+    exit();
+  }, timeoutMs).unref();
+  setTimeout(() => {
+    app.log.warn(`${signal}: refusing the writes still queued`);
+    stopWrites.abort();
+  }, timeoutMs - refusalMs).unref();
+  const delay = signal === 'SIGTERM' ? Math.min(config.shutdownDelayMs, timeoutMs - refusalMs) : 0;
+  if (delay > 0) app.log.info(`${signal}: /readyz answers 503; closing in ${delay} ms`);
+  setTimeout(() => {
+    app.log.info(`${signal}: finishing requests in flight and queued writes`);
+    void app.close().then(exit, exit);
+  }, delay);
 }
 
 /**

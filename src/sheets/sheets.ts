@@ -60,6 +60,18 @@ export class Sheets {
     this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
   }
 
+  /** Refuses the writes waiting for their turn, and every later one: the server is stopping. */
+  stopWrites(): void {
+    this.#queue.close(
+      new Problem(
+        'not-ready',
+        'The server is shutting down and did not get to this write; nothing was changed. Send it again.',
+        {},
+        { 'retry-after': '1' },
+      ),
+    );
+  }
+
   /** Writes waiting for their turn, by sheet kind. */
   queueDepth(): Map<string, number> {
     return this.#queue.depthByKind();

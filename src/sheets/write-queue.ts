@@ -29,6 +29,8 @@ export class WriteQueue {
   readonly #pending = new Map<string, Pending[]>();
   /** The tail of each sheet's chain of work; a new piece starts when the one before ends. */
   readonly #tails = new Map<string, Promise<unknown>>();
+  /** Once the server stops taking writes: the answer to every write still waiting, and later. */
+  #closed: Problem | null = null;
 
   constructor(
     private readonly store: SheetStore,
@@ -38,6 +40,7 @@ export class WriteQueue {
   ) {}
 
   submit(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
+    if (this.#closed !== null) return Promise.reject(this.#closed);
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
       let pending = this.#pending.get(sheetId);
@@ -62,6 +65,18 @@ export class WriteQueue {
       if (this.#tails.get(sheetId) === tail) this.#tails.delete(sheetId);
     });
     return run;
+  }
+
+  /**
+   * Refuses every write still waiting for its turn, and every later one, with `problem`; writes
+   * already in a commit finish. Nothing of a refused write has been applied anywhere.
+   */
+  close(problem: Problem): void {
+    this.#closed = problem;
+    for (const [sheetId, pending] of this.#pending) {
+      this.#pending.delete(sheetId);
+      for (const write of pending) write.reject(problem);
+    }
   }
 
   /** Writes still waiting for their turn, by sheet kind. */
