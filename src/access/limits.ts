@@ -60,7 +60,7 @@ export function checkCells(rows: Cell[][], limits: Limits, firstRow = 0): void {
 }
 
 export function checkWrite(op: WriteOp, limits: Limits): void {
-  if (op.kind === 'append') {
+  if (op.kind === 'append' || op.kind === 'upsert') {
     if (op.rows.length > limits.rowsPerRequest) {
       throw over(
         'rowsPerRequest',
@@ -68,7 +68,7 @@ export function checkWrite(op: WriteOp, limits: Limits): void {
         `One request may add at most ${limits.rowsPerRequest} rows; this one has ${op.rows.length}. Send them in several requests.`,
       );
     }
-    checkCells(op.rows, limits);
+    checkCells(op.kind === 'append' ? op.rows : op.rows.map((row) => row.full), limits);
   } else if (op.kind !== 'delete') {
     checkCells([op.kind === 'replace' ? op.cells : [...op.cells.values()]], limits);
   }

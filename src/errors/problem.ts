@@ -15,6 +15,7 @@ export const problemKinds = {
   'rate-limited': { status: 429, title: 'Too many requests' },
   'limit-exceeded': { status: 400, title: 'Over a limit' },
   'unknown-column': { status: 400, title: 'Unknown column' },
+  'upsert-key-missing': { status: 400, title: 'Upsert key missing' },
   'invalid-filter': { status: 400, title: 'Malformed filter' },
   'invalid-id': { status: 400, title: 'Invalid _id' },
   'invalid-parameter': { status: 400, title: 'Invalid query parameter' },

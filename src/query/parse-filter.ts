@@ -35,7 +35,7 @@ function operatorValue(text: string): FilterValue {
  * A plain `col=text` compares with the text a person sees in the cell, so it stands for a number
  * only when the number would be shown as exactly that text: `31` matches 31, `031` does not.
  */
-function equalityValue(text: string): FilterValue {
+export function equalityValue(text: string): FilterValue {
   const number = text === '' ? Number.NaN : Number(text);
   return { text, number: Number.isFinite(number) && String(number) === text ? number : null };
 }

@@ -121,3 +121,29 @@ test('malformed _fields and _or, and _or with _id, are refused saying what was e
     );
   }
 });
+
+test('_upsert names the key column of an insert-or-update; once, and not empty', () => {
+  const table: [QueryString, string | null][] = [
+    [{}, null],
+    [{ _upsert: 'email' }, 'email'],
+    [{ _upsert: 'e-mail address' }, 'e-mail address'],
+    [{ _upsert: '*' }, '*'],
+  ];
+  for (const [query, upsert] of table) {
+    assert.equal(parseRowQuery(query).upsert, upsert, JSON.stringify(query));
+  }
+  const refused: [QueryString, RegExp][] = [
+    [{ _upsert: '' }, /_upsert names the column/],
+    [{ _upsert: ['a', 'b'] }, /may appear only once/],
+  ];
+  for (const [query, message] of refused) {
+    assert.throws(
+      () => parseRowQuery(query),
+      (error: unknown) =>
+        error instanceof Problem &&
+        error.code === 'invalid-parameter' &&
+        message.test(error.detail),
+      JSON.stringify(query),
+    );
+  }
+});

@@ -21,11 +21,22 @@ export interface RowQuery {
   withIds: boolean;
   /** `_fields`: the columns each row read carries, in this order; null for all of them. */
   fields: string[] | null;
+  /** `_upsert`, on POST: the column whose value finds the rows a body row updates. */
+  upsert: string | null;
 }
 
 export type QueryString = Record<string, string | string[] | undefined>;
 
-const reserved = ['_fields', '_id', '_limit', '_offset', '_or', '_sort', '_with_id'] as const;
+const reserved = [
+  '_fields',
+  '_id',
+  '_limit',
+  '_offset',
+  '_or',
+  '_sort',
+  '_upsert',
+  '_with_id',
+] as const;
 const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
 
 /**
@@ -42,6 +53,7 @@ export function parseRowQuery(query: QueryString): RowQuery {
     offset: 0,
     withIds: false,
     fields: null,
+    upsert: null,
   };
   for (const [name, raw] of Object.entries(query)) {
     const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
@@ -69,6 +81,14 @@ export function parseRowQuery(query: QueryString): RowQuery {
         break;
       case '_fields':
         result.fields = parseFields(value);
+        break;
+      case '_upsert':
+        if (value === '') {
+          throw new Problem('invalid-parameter', '_upsert names the column rows are matched by.', {
+            parameter: name,
+          });
+        }
+        result.upsert = value;
         break;
       case '_with_id':
         if (value !== 'true' && value !== 'false') {

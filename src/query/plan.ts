@@ -1,7 +1,7 @@
-import { isStorableText, type Cell } from '../cells/cell.ts';
+import { cellText, isStorableText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../sheets/sheet.ts';
-import type { Filter } from './parse-filter.ts';
+import { equalityValue, type Filter } from './parse-filter.ts';
 import type { RowQuery } from './parse-row-query.ts';
 
 /** A filter whose column has been found in the sheet: `index` is the column's position. */
@@ -28,9 +28,23 @@ export type WriteOp =
   | { kind: 'append'; rows: Cell[][] }
   | { kind: 'replace'; selection: Selection; cells: Cell[] }
   | { kind: 'patch'; selection: Selection; cells: Map<number, Cell> }
-  | { kind: 'delete'; selection: Selection };
+  | { kind: 'delete'; selection: Selection }
+  | { kind: 'upsert'; rows: UpsertRow[] };
 
-export type WriteOutcome = { created: number } | { updated: number } | { deleted: number };
+/** A body row of an upsert: the rows it updates are those its key filter chooses. */
+export interface UpsertRow {
+  key: PlannedFilter;
+  /** The columns it sets, as a PATCH does. */
+  cells: Map<number, Cell>;
+  /** The row it appends when no row matches. */
+  full: Cell[];
+}
+
+export type WriteOutcome =
+  | { created: number }
+  | { updated: number }
+  | { deleted: number }
+  | { created: number; updated: number };
 
 /** What planning needs of a sheet: its name (for messages) and its columns. */
 export type SheetShape = Pick<Sheet, 'name' | 'columns'>;
@@ -146,6 +160,39 @@ function planCell(column: string, value: unknown, where: string): Cell {
 
 export function fullRow(sheet: SheetShape, cells: Map<number, Cell>): Cell[] {
   return sheet.columns.map((_, index) => cells.get(index) ?? null);
+}
+
+/**
+ * `POST ?_upsert=<column>`: each body row updates the rows whose `<column>` equals its own value
+ * (the equality of `<column>=<value>`, so `*` is literal), or is appended when none does. Every
+ * body row must give the column a value.
+ */
+export function planUpsert(sheet: SheetShape, column: string, body: unknown): WriteOp {
+  const key = columnIndex(sheet, column);
+  const objects = Array.isArray(body) ? body : [body];
+  if (objects.length === 0) {
+    throw new Problem('invalid-body', 'The body is an empty array: there is no row to add.');
+  }
+  const rows = objects.map((object, i): UpsertRow => {
+    const where = Array.isArray(body) ? `Row ${i} of the body` : 'The body';
+    const cells = planCells(sheet, object, where);
+    const value = cells.get(key) ?? null;
+    if (value === null) {
+      throw new Problem(
+        'upsert-key-missing',
+        `${where} has no value in "${column}", the column _upsert matches rows by; every row needs one. Nothing was written.`,
+        { column, ...(Array.isArray(body) ? { row: i } : {}) },
+      );
+    }
+    const filter: PlannedFilter = {
+      column,
+      op: 'eq',
+      value: equalityValue(cellText(value)),
+      index: key,
+    };
+    return { key: filter, cells, full: fullRow(sheet, cells) };
+  });
+  return { kind: 'upsert', rows };
 }
 
 /** POST takes one row object or a non-empty array of them. */

@@ -8,6 +8,7 @@ import {
   planCells,
   planRead,
   planTargetedSelection,
+  planUpsert,
   type ReadPlan,
   type WriteOp,
 } from '../query/plan.ts';
@@ -123,13 +124,16 @@ export async function rowRoutes(
     let op: WriteOp;
     switch (method) {
       case 'POST':
-        if (Object.keys(request.query).length > 0) {
+        if (Object.keys(request.query).some((name) => name !== '_upsert')) {
           throw new Problem(
             'invalid-parameter',
-            'POST appends rows and takes no query parameters.',
+            'POST appends rows and takes no query parameters but _upsert=<column>.',
           );
         }
-        op = planAppend(sheet, request.body);
+        op =
+          query.upsert === null
+            ? planAppend(sheet, request.body)
+            : planUpsert(sheet, query.upsert, request.body);
         break;
       case 'PUT':
         op = {
@@ -162,7 +166,11 @@ export async function rowRoutes(
     const { outcome, version } = await sheets.write(sheet, { op, ifMatch });
     // The version this write made: a GET answering the same ETag shows exactly its effect.
     if (version !== undefined) void reply.header('etag', `W/"${version}"`);
-    return reply.code(method === 'POST' ? 201 : 200).send(outcome);
+    // An upsert that only updated rows created nothing.
+    const created = 'created' in outcome && outcome.created > 0;
+    return reply
+      .code(method === 'POST' && ('updated' in outcome ? created : true) ? 201 : 200)
+      .send(outcome);
   }
 
   for (const path of ['/api/v1/:sheetId', '/api/v1/sheets/:sheetId']) {

@@ -114,12 +114,26 @@ export const rowRouteSchemas = {
       ...errors,
     },
   },
-  POST: rowWrite(
-    'Append one row (object) or several (array), atomically',
-    Type.Union([RowObject, Type.Array(RowObject)]),
-    201,
-    'created',
-  ),
+  POST: {
+    ...rowWrite(
+      'Append one row (object) or several (array), atomically; with _upsert, insert or update by a key column',
+      Type.Union([RowObject, Type.Array(RowObject)]),
+      201,
+      'created',
+    ),
+    description:
+      'With `_upsert=<column>`, each body row updates (as PATCH) every row whose `<column>` equals its own value (the equality of `<column>=<value>`: `*` is literal), or is appended when none does; body rows apply in order, in one atomic write. Answers `{"created","updated"}` (updated counts existing rows changed), 201 when a row was created, else 200. A body row without a value in the column answers 400 `upsert-key-missing`; an unknown column 400 `unknown-column`.',
+    querystring: Type.Object({
+      _upsert: Type.Optional(
+        Type.String({ description: 'The key column: insert or update by its value.' }),
+      ),
+    }),
+    response: {
+      201: Type.Object({ created: Type.Integer(), updated: Type.Optional(Type.Integer()) }),
+      200: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+      ...errors,
+    },
+  },
   PUT: {
     ...rowWrite(
       'Replace the chosen rows whole; columns left out become empty',

@@ -31,6 +31,24 @@ export function* planWrite(source: RowSource, op: WriteOp): Work<PlannedWrite> {
     yield* source.apply(effect);
     return { outcome: { created: op.rows.length }, effects: [effect] };
   }
+  if (op.kind === 'upsert') {
+    // Body rows in order: a later one sees what an earlier one created or changed.
+    const outcome = { created: 0, updated: 0 };
+    const effects: WriteEffect[] = [];
+    for (const row of op.rows) {
+      const positions = yield* source.select({ filters: [row.key], any: [] });
+      if (positions.length === 0) {
+        const effect: WriteEffect = { kind: 'append', rows: [row.full] };
+        yield* source.apply(effect);
+        effects.push(effect);
+        outcome.created++;
+      } else {
+        effects.push(...(yield* update(source, positions, row.cells)));
+        outcome.updated += positions.length;
+      }
+    }
+    return { outcome, effects };
+  }
   const positions = yield* source.select(op.selection);
   if (op.kind === 'delete') {
     if (positions.length === 0) return { outcome: { deleted: 0 }, effects: [] };
@@ -44,17 +62,26 @@ export function* planWrite(source: RowSource, op: WriteOp): Work<PlannedWrite> {
   }
   const cells =
     op.kind === 'replace' ? new Map(op.cells.map((cell, index) => [index, cell])) : op.cells;
-  // An empty PATCH changes nothing but still reports the rows it chose.
-  if (positions.length === 0 || cells.size === 0) {
-    return { outcome: { updated: positions.length }, effects: [] };
-  }
+  return {
+    outcome: { updated: positions.length },
+    effects: yield* update(source, positions, cells),
+  };
+}
+
+/** Sets `cells` in the rows at `positions`; an empty change changes nothing. */
+function* update(
+  source: RowSource,
+  positions: number[],
+  cells: Map<number, Cell>,
+): Work<WriteEffect[]> {
+  if (positions.length === 0 || cells.size === 0) return [];
   const before = yield* source.rowsAt(positions);
   const after = before.map((row) =>
     row.map((cell, index) => (cells.has(index) ? (cells.get(index) ?? null) : cell)),
   );
   const effect: WriteEffect = { kind: 'update', positions, cells, before, after };
   yield* source.apply(effect);
-  return { outcome: { updated: positions.length }, effects: [effect] };
+  return [effect];
 }
 
 /**
