@@ -45,6 +45,8 @@ export interface AppOptions {
   /** Take the client address from X-Forwarded-For, behind a load balancer. */
   trustProxy?: boolean;
   timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
+  /** How often an idle event stream sends a heartbeat comment; 15 s by default. */
+  eventHeartbeatMs?: number;
   /** Serve `GET /metrics` in the Prometheus text format (behind the admin token, when set). */
   metrics?: boolean;
 }
@@ -138,7 +140,14 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     deps.store,
     options.rateLimits ?? { perAddress: 0, perKey: 0 },
   );
-  await app.register(rowRoutes, { sheets, cache, access, keyLimit, limits });
+  await app.register(rowRoutes, {
+    sheets,
+    cache,
+    access,
+    keyLimit,
+    limits,
+    heartbeatMs: options.eventHeartbeatMs ?? 15_000,
+  });
   await app.register(adminRoutes, { sheets, uploadLimit: options.uploadLimit, access, limits });
   await app.register(consoleRoutes);
   return app;

@@ -20,6 +20,7 @@ import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
 import { csvHeader, csvRows, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
+import { eventRoutes } from './event-routes.ts';
 import { rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
@@ -29,6 +30,8 @@ export interface RowRouteDeps {
   /** Counts a request against its API key's rate limit. */
   keyLimit: KeyLimit;
   limits: Limits;
+  /** How often an idle event stream sends a heartbeat comment. */
+  heartbeatMs: number;
 }
 
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
@@ -41,7 +44,7 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { sheets, cache, access, keyLimit, limits }: RowRouteDeps,
+  { sheets, cache, access, keyLimit, limits, heartbeatMs }: RowRouteDeps,
 ): Promise<void> {
   // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
   app.removeContentTypeParser('text/plain');
@@ -53,6 +56,7 @@ export async function rowRoutes(
     const caller = await access.row(request, await sheets.lookup(request, sheetId));
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
+  await app.register(eventRoutes, { sheets, heartbeatMs });
 
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheets.forRead(request, request.params.sheetId);

@@ -17,6 +17,7 @@ import type { Sheet } from './sheet.ts';
 import { SheetMirror } from './sheet-mirror.ts';
 import type { WriteResult } from './write-effect.ts';
 import { StoreWritePath, type WritePath } from './write-path.ts';
+import { EventFeed } from './event-feed.ts';
 import { WriteQueue } from './write-queue.ts';
 
 /** The spreadsheet services sheets can be connected to; absent when not configured. */
@@ -29,6 +30,8 @@ export interface Providers {
  * that fits where each sheet lives, and managed. Routes go through this, never to the store.
  */
 export class Sheets {
+  /** Wakes the live streams of row events (`GET /api/v1/<id>/events`). */
+  readonly events = new EventFeed(1000);
   readonly #queue: WriteQueue;
   readonly #mirror: SheetMirror;
   readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
@@ -58,6 +61,10 @@ export class Sheets {
       onBatch,
     );
     this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
+  }
+
+  latestEventId(sheetId: string): Promise<string | null> {
+    return this.store.latestEventId(sheetId);
   }
 
   /** Refuses the writes waiting for their turn, and every later one: the server is stopping. */
@@ -120,8 +127,10 @@ export class Sheets {
   }
 
   /** Queues a write planned against `sheet` as it was; answered once it is durable. */
-  write(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
-    return this.#queue.submit(sheet, request);
+  async write(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
+    const result = await this.#queue.submit(sheet, request);
+    if (result.effects.length > 0) this.events.notify(sheet.id);
+    return result;
   }
 
   createSheet(draft: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet> {

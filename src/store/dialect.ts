@@ -147,6 +147,7 @@ export interface Dialect {
   insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void>;
   /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
   eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]>;
+  latestEventId(sheetId: string): Work<string | null>;
   eventsExist(ids: string[]): Work<boolean>;
 
   // Everything else a server keeps

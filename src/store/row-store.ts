@@ -338,6 +338,10 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.eventsAfter(sheetId, after, limit));
   }
 
+  async latestEventId(sheetId: string): Promise<string | null> {
+    return this.#db.read(() => this.#db.latestEventId(sheetId));
+  }
+
   claimFlag(name: string): Promise<boolean> {
     return this.#db.write(() => this.#db.claimFlag(name));
   }

@@ -134,6 +134,8 @@ export interface SheetStore {
 
   /** Row events of a sheet after `after` (an event id), oldest first. */
   eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;
+  /** The id of a sheet's newest row event; null when it has none. */
+  latestEventId(sheetId: string): Promise<string | null>;
 
   /**
    * Sets a flag for one-time set-up, like the demo sheet: true for the one caller, across all

@@ -502,6 +502,14 @@ export class PostgresDialect implements Dialect {
     );
   }
 
+  *latestEventId(sheetId: string): Work<string | null> {
+    const rows = yield* this.#all<{ id: string }>(
+      'SELECT id FROM events WHERE sheet_id = $1 ORDER BY seq DESC LIMIT 1',
+      [sheetId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
   *eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]> {
     const rows = yield* this.#all<StoredEvent & { seq: string; createdAt: Date }>(
       `SELECT seq, id, sheet_id AS "sheetId", type, body, created_at AS "createdAt" FROM events

@@ -450,6 +450,15 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  latestEventId(sheetId: string): Work<string | null> {
+    return step(
+      (db: Db) =>
+        (this.#statement(db, 'SELECT id FROM events WHERE sheet_id = ? ORDER BY seq DESC LIMIT 1')
+          .pluck()
+          .get(sheetId) as string | undefined) ?? null,
+    );
+  }
+
   eventsExist(ids: string[]): Work<boolean> {
     return step(
       (db: Db) =>

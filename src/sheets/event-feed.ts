@@ -1,0 +1,34 @@
+/**
+ * Wakes the readers of a sheet's row events when there may be new ones: at once after a write
+ * this server committed, and every `pollMs` for the writes of other servers on the same store
+ * (and a refresh from a provider). A reader then reads the outbox after the last event it sent,
+ * so a wake-up too many costs one short query, and none is ever missed for long.
+ */
+export class EventFeed {
+  readonly #readers = new Map<string, Set<() => void>>();
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly pollMs: number) {}
+
+  /** Calls `wake` on each chance of new events for the sheet; answers how to stop. */
+  subscribe(sheetId: string, wake: () => void): () => void {
+    const readers = this.#readers.get(sheetId) ?? new Set();
+    readers.add(wake);
+    this.#readers.set(sheetId, readers);
+    this.#timer ??= setInterval(() => {
+      for (const id of this.#readers.keys()) this.notify(id);
+    }, this.pollMs).unref();
+    return () => {
+      readers.delete(wake);
+      if (readers.size === 0) this.#readers.delete(sheetId);
+      if (this.#readers.size === 0 && this.#timer !== null) {
+        clearInterval(this.#timer);
+        this.#timer = null;
+      }
+    };
+  }
+
+  notify(sheetId: string): void {
+    for (const wake of this.#readers.get(sheetId) ?? []) wake();
+  }
+}
