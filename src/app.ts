@@ -17,6 +17,11 @@ import {
 import { registerHealthRoutes, type HealthDeps } from './routes/health-routes.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import { registerMetrics } from './routes/metrics-routes.ts';
+import {
+  defaultDeliverySettings,
+  DeliveryWorker,
+  type DeliverySettings,
+} from './webhooks/delivery-worker.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
@@ -47,6 +52,8 @@ export interface AppOptions {
   timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
   /** How often an idle event stream sends a heartbeat comment; 15 s by default. */
   eventHeartbeatMs?: number;
+  /** How webhooks are delivered; the defaults of `defaultDeliverySettings` otherwise. */
+  webhooks?: Partial<DeliverySettings>;
   /** Serve `GET /metrics` in the Prometheus text format (behind the admin token, when set). */
   metrics?: boolean;
 }
@@ -148,7 +155,21 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     limits,
     heartbeatMs: options.eventHeartbeatMs ?? 15_000,
   });
-  await app.register(adminRoutes, { sheets, uploadLimit: options.uploadLimit, access, limits });
+  const delivery = { ...defaultDeliverySettings, ...options.webhooks };
+  await app.register(adminRoutes, {
+    sheets,
+    uploadLimit: options.uploadLimit,
+    access,
+    limits,
+    allowPrivateWebhooks: delivery.allowPrivate,
+  });
+  // Webhook deliveries run beside the API, woken by this server's writes.
+  const worker = new DeliveryWorker(deps.store, delivery, app.log, (delivered) =>
+    metrics?.webhookAttempt(delivered),
+  );
+  sheets.events.subscribeAll(() => worker.wake());
+  worker.start();
+  app.addHook('onClose', () => worker.stop());
   await app.register(consoleRoutes);
   return app;
 }

@@ -54,6 +54,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       trustProxy: config.trustProxy,
       timeouts: config.timeouts,
       metrics: config.metrics,
+      webhooks: { allowPrivate: config.webhookAllowPrivate },
     },
   );
   app.addHook('onClose', () => store.close());

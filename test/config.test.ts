@@ -32,6 +32,7 @@ test('with no SHEETPORT_ variables set every setting takes its documented defaul
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     metrics: false,
+    webhookAllowPrivate: false,
     databaseConnectTimeoutMs: 5000,
   };
   assert.deepEqual(settings(loadConfig({}), defaults), defaults);
@@ -52,6 +53,7 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     shutdownDelayMs: 15_000,
     shutdownTimeoutMs: 2500,
     metrics: true,
+    webhookAllowPrivate: true,
   };
   const config = loadConfig({
     SHEETPORT_HOST: '0.0.0.0',
@@ -67,6 +69,7 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     SHEETPORT_SHUTDOWN_DELAY_MS: '15000',
     SHEETPORT_SHUTDOWN_TIMEOUT: '2.5',
     SHEETPORT_METRICS: 'true',
+    SHEETPORT_WEBHOOK_ALLOW_PRIVATE: 'true',
   });
   assert.deepEqual(settings(config, expected), expected);
 });
@@ -98,6 +101,7 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_SHUTDOWN_TIMEOUT', '-1'],
     ['SHEETPORT_SHUTDOWN_TIMEOUT', 'soon'],
     ['SHEETPORT_METRICS', 'yes please'],
+    ['SHEETPORT_WEBHOOK_ALLOW_PRIVATE', 'maybe'],
     ['SHEETPORT_HOST', ''],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],

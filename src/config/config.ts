@@ -49,6 +49,7 @@ export const configSchema = Type.Object({
   /** Seconds a stopping server gives requests in flight and queued writes to finish. */
   SHEETPORT_SHUTDOWN_TIMEOUT: Type.Number({ default: 30, minimum: 0, maximum: 3600 }),
   SHEETPORT_METRICS: Type.Boolean({ default: false }),
+  SHEETPORT_WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -89,6 +90,7 @@ export interface Config {
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   metrics: boolean;
+  webhookAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownDelayMs: parsed.SHEETPORT_SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: Math.round(parsed.SHEETPORT_SHUTDOWN_TIMEOUT * 1000),
     metrics: parsed.SHEETPORT_METRICS,
+    webhookAllowPrivate: parsed.SHEETPORT_WEBHOOK_ALLOW_PRIVATE,
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,

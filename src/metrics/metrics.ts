@@ -4,8 +4,7 @@ import type { SheetStore } from '../store/store.ts';
 
 /**
  * What `GET /metrics` shows, in the Prometheus text format: one registry per app, so that two
- * apps in one process (tests) count apart. Every name starts with `sheetport_`. Webhooks, once
- * they exist, add `sheetport_webhook_backlog` and `sheetport_webhook_delivery_failures_total`.
+ * apps in one process (tests) count apart. Every name starts with `sheetport_`.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -62,6 +61,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly #webhookAttempts = new Counter({
+    name: 'sheetport_webhook_deliveries_total',
+    help: 'Attempts to deliver an event to a webhook, by outcome: delivered or failed',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
   constructor(sources: {
     /** Writes waiting for their turn, by sheet kind (scratch, upload, google). */
     queueDepth: () => Map<string, number>;
@@ -107,6 +113,10 @@ export class Metrics {
   upstream(provider: string, event: UpstreamEvent): void {
     if (event.retry) this.#retries.inc({ provider, request: event.request });
     else this.#upstream.inc({ provider, request: event.request, outcome: event.outcome });
+  }
+
+  webhookAttempt(delivered: boolean): void {
+    this.#webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
   }
 
   cacheLookup(hit: boolean): void {

@@ -20,6 +20,7 @@ import {
   type NewSheetPolicy,
 } from './create-sheet.ts';
 import { keyRoutes } from './key-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 import {
   adminParams,
   NewGoogleSheet,
@@ -37,6 +38,8 @@ export interface AdminRouteDeps {
   uploadLimit: number;
   access: AccessControl;
   limits: Limits;
+  /** Let webhooks reach loopback and private addresses. */
+  allowPrivateWebhooks: boolean;
 }
 
 /** A sheet as the management API shows it. */
@@ -68,7 +71,7 @@ type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
 
 export async function adminRoutes(
   app: FastifyInstance,
-  { sheets, uploadLimit, access, limits }: AdminRouteDeps,
+  { sheets, uploadLimit, access, limits, allowPrivateWebhooks }: AdminRouteDeps,
 ): Promise<void> {
   app.addHook('onRequest', async (request) => access.admin(request));
   // Management bodies are JSON or multipart; anything else is refused with 415.
@@ -218,6 +221,7 @@ export async function adminRoutes(
   );
 
   await app.register(keyRoutes, { sheets });
+  await app.register(webhookRoutes, { sheets, allowPrivate: allowPrivateWebhooks });
 
   app.get(
     '/admin/v1/providers',

@@ -6,6 +6,8 @@
  */
 export class EventFeed {
   readonly #readers = new Map<string, Set<() => void>>();
+  /** Woken for every sheet: the webhook deliveries. */
+  readonly #everything = new Set<() => void>();
   #timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly pollMs: number) {}
@@ -28,7 +30,13 @@ export class EventFeed {
     };
   }
 
+  /** Calls `wake` after every write this server commits, to any sheet. */
+  subscribeAll(wake: () => void): void {
+    this.#everything.add(wake);
+  }
+
   notify(sheetId: string): void {
     for (const wake of this.#readers.get(sheetId) ?? []) wake();
+    for (const wake of this.#everything) wake();
   }
 }

@@ -5,10 +5,12 @@ import type { ReadPlan } from '../query/plan.ts';
 import type {
   ApiKeyRecord,
   CellRows,
+  DeliveryRecord,
   NewSheet,
   ReadAnswer,
   SheetChanges,
   SheetStore,
+  WebhookRecord,
   WriteRequest,
 } from '../store/store.ts';
 import type { Cell } from '../cells/cell.ts';
@@ -61,6 +63,22 @@ export class Sheets {
       onBatch,
     );
     this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
+  }
+
+  createWebhook(webhook: Parameters<SheetStore['createWebhook']>[0]): Promise<WebhookRecord> {
+    return this.store.createWebhook(webhook);
+  }
+
+  webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
+    return this.store.webhooksOf(sheetId);
+  }
+
+  deleteWebhook(sheetId: string, id: string): Promise<boolean> {
+    return this.store.deleteWebhook(sheetId, id);
+  }
+
+  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
+    return this.store.deliveriesOf(webhookId, limit);
   }
 
   latestEventId(sheetId: string): Promise<string | null> {

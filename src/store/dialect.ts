@@ -4,7 +4,13 @@ import type { Sheet } from '../sheets/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
-import type { ApiKeyRecord, ConnectionCounts } from './store.ts';
+import type {
+  ApiKeyRecord,
+  ConnectionCounts,
+  DeliveryRecord,
+  WebhookProgress,
+  WebhookRecord,
+} from './store.ts';
 import type { Work } from './work.ts';
 
 /** A sheet as stored: what the API shows, and what only the engine needs. */
@@ -148,6 +154,19 @@ export interface Dialect {
   /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
   eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]>;
   latestEventId(sheetId: string): Work<string | null>;
+
+  // Webhooks
+  insertWebhook(webhook: WebhookRecord): Work<void>;
+  maxEventSeq(sheetId: string): Work<number>;
+  webhooksOf(sheetId: string): Work<WebhookRecord[]>;
+  deleteWebhook(sheetId: string, id: string): Work<boolean>;
+  claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]>;
+  eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null>;
+  /** Saves where a webhook stands; `release` ends the lease of the server that holds it. */
+  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): Work<void>;
+  /** Adds an attempt to a webhook's log, keeping its newest `keep`. */
+  insertDelivery(delivery: DeliveryRecord, keep: number): Work<void>;
+  deliveriesOf(webhookId: string, limit: number): Work<DeliveryRecord[]>;
   eventsExist(ids: string[]): Work<boolean>;
 
   // Everything else a server keeps

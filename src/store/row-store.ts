@@ -22,14 +22,20 @@ import type {
   CellRows,
   ChangeSource,
   ConnectionCounts,
+  DeliveryRecord,
   NewSheet,
   PlannedWrite,
   ReadAnswer,
   RowEvent,
   SheetChanges,
   SheetStore,
+  WebhookProgress,
+  WebhookRecord,
   WriteRequest,
 } from './store.ts';
+
+/** Delivery attempts kept per webhook, newest first: enough to see what went wrong lately. */
+const deliveriesKept = 100;
 import { runSync, type Work } from './work.ts';
 
 export interface RowStoreOptions {
@@ -340,6 +346,60 @@ export class RowStore implements SheetStore {
 
   async latestEventId(sheetId: string): Promise<string | null> {
     return this.#db.read(() => this.#db.latestEventId(sheetId));
+  }
+
+  async createWebhook(
+    webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
+  ): Promise<WebhookRecord> {
+    const db = this.#db;
+    return db.write(function* () {
+      const record: WebhookRecord = {
+        ...webhook,
+        cursor: yield* db.maxEventSeq(webhook.sheetId),
+        attempt: 0,
+        firstAttemptAt: null,
+        nextAttemptAt: webhook.createdAt,
+        disabledAt: null,
+        disabledReason: null,
+      };
+      yield* db.insertWebhook(record);
+      return record;
+    });
+  }
+
+  webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
+    return this.#db.read(() => this.#db.webhooksOf(sheetId));
+  }
+
+  deleteWebhook(sheetId: string, id: string): Promise<boolean> {
+    return this.#db.write(() => this.#db.deleteWebhook(sheetId, id));
+  }
+
+  claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]> {
+    const now = new Date();
+    const until = new Date(now.getTime() + leaseMs);
+    return this.#db.write(() => this.#db.claimWebhooks(now, until, limit));
+  }
+
+  async eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null> {
+    return this.#db.read(() => this.#db.eventAfterSeq(sheetId, seq));
+  }
+
+  recordDelivery(
+    webhookId: string,
+    progress: WebhookProgress,
+    delivery: DeliveryRecord | null,
+    release: boolean,
+  ): Promise<void> {
+    const db = this.#db;
+    return db.write(function* () {
+      yield* db.saveWebhookProgress(webhookId, progress, release);
+      if (delivery !== null) yield* db.insertDelivery(delivery, deliveriesKept);
+    });
+  }
+
+  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
+    return this.#db.read(() => this.#db.deliveriesOf(webhookId, limit));
   }
 
   claimFlag(name: string): Promise<boolean> {

@@ -70,6 +70,48 @@ export interface RowEvent {
   createdAt: string;
 }
 
+/** A webhook, with where it stands in its sheet's outbox. */
+export interface WebhookRecord {
+  id: string;
+  sheetId: string;
+  url: string;
+  /** The event types it is sent. */
+  events: string[];
+  /** `whsec_` and the base64 of the key that signs its deliveries. */
+  secret: string;
+  createdAt: string;
+  /** The outbox position (seq) of the last event it is done with. */
+  cursor: number;
+  /** Attempts made at the event after `cursor`, and when the first was. */
+  attempt: number;
+  firstAttemptAt: string | null;
+  /** When the next attempt is due. */
+  nextAttemptAt: string;
+  /** Set once it is switched off (a 410 Gone); nothing is sent to it then. */
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
+
+/** One attempt to deliver an event to a webhook. */
+export interface DeliveryRecord {
+  webhookId: string;
+  eventId: string;
+  type: string;
+  attempt: number;
+  /** The receiver's answer, or null when none came. */
+  status: number | null;
+  error: string | null;
+  /** When the event is tried again; null when it was delivered or given up on. */
+  nextRetryAt: string | null;
+  at: string;
+}
+
+/** A webhook's state after an attempt: written with the attempt, which ends its lease. */
+export type WebhookProgress = Pick<
+  WebhookRecord,
+  'cursor' | 'attempt' | 'firstAttemptAt' | 'nextAttemptAt' | 'disabledAt' | 'disabledReason'
+>;
+
 /**
  * Where sheets and their rows live. One row engine implements it (`row-store.ts`) over a dialect
  * per database; everything above this interface is the same whichever database runs.
@@ -136,6 +178,33 @@ export interface SheetStore {
   eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;
   /** The id of a sheet's newest row event; null when it has none. */
   latestEventId(sheetId: string): Promise<string | null>;
+
+  // Webhooks
+  /** Adds a webhook that is sent the sheet's events from now on (its cursor: the newest). */
+  createWebhook(
+    webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
+  ): Promise<WebhookRecord>;
+  webhooksOf(sheetId: string): Promise<WebhookRecord[]>;
+  deleteWebhook(sheetId: string, id: string): Promise<boolean>;
+  /**
+   * Takes up to `limit` webhooks whose next attempt is due, for `leaseMs`: no other server takes
+   * them meanwhile, so each event is sent by one server at a time, in order.
+   */
+  claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]>;
+  /** A sheet's first event after outbox position `seq`, with its position; null when none. */
+  eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null>;
+  /**
+   * Records an attempt and the webhook's state after it; `release` ends this server's lease,
+   * which it keeps while it goes on to the next event.
+   */
+  recordDelivery(
+    webhookId: string,
+    progress: WebhookProgress,
+    delivery: DeliveryRecord | null,
+    release: boolean,
+  ): Promise<void>;
+  /** A webhook's most recent delivery attempts, newest first. */
+  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
 
   /**
    * Sets a flag for one-time set-up, like the demo sheet: true for the one caller, across all

@@ -12,7 +12,13 @@ import {
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
-import type { ApiKeyRecord, ConnectionCounts } from '../store.ts';
+import type {
+  ApiKeyRecord,
+  ConnectionCounts,
+  DeliveryRecord,
+  WebhookProgress,
+  WebhookRecord,
+} from '../store.ts';
 import { runAsync, step, type Work } from '../work.ts';
 import { entryColumns, filterSet, rangeSet } from './postgres-cells.ts';
 import { isUnreachable } from './postgres-errors.ts';
@@ -502,6 +508,133 @@ export class PostgresDialect implements Dialect {
     );
   }
 
+  // Webhooks
+
+  insertWebhook(webhook: WebhookRecord): Work<void> {
+    return this.#run(
+      `INSERT INTO webhooks (id, sheet_id, url, events, secret, created_at, cursor, attempt, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8)`,
+      [
+        webhook.id,
+        webhook.sheetId,
+        webhook.url,
+        JSON.stringify(webhook.events),
+        webhook.secret,
+        webhook.createdAt,
+        webhook.cursor,
+        webhook.nextAttemptAt,
+      ],
+    );
+  }
+
+  *maxEventSeq(sheetId: string): Work<number> {
+    const rows = yield* this.#all<{ seq: string }>(
+      'SELECT coalesce(max(seq), 0) AS seq FROM events WHERE sheet_id = $1',
+      [sheetId],
+    );
+    return Number(rows[0]?.seq ?? 0);
+  }
+
+  webhooksOf(sheetId: string): Work<WebhookRecord[]> {
+    return this.#all(
+      'SELECT * FROM webhooks WHERE sheet_id = $1 ORDER BY created_at, id',
+      [sheetId],
+      toWebhook,
+    );
+  }
+
+  *deleteWebhook(sheetId: string, id: string): Work<boolean> {
+    const rows = yield* this.#all(
+      'DELETE FROM webhooks WHERE sheet_id = $1 AND id = $2 RETURNING id',
+      [sheetId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /** Rows another server holds are skipped, not waited for. */
+  claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]> {
+    return this.#all(
+      `UPDATE webhooks SET leased_until = $1
+       WHERE id IN (SELECT id FROM webhooks WHERE disabled_at IS NULL AND next_attempt_at <= $2
+         AND (leased_until IS NULL OR leased_until < $2)
+         AND EXISTS (SELECT 1 FROM events WHERE events.sheet_id = webhooks.sheet_id AND events.seq > webhooks.cursor) ORDER BY next_attempt_at LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [leaseUntil, now, limit],
+      toWebhook,
+    );
+  }
+
+  *eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null> {
+    const rows = yield* this.#all<StoredEvent & { seq: string; createdAt: Date }>(
+      `SELECT seq, id, sheet_id AS "sheetId", type, body, created_at AS "createdAt" FROM events
+       WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT 1`,
+      [sheetId, seq],
+    );
+    const row = rows[0];
+    return row === undefined
+      ? null
+      : { ...row, seq: Number(row.seq), createdAt: row.createdAt.toISOString() };
+  }
+
+  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): Work<void> {
+    return this.#run(
+      `UPDATE webhooks SET cursor = $2, attempt = $3, first_attempt_at = $4, next_attempt_at = $5,
+         disabled_at = $6, disabled_reason = $7,
+         leased_until = CASE WHEN $8 THEN NULL ELSE leased_until END WHERE id = $1`,
+      [
+        webhookId,
+        progress.cursor,
+        progress.attempt,
+        progress.firstAttemptAt,
+        progress.nextAttemptAt,
+        progress.disabledAt,
+        progress.disabledReason,
+        release,
+      ],
+    );
+  }
+
+  *insertDelivery(delivery: DeliveryRecord, keep: number): Work<void> {
+    yield* this.#run(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, type, attempt, status, error, next_retry_at, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        delivery.webhookId,
+        delivery.eventId,
+        delivery.type,
+        delivery.attempt,
+        delivery.status,
+        delivery.error,
+        delivery.nextRetryAt,
+        delivery.at,
+      ],
+    );
+    yield* this.#run(
+      `DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND seq <= (
+         SELECT seq FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`,
+      [delivery.webhookId, keep],
+    );
+  }
+
+  deliveriesOf(webhookId: string, limit: number): Work<DeliveryRecord[]> {
+    return this.#all<DeliveryRow, DeliveryRecord>(
+      `SELECT webhook_id, event_id, type, attempt, status, error, next_retry_at, at
+       FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq DESC LIMIT $2`,
+      [webhookId, limit],
+      (row) => ({
+        webhookId: row.webhook_id,
+        eventId: row.event_id,
+        type: row.type,
+        attempt: row.attempt,
+        status: row.status,
+        error: row.error,
+        nextRetryAt: row.next_retry_at?.toISOString() ?? null,
+        at: row.at.toISOString(),
+      }),
+    );
+  }
+
   *latestEventId(sheetId: string): Work<string | null> {
     const rows = yield* this.#all<{ id: string }>(
       'SELECT id FROM events WHERE sheet_id = $1 ORDER BY seq DESC LIMIT 1',
@@ -702,6 +835,49 @@ interface KeyRow {
   scopes: string[];
   hash: string;
   created_at: Date;
+}
+
+interface WebhookRow {
+  id: string;
+  sheet_id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  created_at: Date;
+  cursor: string;
+  attempt: number;
+  first_attempt_at: Date | null;
+  next_attempt_at: Date;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+}
+
+interface DeliveryRow {
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+  next_retry_at: Date | null;
+  at: Date;
+}
+
+function toWebhook(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    url: row.url,
+    events: row.events,
+    secret: row.secret,
+    createdAt: row.created_at.toISOString(),
+    cursor: Number(row.cursor),
+    attempt: row.attempt,
+    firstAttemptAt: row.first_attempt_at?.toISOString() ?? null,
+    nextAttemptAt: row.next_attempt_at.toISOString(),
+    disabledAt: row.disabled_at?.toISOString() ?? null,
+    disabledReason: row.disabled_reason,
+  };
 }
 
 function toKey(row: KeyRow): ApiKeyRecord {

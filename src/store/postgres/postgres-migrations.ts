@@ -167,6 +167,40 @@ const migrations: Migration[] = [
       `);
     },
   },
+  {
+    // Webhooks: each with its place in its sheet's outbox, and a log of delivery attempts.
+    version: 4,
+    up: sql(`
+      CREATE TABLE webhooks (
+        id text PRIMARY KEY,
+        sheet_id text NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+        url text NOT NULL,
+        events jsonb NOT NULL,
+        secret text NOT NULL,
+        created_at timestamptz NOT NULL,
+        cursor bigint NOT NULL,
+        attempt integer NOT NULL DEFAULT 0,
+        first_attempt_at timestamptz,
+        next_attempt_at timestamptz NOT NULL,
+        leased_until timestamptz,
+        disabled_at timestamptz,
+        disabled_reason text
+      );
+      CREATE INDEX webhooks_by_sheet ON webhooks (sheet_id);
+      CREATE TABLE webhook_deliveries (
+        seq bigserial PRIMARY KEY,
+        webhook_id text NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id text NOT NULL,
+        type text NOT NULL,
+        attempt integer NOT NULL,
+        status integer,
+        error text,
+        next_retry_at timestamptz,
+        at timestamptz NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, seq);
+    `),
+  },
 ];
 
 interface LegacySheet {

@@ -13,7 +13,7 @@ import {
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
-import type { ApiKeyRecord } from '../store.ts';
+import type { ApiKeyRecord, DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
 import { runSync, step, type Work } from '../work.ts';
 import { entryValues, filterSet, rangeSet } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -459,6 +459,120 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  // Webhooks: times are ISO text, which sorts as time does.
+
+  insertWebhook(webhook: WebhookRecord): Work<void> {
+    return this.#run(
+      `INSERT INTO webhooks (id, sheet_id, url, events, secret, created_at, cursor, attempt, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+      [
+        webhook.id,
+        webhook.sheetId,
+        webhook.url,
+        JSON.stringify(webhook.events),
+        webhook.secret,
+        webhook.createdAt,
+        webhook.cursor,
+        webhook.nextAttemptAt,
+      ],
+    );
+  }
+
+  maxEventSeq(sheetId: string): Work<number> {
+    return step(
+      (db: Db) =>
+        this.#statement(db, 'SELECT coalesce(max(seq), 0) FROM events WHERE sheet_id = ?')
+          .pluck()
+          .get(sheetId) as number,
+    );
+  }
+
+  webhooksOf(sheetId: string): Work<WebhookRecord[]> {
+    return this.#all(
+      'SELECT * FROM webhooks WHERE sheet_id = ? ORDER BY created_at, id',
+      [sheetId],
+      toWebhook,
+    );
+  }
+
+  deleteWebhook(sheetId: string, id: string): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(db, 'DELETE FROM webhooks WHERE sheet_id = ? AND id = ?').run(sheetId, id)
+          .changes > 0,
+    );
+  }
+
+  claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]> {
+    return this.#all(
+      `UPDATE webhooks SET leased_until = ?
+       WHERE id IN (SELECT id FROM webhooks WHERE disabled_at IS NULL AND next_attempt_at <= ?
+         AND (leased_until IS NULL OR leased_until < ?)
+         AND EXISTS (SELECT 1 FROM events WHERE events.sheet_id = webhooks.sheet_id AND events.seq > webhooks.cursor) ORDER BY next_attempt_at LIMIT ?)
+       RETURNING *`,
+      [leaseUntil.toISOString(), now.toISOString(), now.toISOString(), limit],
+      toWebhook,
+    );
+  }
+
+  eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null> {
+    return this.#one(
+      `SELECT seq, id, sheet_id AS sheetId, type, body, created_at AS createdAt FROM events
+       WHERE sheet_id = ? AND seq > ? ORDER BY seq LIMIT 1`,
+      [sheetId, seq],
+      (row) => row as StoredEvent,
+    );
+  }
+
+  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): Work<void> {
+    return this.#run(
+      `UPDATE webhooks SET cursor = ?, attempt = ?, first_attempt_at = ?, next_attempt_at = ?,
+         disabled_at = ?, disabled_reason = ?,
+         leased_until = CASE WHEN ? THEN NULL ELSE leased_until END WHERE id = ?`,
+      [
+        progress.cursor,
+        progress.attempt,
+        progress.firstAttemptAt,
+        progress.nextAttemptAt,
+        progress.disabledAt,
+        progress.disabledReason,
+        release ? 1 : 0,
+        webhookId,
+      ],
+    );
+  }
+
+  *insertDelivery(delivery: DeliveryRecord, keep: number): Work<void> {
+    yield* this.#run(
+      `INSERT INTO webhook_deliveries (webhook_id, event_id, type, attempt, status, error, next_retry_at, at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        delivery.webhookId,
+        delivery.eventId,
+        delivery.type,
+        delivery.attempt,
+        delivery.status,
+        delivery.error,
+        delivery.nextRetryAt,
+        delivery.at,
+      ],
+    );
+    yield* this.#run(
+      `DELETE FROM webhook_deliveries WHERE webhook_id = ? AND seq <= (
+         SELECT seq FROM webhook_deliveries WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+      [delivery.webhookId, delivery.webhookId, keep],
+    );
+  }
+
+  deliveriesOf(webhookId: string, limit: number): Work<DeliveryRecord[]> {
+    return this.#all(
+      `SELECT webhook_id AS webhookId, event_id AS eventId, type, attempt, status, error,
+         next_retry_at AS nextRetryAt, at FROM webhook_deliveries
+       WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?`,
+      [webhookId, limit],
+    );
+  }
+
   eventsExist(ids: string[]): Work<boolean> {
     return step(
       (db: Db) =>
@@ -611,6 +725,38 @@ interface KeyRow {
   scopes: string;
   hash: string;
   created_at: string;
+}
+
+interface WebhookRow {
+  id: string;
+  sheet_id: string;
+  url: string;
+  events: string;
+  secret: string;
+  created_at: string;
+  cursor: number;
+  attempt: number;
+  first_attempt_at: string | null;
+  next_attempt_at: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+}
+
+function toWebhook(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    secret: row.secret,
+    createdAt: row.created_at,
+    cursor: row.cursor,
+    attempt: row.attempt,
+    firstAttemptAt: row.first_attempt_at,
+    nextAttemptAt: row.next_attempt_at,
+    disabledAt: row.disabled_at,
+    disabledReason: row.disabled_reason,
+  };
 }
 
 function toKey(row: KeyRow): ApiKeyRecord {

@@ -146,6 +146,41 @@ const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: n
         db.exec('DROP TABLE sheets; ALTER TABLE shared_sheets RENAME TO sheets;');
       },
     },
+    {
+      // Webhooks: each with its place in its sheet's outbox, and a log of delivery attempts.
+      version: 4,
+      up: (db) =>
+        db.exec(`
+        CREATE TABLE webhooks (
+          id TEXT PRIMARY KEY,
+          sheet_id TEXT NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+          url TEXT NOT NULL,
+          events TEXT NOT NULL,
+          secret TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          cursor INTEGER NOT NULL,
+          attempt INTEGER NOT NULL DEFAULT 0,
+          first_attempt_at TEXT,
+          next_attempt_at TEXT NOT NULL,
+          leased_until TEXT,
+          disabled_at TEXT,
+          disabled_reason TEXT
+        );
+        CREATE INDEX webhooks_by_sheet ON webhooks (sheet_id);
+        CREATE TABLE webhook_deliveries (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+          event_id TEXT NOT NULL,
+          type TEXT NOT NULL,
+          attempt INTEGER NOT NULL,
+          status INTEGER,
+          error TEXT,
+          next_retry_at TEXT,
+          at TEXT NOT NULL
+        );
+        CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, seq);
+      `),
+    },
   ];
 
 interface LegacySheet {

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Problem } from '../errors/problem.ts';
+import type { Sheets } from '../sheets/sheets.ts';
+import type { DeliveryRecord, WebhookRecord } from '../store/store.ts';
+import { resolveDestination } from '../webhooks/destination.ts';
+import { newWebhookSecret } from '../webhooks/signature.ts';
+import { adminParams, problem } from './schemas.ts';
+
+const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
+
+const NewWebhook = Type.Object(
+  {
+    url: Type.String({ maxLength: 2048, description: 'Where events are POSTed: http(s).' }),
+    events: Type.Optional(
+      Type.Array(Type.Union(eventTypes.map((type) => Type.Literal(type))), {
+        minItems: 1,
+        uniqueItems: true,
+        description: 'The event types sent; all of them by default.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const WebhookDescription = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  secret: Type.Optional(
+    Type.String({ description: 'The signing secret (`whsec_…`): shown once, when created.' }),
+  ),
+  disabledAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  disabledReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+const DeliveryDescription = Type.Object({
+  eventId: Type.String(),
+  type: Type.String(),
+  attempt: Type.Integer(),
+  status: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  nextRetryAt: Type.Union([Type.String(), Type.Null()]),
+  at: Type.String(),
+});
+
+const webhookParams = Type.Object({ sheetId: Type.String(), webhookId: Type.String() });
+
+const describe = (webhook: WebhookRecord) => ({
+  id: webhook.id,
+  url: webhook.url,
+  events: webhook.events,
+  createdAt: webhook.createdAt,
+  disabledAt: webhook.disabledAt,
+  disabledReason: webhook.disabledReason,
+});
+
+const describeDelivery = ({ webhookId: _, ...delivery }: DeliveryRecord) => delivery;
+
+/** A sheet's webhooks: made (the secret shown once), listed, removed, and their recent attempts. */
+export async function webhookRoutes(
+  app: FastifyInstance,
+  { sheets, allowPrivate }: { sheets: Sheets; allowPrivate: boolean },
+): Promise<void> {
+  type SheetRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
+  type WebhookRequest = FastifyRequest<{ Params: Static<typeof webhookParams> }>;
+
+  app.post(
+    '/admin/v1/sheets/:sheetId/webhooks',
+    {
+      schema: {
+        summary: "Send a sheet's row events to a URL",
+        description:
+          'Deliveries follow Standard Webhooks: a POST of the event JSON with `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the decoded secret. A 2xx within 10 s delivers; anything else is retried with backoff for a day; 410 switches the webhook off. Destinations on loopback, private or link-local addresses are refused.',
+        tags: ['webhooks'],
+        params: adminParams,
+        body: NewWebhook,
+        response: {
+          201: WebhookDescription,
+          400: problem('Bad URL or event types, or a refused destination.'),
+          404: problem('Unknown sheet.'),
+        },
+      },
+    },
+    async (request: SheetRequest, reply) => {
+      const sheet = await sheets.get(request.params.sheetId);
+      const body = request.body as Static<typeof NewWebhook>;
+      const destination = await resolveDestination(body.url, allowPrivate);
+      const secret = newWebhookSecret();
+      const webhook = await sheets.createWebhook({
+        id: `wh_${randomBytes(12).toString('base64url')}`,
+        sheetId: sheet.id,
+        url: destination.url.href,
+        events: body.events ?? [...eventTypes],
+        secret,
+        createdAt: new Date().toISOString(),
+      });
+      return reply.code(201).send({ ...describe(webhook), secret });
+    },
+  );
+
+  app.get(
+    '/admin/v1/sheets/:sheetId/webhooks',
+    {
+      schema: {
+        summary: "List a sheet's webhooks, without their secrets",
+        tags: ['webhooks'],
+        params: adminParams,
+        response: { 200: Type.Array(WebhookDescription), 404: problem('Unknown sheet.') },
+      },
+    },
+    async (request: SheetRequest) => {
+      const sheet = await sheets.get(request.params.sheetId);
+      return (await sheets.webhooksOf(sheet.id)).map(describe);
+    },
+  );
+
+  app.delete(
+    '/admin/v1/sheets/:sheetId/webhooks/:webhookId',
+    {
+      schema: {
+        summary: 'Remove a webhook: nothing more is sent to it',
+        tags: ['webhooks'],
+        params: webhookParams,
+        response: { 204: Type.Null(), 404: problem('Unknown sheet or webhook.') },
+      },
+    },
+    async (request: WebhookRequest, reply) => {
+      const sheet = await sheets.get(request.params.sheetId);
+      if (!(await sheets.deleteWebhook(sheet.id, request.params.webhookId))) {
+        throw notFound(sheet.name, request.params.webhookId);
+      }
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/admin/v1/sheets/:sheetId/webhooks/:webhookId/deliveries',
+    {
+      schema: {
+        summary: "A webhook's recent delivery attempts, newest first",
+        tags: ['webhooks'],
+        params: webhookParams,
+        response: {
+          200: Type.Array(DeliveryDescription),
+          404: problem('Unknown sheet or webhook.'),
+        },
+      },
+    },
+    async (request: WebhookRequest) => {
+      const sheet = await sheets.get(request.params.sheetId);
+      const { webhookId } = request.params;
+      const webhooks = await sheets.webhooksOf(sheet.id);
+      if (!webhooks.some((webhook) => webhook.id === webhookId)) {
+        throw notFound(sheet.name, webhookId);
+      }
+      return (await sheets.deliveriesOf(webhookId, 100)).map(describeDelivery);
+    },
+  );
+}
+
+function notFound(sheetName: string, id: string): Problem {
+  return new Problem('webhook-not-found', `Sheet "${sheetName}" has no webhook "${id}".`);
+}

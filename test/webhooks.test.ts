@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { test, type TestContext } from 'node:test';
+import type { AppOptions } from '../src/app.ts';
+import { build, call } from './helpers/build.ts';
+import { receiver, type Delivery } from './helpers/webhook-receiver.ts';
+
+const quick: AppOptions['webhooks'] = {
+  allowPrivate: true,
+  pollMs: 50,
+  retryDelaysMs: [50, 100],
+  timeoutMs: 300,
+};
+
+async function sheetWith(t: TestContext, options: Partial<AppOptions> = { webhooks: quick }) {
+  const built = await build(t, options);
+  const created = await call(`${built.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'hooked', columns: ['name', 'age'], rows: [{ name: 'Ann', age: 31 }] },
+  });
+  assert.equal(created.status, 201, created.text);
+  const id = (created.body as { id: string }).id;
+  await call(`${built.url}/admin/v1/sheets/${id}`, {
+    method: 'PATCH',
+    body: { deleteEnabled: true },
+  });
+  const webhooks = `${built.url}/admin/v1/sheets/${id}/webhooks`;
+  return { ...built, id, rows: `${built.url}/api/v1/${id}`, webhooks };
+}
+
+async function addWebhook(webhooks: string, body: object) {
+  const created = await call(webhooks, { method: 'POST', body });
+  assert.equal(created.status, 201, created.text);
+  return created.body as { id: string; secret: string; events: string[]; url: string };
+}
+
+/** The Standard Webhooks check, written from the specification, not from the server's code. */
+function verify(secret: string, delivery: Delivery): boolean {
+  const id = delivery.headers['webhook-id'] as string;
+  const timestamp = delivery.headers['webhook-timestamp'] as string;
+  const key = Buffer.from(secret.split('_')[1] ?? '', 'base64');
+  const expected = createHmac('sha256', key)
+    .update(`${id}.${timestamp}.${delivery.body}`)
+    .digest('base64');
+  const signatures = String(delivery.headers['webhook-signature']).split(' ');
+  return signatures.some((signature) => signature === `v1,${expected}`);
+}
+
+test('webhooks are made with a secret shown once, listed without it, and removed', async (t) => {
+  const { webhooks } = await sheetWith(t);
+  const made = await addWebhook(webhooks, { url: 'https://93.184.215.14/hook' });
+  assert.match(made.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  assert.equal(Buffer.from(made.secret.slice(6), 'base64').length, 32);
+  assert.deepEqual(made.events, ['rows.created', 'rows.updated', 'rows.deleted']);
+  const only = await addWebhook(webhooks, {
+    url: 'https://93.184.215.14/deletes',
+    events: ['rows.deleted'],
+  });
+  assert.deepEqual(only.events, ['rows.deleted']);
+
+  const listed = (await call(webhooks)).body as Record<string, unknown>[];
+  assert.deepEqual(
+    listed.map((webhook) => [webhook.id, webhook.url, 'secret' in webhook]),
+    [
+      [made.id, 'https://93.184.215.14/hook', false],
+      [only.id, 'https://93.184.215.14/deletes', false],
+    ],
+  );
+  assert.equal((await call(`${webhooks}/${made.id}`, { method: 'DELETE' })).status, 204);
+  const missing = await call(`${webhooks}/${made.id}`, { method: 'DELETE' });
+  assert.equal(missing.status, 404);
+  assert.equal((missing.body as { code: string }).code, 'webhook-not-found');
+  assert.equal(((await call(webhooks)).body as unknown[]).length, 1);
+});
+
+test('a webhook to a non-http URL or with unknown event types is refused', async (t) => {
+  const { webhooks } = await sheetWith(t);
+  for (const [body, code] of [
+    [{ url: 'ftp://example.com/x' }, 'invalid-webhook'],
+    [{ url: 'not a url' }, 'invalid-webhook'],
+    [{ url: 'https://user:pw@example.com/' }, 'invalid-webhook'],
+    [{ url: 'https://example.com/', events: ['rows.moved'] }, 'invalid-body'],
+    [{ url: 'https://example.com/', events: [] }, 'invalid-body'],
+  ] as const) {
+    const answer = await call(webhooks, { method: 'POST', body });
+    assert.equal(answer.status, 400, JSON.stringify(body));
+    assert.equal((answer.body as { code: string }).code, code, JSON.stringify(body));
+  }
+  assert.deepEqual((await call(webhooks)).body, []);
+});
+
+test('destinations on loopback, private, link-local or metadata addresses are refused unless allowed', async (t) => {
+  const { webhooks } = await sheetWith(t, { webhooks: { ...quick, allowPrivate: false } });
+  for (const url of [
+    'http://127.0.0.1:9/hook',
+    'http://localhost/hook',
+    'http://10.1.2.3/hook',
+    'http://172.16.0.1/hook',
+    'http://192.168.1.1/hook',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/hook',
+    'http://[::ffff:127.0.0.1]/hook',
+    'http://[fd00:ec2::254]/hook',
+    'http://0.0.0.0/hook',
+  ]) {
+    const answer = await call(webhooks, { method: 'POST', body: { url } });
+    assert.equal(answer.status, 400, url);
+    assert.equal((answer.body as { code: string }).code, 'webhook-destination-refused', url);
+  }
+  assert.deepEqual((await call(webhooks)).body, []);
+});
+
+test('each committed write is delivered once, signed per Standard Webhooks, with the outbox body', async (t) => {
+  const { rows, webhooks, store, id } = await sheetWith(t);
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'Bob' } })).status, 201);
+  assert.equal(
+    (await call(`${rows}?name=Bob`, { method: 'PATCH', body: { age: 28 } })).status,
+    200,
+  );
+  assert.equal((await call(`${rows}?_id=0`, { method: 'DELETE' })).status, 200);
+  const received = await hook.until(3);
+  const outbox = await store.eventsAfter(id, null, 10);
+  assert.deepEqual(
+    received.map((delivery) => delivery.body),
+    outbox.map((event) => event.body),
+  );
+  for (const delivery of received) {
+    assert.equal(delivery.headers['content-type'], 'application/json');
+    assert.equal(delivery.headers['webhook-id'], (JSON.parse(delivery.body) as { id: string }).id);
+    const age = Date.now() / 1000 - Number(delivery.headers['webhook-timestamp']);
+    assert.ok(age >= 0 && age < 30, `timestamp ${String(delivery.headers['webhook-timestamp'])}`);
+    assert.ok(verify(made.secret, delivery), 'the signature verifies');
+    assert.ok(
+      !verify(made.secret, { ...delivery, body: `${delivery.body} ` }),
+      'a changed body fails',
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(hook.received.length, 3);
+});
+
+test('failures and timeouts are retried with the later events waiting, in order; the log shows every attempt', async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t, [500, 'hang', 503]);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  for (const name of ['one', 'two', 'three']) {
+    assert.equal((await call(rows, { method: 'POST', body: { name } })).status, 201);
+  }
+  const received = await hook.until(6);
+  const names = received.map(
+    (delivery) =>
+      (JSON.parse(delivery.body) as { data: { rows: { name: string }[] } }).data.rows[0]?.name,
+  );
+  // Three failed attempts at the first event, then each event once, in order.
+  assert.deepEqual(names, ['one', 'one', 'one', 'one', 'two', 'three']);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const log = (await call(`${webhooks}/${made.id}/deliveries`)).body as {
+    attempt: number;
+    status: number | null;
+    error: string | null;
+    nextRetryAt: string | null;
+  }[];
+  assert.deepEqual(
+    log.reverse().map((entry) => [entry.attempt, entry.status, entry.nextRetryAt !== null]),
+    [
+      [1, 500, true],
+      [2, null, true],
+      [3, 503, true],
+      [4, 200, false],
+      [1, 200, false],
+      [1, 200, false],
+    ],
+  );
+  assert.match(log[1]?.error ?? '', /no answer within 300 ms/);
+});
+
+test('410 Gone switches a webhook off: nothing more is sent to it', async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t, [410]);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'gone' } })).status, 201);
+  await hook.until(1);
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'after' } })).status, 201);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(hook.received.length, 1);
+  const [listed] = (await call(webhooks)).body as { id: string; disabledAt: string | null }[];
+  assert.equal(listed?.id, made.id);
+  assert.ok(listed?.disabledAt !== null, 'the webhook is off');
+});
+
+test('a webhook is sent only the event types it asked for', async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t);
+  await addWebhook(webhooks, { url: hook.url, events: ['rows.deleted'] });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'Bob' } })).status, 201);
+  assert.equal((await call(`${rows}?name=Bob`, { method: 'DELETE' })).status, 200);
+  const [only] = await hook.until(1);
+  assert.equal((JSON.parse(only?.body ?? '{}') as { type: string }).type, 'rows.deleted');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(hook.received.length, 1);
+});
+
+test('an event that keeps failing is given up on after the retry period, and the next one goes on', async (t) => {
+  const { rows, webhooks } = await sheetWith(t, { webhooks: { ...quick, giveUpMs: 200 } });
+  const hook = await receiver(t, [500, 500, 500, 500, 500, 500, 500, 500]);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'doomed' } })).status, 201);
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'next' } })).status, 201);
+  const deadline = Date.now() + 10_000;
+  let log: { attempt: number; status: number | null; error: string | null }[] = [];
+  for (;;) {
+    log = (await call(`${webhooks}/${made.id}/deliveries`)).body as typeof log;
+    if (log.some((entry) => entry.error?.includes('given up on'))) break;
+    assert.ok(Date.now() < deadline, JSON.stringify(log));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const names = (await hook.until(hook.received.length)).map(
+    (delivery) =>
+      (JSON.parse(delivery.body) as { data: { rows: { name: string }[] } }).data.rows[0]?.name,
+  );
+  assert.equal(names[0], 'doomed');
+  // Once given up on, the event is not sent again; the next one is.
+  const last = await hook.until(names.length + 1);
+  const lastName = (JSON.parse(last.at(-1)?.body ?? '{}') as { data: { rows: { name: string }[] } })
+    .data.rows[0]?.name;
+  assert.equal(lastName, 'next');
+});
