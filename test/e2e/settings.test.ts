@@ -1,15 +1,20 @@
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import type { AppOptions } from '../../src/app.ts';
 import { build, call } from '../helpers/build.ts';
+import { receiver } from '../helpers/webhook-receiver.ts';
 import { launchChromium, openConsole, skipReason } from './browser.ts';
 
 const adminToken = 'e2e-administrator-token-0123456789';
 const asAdmin = { authorization: `Bearer ${adminToken}` };
 
 /** A server (with the administrator token, if asked) holding one sheet of three rows. */
-async function serverWithSheet(t: TestContext, options: { token?: boolean } = {}) {
-  const { url } = await build(t, options.token ? { adminToken } : {});
+async function serverWithSheet(
+  t: TestContext,
+  options: { token?: boolean; app?: Partial<AppOptions> } = {},
+) {
+  const { url } = await build(t, { ...(options.token ? { adminToken } : {}), ...options.app });
   const headers = options.token ? asAdmin : {};
   const created = await call(`${url}/admin/v1/sheets`, {
     method: 'POST',
@@ -110,7 +115,8 @@ describe('console: sign-in and settings', { skip: skipReason }, () => {
     assert.equal((await call(`${url}/api/v1/${id}`)).status, 401);
 
     await page.getByLabel('Key name').fill('website');
-    await page.getByRole('checkbox', { name: /create/ }).check();
+    const keys = page.getByRole('region', { name: 'API keys' });
+    await keys.getByRole('checkbox', { name: /create/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = page.locator('.key-secret code');
     await secret.waitFor();
@@ -142,6 +148,44 @@ describe('console: sign-in and settings', { skip: skipReason }, () => {
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText('No keys yet.').waitFor();
     assert.equal((await call(`${url}/api/v1/${id}`, { headers: withKey })).status, 401);
+  });
+
+  test('a webhook is added with its secret shown once, its deliveries listed, and removed', async (t) => {
+    const { url, id } = await serverWithSheet(t, {
+      app: { webhooks: { allowPrivate: true, pollMs: 50 } },
+    });
+    const hook = await receiver(t);
+    const page = await openConsole(t, browser, `${url}/#/sheets/${id}/settings`);
+    await page.getByRole('heading', { level: 1, name: 'Settings of people' }).waitFor();
+    const panel = page.getByRole('region', { name: 'Webhooks' });
+    await panel.getByText('No webhooks yet.').waitFor();
+
+    await panel.getByLabel('Webhook URL').fill(hook.url);
+    await panel.getByRole('checkbox', { name: 'rows.deleted' }).uncheck();
+    await panel.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = panel.locator('.key-secret code');
+    await secret.waitFor();
+    assert.match(await secret.innerText(), /^whsec_[A-Za-z0-9+/]{43}=$/);
+    await panel.getByText(hook.url).waitFor();
+    assert.match(await panel.locator('.webhook').innerText(), /rows\.created, rows\.updated/);
+
+    const posted = await call(`${url}/api/v1/${id}`, { method: 'POST', body: { name: 'Eva' } });
+    assert.equal(posted.status, 201);
+    await hook.until(1);
+    await panel.getByRole('button', { name: 'Recent deliveries' }).click();
+    const delivery = panel.getByRole('row', { name: /rows\.created/ });
+    await delivery.waitFor();
+    assert.match(await delivery.innerText(), /200/);
+
+    await panel.getByRole('button', { name: 'Done' }).click();
+    await secret.waitFor({ state: 'detached' });
+    await page.reload();
+    await panel.getByText(hook.url).waitFor();
+    assert.equal(await page.locator('.key-secret').count(), 0, 'the secret is not shown again');
+    await panel.getByRole('button', { name: `Remove webhook ${hook.url}` }).click();
+    await panel.getByRole('button', { name: 'Yes, remove' }).click();
+    await panel.getByText('No webhooks yet.').waitFor();
+    assert.deepEqual((await call(`${url}/admin/v1/sheets/${id}/webhooks`)).body, []);
   });
 
   test('renames the sheet, sets allowed origins, and removes it after a confirmation naming it', async (t) => {

@@ -8,6 +8,10 @@ import type {
   Sheet,
   SheetPatch,
   SheetsCreated,
+  NewWebhook,
+  Webhook,
+  WebhookDelivery,
+  WebhookEvent,
 } from './types.ts';
 
 /** The management API, /admin/v1, one function per request the console makes. */
@@ -55,3 +59,18 @@ export const createKey = (sheetId: string, scopes: KeyScope[], name?: string) =>
 
 export const revokeKey = (sheetId: string, keyId: string) =>
   request<void>('DELETE', `${sheetPath(sheetId)}/keys/${encodeURIComponent(keyId)}`);
+
+export const listWebhooks = (sheetId: string) =>
+  request<Webhook[]>('GET', `${sheetPath(sheetId)}/webhooks`);
+
+export const createWebhook = (sheetId: string, url: string, events: WebhookEvent[]) =>
+  request<NewWebhook>('POST', `${sheetPath(sheetId)}/webhooks`, { url, events });
+
+export const deleteWebhook = (sheetId: string, webhookId: string) =>
+  request<undefined>('DELETE', `${sheetPath(sheetId)}/webhooks/${encodeURIComponent(webhookId)}`);
+
+export const listDeliveries = (sheetId: string, webhookId: string) =>
+  request<WebhookDelivery[]>(
+    'GET',
+    `${sheetPath(sheetId)}/webhooks/${encodeURIComponent(webhookId)}/deliveries`,
+  );

@@ -57,3 +57,30 @@ export interface HeaderCellProblem {
   cell: string;
   problem: string;
 }
+
+export const webhookEvents = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEvent[];
+  createdAt: string;
+  disabledAt?: string | null;
+  disabledReason?: string | null;
+}
+
+export interface NewWebhook extends Webhook {
+  /** The signing secret: shown once, when created. */
+  secret: string;
+}
+
+export interface WebhookDelivery {
+  eventId: string;
+  type: string;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+  nextRetryAt: string | null;
+  at: string;
+}

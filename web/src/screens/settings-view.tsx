@@ -6,6 +6,7 @@ import { TokenInUse } from '../hooks/use-admin-session.ts';
 import { useResource } from '../hooks/use-resource.ts';
 import { hrefFor } from '../lib/routes.ts';
 import { ApiKeysPanel } from './api-keys-panel.tsx';
+import { WebhooksPanel } from './webhooks-panel.tsx';
 import { RemoveSheet } from './remove-sheet.tsx';
 import {
   AccessForm,
@@ -52,6 +53,7 @@ export function SettingsView({ sheetId }: { sheetId: string }) {
             <OriginsForm sheet={current} onSaved={sheet.set} />
           </section>
           <ApiKeysPanel sheet={current} />
+          <WebhooksPanel sheet={current} />
           <RemoveSheet sheet={current} />
         </>
       )}
