@@ -27,6 +27,8 @@ declare module 'autocannon' {
     /** Seconds before a request counts as timed out. */
     timeout?: number;
     requests?: Request[];
+    /** Requests per second across all connections, at most. */
+    overallRate?: number;
   }
 
   export interface Histogram {

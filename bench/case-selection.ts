@@ -15,6 +15,7 @@ export const caseNames = {
   f: 'scaleout',
   j: 'sheets',
   k: 'chaos',
+  l: 'webhooks',
 } as const;
 
 export type CaseName = (typeof caseNames)[keyof typeof caseNames];

@@ -17,6 +17,7 @@ import { importTable, mib } from './report.ts';
 import { scaleOutCase, type ScaleOutResult } from './scale-out-case.ts';
 import { servers, startFleet, stopFleet, type Fleet } from './setup.ts';
 import { streamCase } from './stream-case.ts';
+import { webhookCase } from './webhook-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './targets.ts';
 
 /**
@@ -207,6 +208,12 @@ async function runCases(database: Database | null): Promise<void> {
     const sheets = await manySheetsCase(sheetsPlan, database);
     results.sheets = sheets;
     targets.push(...sheets.targets);
+  }
+
+  if (has('webhooks')) {
+    const webhooks = await webhookCase({ ratePerSecond: 500, seconds: quick ? 4 : 15 });
+    results.webhooks = webhooks;
+    targets.push(...webhooks.targets);
   }
 
   if (database !== null && has('chaos')) {

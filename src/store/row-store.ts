@@ -388,13 +388,13 @@ export class RowStore implements SheetStore {
   recordDelivery(
     webhookId: string,
     progress: WebhookProgress,
-    delivery: DeliveryRecord | null,
+    deliveries: DeliveryRecord[],
     release: boolean,
   ): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
       yield* db.saveWebhookProgress(webhookId, progress, release);
-      if (delivery !== null) yield* db.insertDelivery(delivery, deliveriesKept);
+      for (const delivery of deliveries) yield* db.insertDelivery(delivery, deliveriesKept);
     });
   }
 

@@ -194,13 +194,13 @@ export interface SheetStore {
   /** A sheet's first event after outbox position `seq`, with its position; null when none. */
   eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null>;
   /**
-   * Records an attempt and the webhook's state after it; `release` ends this server's lease,
+   * Records attempts and the webhook's state after them; `release` ends this server's lease,
    * which it keeps while it goes on to the next event.
    */
   recordDelivery(
     webhookId: string,
     progress: WebhookProgress,
-    delivery: DeliveryRecord | null,
+    deliveries: DeliveryRecord[],
     release: boolean,
   ): Promise<void>;
   /** A webhook's most recent delivery attempts, newest first. */

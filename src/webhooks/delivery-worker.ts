@@ -29,6 +29,9 @@ export const defaultDeliverySettings: DeliverySettings = {
 
 /** Webhooks taken per look. */
 const batch = 20;
+/** Delivered events are saved at least this often, in one transaction. */
+const saveEvery = 50;
+const saveAfterMs = 250;
 
 /**
  * Sends each webhook its sheet's events from the outbox, in order, at least once: an event
@@ -96,12 +99,22 @@ export class DeliveryWorker {
   /** Sends a webhook its pending events, in order, until one fails or none is left. */
   async #serve(webhook: WebhookRecord, lastStart: number): Promise<void> {
     let progress: WebhookProgress = { ...webhook };
+    // Successes are saved in batches: a crash before a save only sends those events again.
+    let unsaved: DeliveryRecord[] = [];
+    let savedAt = Date.now();
+    const save = async (release: boolean, last?: DeliveryRecord) => {
+      await this.store.recordDelivery(
+        webhook.id,
+        progress,
+        last === undefined ? unsaved : [...unsaved, last],
+        release,
+      );
+      unsaved = [];
+      savedAt = Date.now();
+    };
     for (;;) {
       const event = await this.store.eventAfter(webhook.sheetId, progress.cursor);
-      if (event === null || this.#stopped || Date.now() > lastStart) {
-        await this.store.recordDelivery(webhook.id, progress, null, true);
-        return;
-      }
+      if (event === null || this.#stopped || Date.now() > lastStart) return save(true);
       if (!webhook.events.includes(event.type)) {
         progress = { ...progress, cursor: event.seq };
         continue;
@@ -124,35 +137,24 @@ export class DeliveryWorker {
       const done = { cursor: event.seq, attempt: 0, firstAttemptAt: null };
       if (answer.ok) {
         progress = { ...progress, ...done, nextAttemptAt: now.toISOString() };
-        await this.store.recordDelivery(webhook.id, progress, delivery, false);
+        unsaved.push(delivery);
+        if (unsaved.length >= saveEvery || Date.now() - savedAt >= saveAfterMs) await save(false);
         continue;
       }
       if (answer.status === 410) {
         const reason = 'The receiver answered 410 Gone: the webhook was switched off.';
         progress = { ...progress, disabledAt: now.toISOString(), disabledReason: reason };
-        await this.store.recordDelivery(webhook.id, progress, { ...delivery, error: reason }, true);
-        return;
+        return save(true, { ...delivery, error: reason });
       }
       if (now.getTime() - Date.parse(firstAttemptAt) >= this.settings.giveUpMs) {
         const gaveUp = `${delivery.error ?? `answered ${answer.status}`}; given up on after ${attempt} attempts since ${firstAttemptAt}`;
         progress = { ...progress, ...done, nextAttemptAt: now.toISOString() };
-        await this.store.recordDelivery(
-          webhook.id,
-          progress,
-          { ...delivery, error: gaveUp },
-          false,
-        );
+        await save(false, { ...delivery, error: gaveUp });
         continue;
       }
       const next = new Date(now.getTime() + this.#delay(attempt)).toISOString();
       progress = { ...progress, attempt, firstAttemptAt, nextAttemptAt: next };
-      await this.store.recordDelivery(
-        webhook.id,
-        progress,
-        { ...delivery, nextRetryAt: next },
-        true,
-      );
-      return;
+      return save(true, { ...delivery, nextRetryAt: next });
     }
   }
 
