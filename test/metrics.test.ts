@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { build, call } from './helpers/build.ts';
 import { connect, setup } from './helpers/google.ts';
 import { backend } from './helpers/stores.ts';
+import { receiver } from './helpers/webhook-receiver.ts';
 
 /** The value of one sample of a scrape, by its exact name and labels; 0 when absent. */
 function sample(scrape: string, name: string, labels: Record<string, string> = {}): number {
@@ -138,4 +139,35 @@ test('upstream requests are counted by outcome: a 429, a write whose answer was 
     sample(text, 'sheetport_upstream_retries_total', { provider: 'google', request: 'write' }),
     1,
   );
+});
+
+test('webhook metrics: events waiting for a failing receiver are the backlog, and its refusals are failed deliveries', async (t) => {
+  const hook = await receiver(t, [500, 500, 500]);
+  const { url } = await build(t, {
+    metrics: true,
+    webhooks: { allowPrivate: true, pollMs: 50, retryDelaysMs: [60_000] },
+  });
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'hooked', columns: ['name'] },
+  });
+  const id = (created.body as { id: string }).id;
+  const made = await call(`${url}/admin/v1/sheets/${id}/webhooks`, {
+    method: 'POST',
+    body: { url: hook.url },
+  });
+  assert.equal(made.status, 201, made.text);
+  for (const name of ['a', 'b', 'c']) {
+    assert.equal(
+      (await call(`${url}/api/v1/${id}`, { method: 'POST', body: { name } })).status,
+      201,
+    );
+  }
+  await hook.until(1);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const text = await scrape(url);
+  // The first event failed and waits a minute for its retry; the two after it wait behind it.
+  assert.equal(sample(text, 'sheetport_webhook_backlog'), 3);
+  assert.equal(sample(text, 'sheetport_webhook_deliveries_total', { outcome: 'failed' }), 1);
+  assert.equal(sample(text, 'sheetport_webhook_deliveries_total', { outcome: 'delivered' }), 0);
 });

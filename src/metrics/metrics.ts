@@ -73,7 +73,17 @@ export class Metrics {
     queueDepth: () => Map<string, number>;
     /** The store's database connections, where it has a pool. */
     connections: () => { total: number; idle: number; waiting: number } | null;
+    /** Events waiting to be delivered to webhooks that are on. */
+    webhookBacklog: () => Promise<number>;
   }) {
+    new Gauge({
+      name: 'sheetport_webhook_backlog',
+      help: 'Events committed but not yet delivered to (or given up on by) the webhooks that are on',
+      registers: [this.registry],
+      async collect() {
+        this.set(await sources.webhookBacklog());
+      },
+    });
     new Gauge({
       name: 'sheetport_write_queue_depth',
       help: 'Writes waiting for their turn, by sheet kind',

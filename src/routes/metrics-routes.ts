@@ -22,6 +22,7 @@ export function registerMetrics(
   const metrics = new Metrics({
     queueDepth: sources.queueDepth,
     connections: () => sources.store.connections(),
+    webhookBacklog: () => sources.store.webhookBacklog(),
   });
   const providers = Object.entries(sources.providers) as [string, SheetProvider | undefined][];
   for (const [name, provider] of providers) {

@@ -159,6 +159,7 @@ export interface Dialect {
   insertWebhook(webhook: WebhookRecord): Work<void>;
   maxEventSeq(sheetId: string): Work<number>;
   webhooksOf(sheetId: string): Work<WebhookRecord[]>;
+  webhookBacklog(): Work<number>;
   deleteWebhook(sheetId: string, id: string): Work<boolean>;
   claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]>;
   eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null>;

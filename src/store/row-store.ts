@@ -371,6 +371,10 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.webhooksOf(sheetId));
   }
 
+  webhookBacklog(): Promise<number> {
+    return this.#db.read(() => this.#db.webhookBacklog());
+  }
+
   deleteWebhook(sheetId: string, id: string): Promise<boolean> {
     return this.#db.write(() => this.#db.deleteWebhook(sheetId, id));
   }

@@ -185,6 +185,8 @@ export interface SheetStore {
     webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
   ): Promise<WebhookRecord>;
   webhooksOf(sheetId: string): Promise<WebhookRecord[]>;
+  /** Events waiting for the webhooks that are on, of every sheet (whatever their types). */
+  webhookBacklog(): Promise<number>;
   deleteWebhook(sheetId: string, id: string): Promise<boolean>;
   /**
    * Takes up to `limit` webhooks whose next attempt is due, for `leaseMs`: no other server takes

@@ -535,6 +535,16 @@ export class PostgresDialect implements Dialect {
     return Number(rows[0]?.seq ?? 0);
   }
 
+  *webhookBacklog(): Work<number> {
+    const rows = yield* this.#all<{ n: string }>(
+      `SELECT count(*) AS n FROM webhooks JOIN events
+         ON events.sheet_id = webhooks.sheet_id AND events.seq > webhooks.cursor
+       WHERE webhooks.disabled_at IS NULL`,
+      [],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   webhooksOf(sheetId: string): Work<WebhookRecord[]> {
     return this.#all(
       'SELECT * FROM webhooks WHERE sheet_id = $1 ORDER BY created_at, id',

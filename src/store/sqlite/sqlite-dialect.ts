@@ -487,6 +487,20 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  webhookBacklog(): Work<number> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          `SELECT count(*) AS n FROM webhooks JOIN events
+         ON events.sheet_id = webhooks.sheet_id AND events.seq > webhooks.cursor
+       WHERE webhooks.disabled_at IS NULL`,
+        )
+          .pluck()
+          .get() as number,
+    );
+  }
+
   webhooksOf(sheetId: string): Work<WebhookRecord[]> {
     return this.#all(
       'SELECT * FROM webhooks WHERE sheet_id = ? ORDER BY created_at, id',
