@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { cellText, type Cell } from '../cells/cell.ts';
-import { xlsxType } from './xlsx-answer.ts';
+import { xlsxType, type CellChunks } from './xlsx-answer.ts';
 
 /**
  * Rows as CSV with the header first; cells are written as the text a person sees. Text that a
@@ -27,6 +27,16 @@ export function csvRows(rows: Cell[][], positions: number[] | null): string {
     return positions === null ? cells : [String(positions[r]), ...cells];
   });
   return texts.length === 0 ? '' : stringify(texts);
+}
+
+/** Rows read in chunks as CSV text: the header first, then each chunk's rows, as they come. */
+export async function* csvText(
+  columns: string[],
+  chunks: CellChunks,
+  withIds: boolean,
+): AsyncIterable<string> {
+  yield csvHeader(columns, withIds);
+  for await (const { rows, positions } of chunks) yield csvRows(rows, withIds ? positions : null);
 }
 
 const open = Buffer.from('[');

@@ -18,7 +18,7 @@ import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
-import { csvHeader, csvRows, jsonArray, negotiateFormat } from './row-response.ts';
+import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
 import { rowRouteSchemas } from './schemas.ts';
@@ -110,11 +110,9 @@ export async function rowRoutes(
   async function csvAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
     const answer = await sheets.readCells(sheet, plan);
     const columns = plan.fields === null ? sheet.columns : plan.fields.map(columnOf(sheet));
+    const text = csvText(columns, narrowed(answer.chunks, plan.fields), plan.withIds);
     async function* csv(): AsyncIterable<Buffer[]> {
-      yield [Buffer.from(csvHeader(columns, plan.withIds))];
-      for await (const { rows, positions } of narrowed(answer.chunks, plan.fields)) {
-        yield [Buffer.from(csvRows(rows, plan.withIds ? positions : null))];
-      }
+      for await (const part of text) yield [Buffer.from(part)];
     }
     return { ...answer, body: csv() };
   }

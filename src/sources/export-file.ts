@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Problem } from '../errors/problem.ts';
 import { parseRowQuery } from '../query/parse-row-query.ts';
 import { planRead } from '../query/plan.ts';
-import { csvHeader, csvRows } from '../routes/row-response.ts';
+import { csvText } from '../routes/row-response.ts';
 import { xlsxAnswer } from '../routes/xlsx-answer.ts';
 import type { SheetStore } from '../store/store.ts';
 
@@ -25,15 +25,7 @@ export async function exportSheet(store: SheetStore, id: string, path: string): 
   const body =
     format === '.xlsx'
       ? await xlsxAnswer(sheet.name, sheet.columns, answer.chunks, false)
-      : Readable.from(csvLines(sheet.columns, answer.chunks));
+      : Readable.from(csvText(sheet.columns, answer.chunks, false));
   await pipeline(body, createWriteStream(path));
   return answer.total;
-}
-
-async function* csvLines(
-  columns: string[],
-  chunks: AsyncIterable<{ rows: Parameters<typeof csvRows>[0] }>,
-): AsyncIterable<string> {
-  yield csvHeader(columns, false);
-  for await (const { rows } of chunks) yield csvRows(rows, null);
 }

@@ -30,22 +30,17 @@ export function Downloads({ sheet, query }: Props) {
   return (
     <div class="downloads">
       <span>Download {query === '' ? 'all rows' : 'the rows these filters choose'}:</span>
-      <button
-        type="button"
-        class="secondary small"
-        disabled={action.busy}
-        onClick={() => download('csv')}
-      >
-        Download CSV
-      </button>
-      <button
-        type="button"
-        class="secondary small"
-        disabled={action.busy}
-        onClick={() => download('xlsx')}
-      >
-        Download XLSX
-      </button>
+      {(['csv', 'xlsx'] as const).map((format) => (
+        <button
+          key={format}
+          type="button"
+          class="secondary small"
+          disabled={action.busy}
+          onClick={() => download(format)}
+        >
+          Download {format.toUpperCase()}
+        </button>
+      ))}
       <ProblemMessage problem={action.problem} />
     </div>
   );
