@@ -16,6 +16,7 @@ export const caseNames = {
   j: 'sheets',
   k: 'chaos',
   l: 'webhooks',
+  m: 'outbox',
 } as const;
 
 export type CaseName = (typeof caseNames)[keyof typeof caseNames];

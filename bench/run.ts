@@ -11,6 +11,7 @@ import { measureImports, removeImports } from './import-case.ts';
 import { manySheetsCase, type ManySheetsPlan } from './many-sheets-case.ts';
 import { mixedCase, type MixedResult } from './mixed-case.ts';
 import { log, print } from './output.ts';
+import { outboxCase } from './outbox-case.ts';
 import { patternCase } from './pattern-case.ts';
 import { git, work } from './paths.ts';
 import { importTable, mib } from './report.ts';
@@ -24,7 +25,8 @@ import { rateTarget, target, targetLine, type TargetOutcome } from './targets.ts
  * `npm run bench`: Sheetport on SQLite and on PostgreSQL against json-server 0.17 and a bare
  * node:http server on the same seeded data, then the import and streaming of large sheets,
  * writes to a Google sheet under Google's write quota, one server against two on one
- * PostgreSQL, ten thousand small sheets, and writes to a Google sheet under injected faults.
+ * PostgreSQL, ten thousand small sheets, writes to a Google sheet under injected faults, webhook
+ * delivery, and the outbox's cost to a write.
  * Tables go to stdout, progress to stderr.
  * BENCH_QUICK=1 makes a smoke run: short cases, smaller imports, fewer sheets, short Google cases.
  * BENCH_FULL=1 creates 100,000 sheets in case j instead of 10,000.
@@ -105,7 +107,7 @@ const has = (...names: CaseName[]) => names.some((name) => cases.has(name));
 async function main(): Promise<void> {
   printMachine();
   await mkdir(work, { recursive: true });
-  // Every case but d and e needs PostgreSQL.
+  // Every case but d, e and l needs PostgreSQL.
   const database = has(
     'filter',
     'getall',
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
     'scaleout',
     'sheets',
     'chaos',
+    'outbox',
   )
     ? await startDatabase()
     : null;
@@ -214,6 +217,12 @@ async function runCases(database: Database | null): Promise<void> {
     const webhooks = await webhookCase({ ratePerSecond: 500, seconds: quick ? 4 : 15 });
     results.webhooks = webhooks;
     targets.push(...webhooks.targets);
+  }
+
+  if (has('outbox')) {
+    const outbox = await outboxCase(timing, database);
+    results.outbox = outbox;
+    targets.push(...outbox.targets);
   }
 
   if (database !== null && has('chaos')) {

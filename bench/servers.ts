@@ -155,10 +155,12 @@ export async function startEmptySheetport(
   name: string,
   dataDir: string,
   settings: Record<string, string> = {},
+  { program = cli, nodeOptions = [] }: Launch = {},
 ): Promise<Server> {
   const port = await freePort();
   const env = sheetportEnv(dataDir, port, settings);
-  return startServer(name, port, [cli, 'serve'], env, '/admin/v1/sheets');
+  const args = [...nodeOptions, program, 'serve'];
+  return startServer(name, port, args, env, '/admin/v1/sheets');
 }
 
 export function sheetportEnv(
