@@ -94,7 +94,9 @@ export interface Dialect {
   // Sheets
   sheetById(id: string, lock?: boolean): Work<SheetRecord | null>;
   listSheets(): Work<SheetRecord[]>;
-  insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number>;
+  /** A key no sheet has, for the sheet about to be inserted in the same transaction. */
+  newSheetKey(): Work<number>;
+  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void>;
   /**
    * Saves a sheet's fields; `publish` also makes an imported sheet visible, once all its rows
    * are in (in the same statement: on PostgreSQL each update leaves a row version behind).

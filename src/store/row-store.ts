@@ -88,6 +88,11 @@ export class RowStore implements SheetStore {
     return record;
   }
 
+  /**
+   * A sheet whose rows are all at hand and few is made in one transaction, inserted as it ends
+   * up; a larger one is inserted as importing, filled in transactions of `chunkRows` rows, then
+   * made visible, and removed if its rows cannot all be stored.
+   */
   async createSheet(
     draft: NewSheet,
     rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
@@ -95,23 +100,40 @@ export class RowStore implements SheetStore {
     const now = new Date().toISOString();
     const fields = { ...draft, rowCount: 0, version: 1, nextRid: 0, indexed: false, pushing: null };
     const unsaved = { ...fields, createdAt: now, updatedAt: now };
-    const key = await this.#db.write(() => this.#db.insertSheet(unsaved, 'importing'));
-    const source = new StoredRows(this.#db, { ...unsaved, key }, this.#indexThreshold, false);
+    const db = this.#db;
+    const threshold = this.#indexThreshold;
+    const sourceOf = (key: number) => new StoredRows(db, { ...unsaved, key }, threshold, false);
+    const whole = Array.isArray(rows) ? (rows as Cell[][][]).flat() : null;
+    if (whole !== null && whole.length <= chunkRows) {
+      const record = await db.write(function* () {
+        const source = sourceOf(yield* db.newSheetKey());
+        yield* source.apply({ kind: 'append', rows: whole });
+        yield* source.indexIfLarge();
+        yield* db.insertSheet(source.record, 'ready');
+        return source.record;
+      });
+      this.#remember(record);
+      return record;
+    }
+    const source = await db.write(function* () {
+      const made = sourceOf(yield* db.newSheetKey());
+      yield* db.insertSheet(made.record, 'importing');
+      return made;
+    });
     try {
       for await (const chunk of rows) {
         // Large chunks are split so that no one transaction holds the store for long.
         for (let i = 0; i < chunk.length; i += chunkRows) {
           const part = chunk.slice(i, i + chunkRows);
-          await this.#db.write(function* () {
+          await db.write(function* () {
             yield* source.apply({ kind: 'append', rows: part });
             yield* source.indexIfLarge();
           });
         }
       }
-      const db = this.#db;
       await db.write(() => db.saveSheet(source.record, true));
     } catch (error) {
-      await this.#db.write(() => this.#db.deleteSheet(key)).catch(() => undefined);
+      await db.write(() => db.deleteSheet(source.record.key)).catch(() => undefined);
       throw error;
     }
     this.#remember(source.record);

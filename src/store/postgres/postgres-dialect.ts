@@ -200,11 +200,20 @@ export class PostgresDialect implements Dialect {
     return this.#all(`SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`, [], toSheet);
   }
 
-  *insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number> {
-    const rows = yield* this.#all<{ key: number }>(
-      `INSERT INTO sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING key`,
+  *newSheetKey(): Work<number> {
+    const rows = yield* this.#all<{ key: string }>(
+      "SELECT nextval(pg_get_serial_sequence('sheets', 'key')) AS key",
+      [],
+    );
+    return Number((rows[0] as { key: string }).key);
+  }
+
+  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void> {
+    return this.#run(
+      `INSERT INTO sheets (key, id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
+        sheet.key,
         sheet.id,
         sheet.name,
         JSON.stringify(sheet.columns),
@@ -220,7 +229,6 @@ export class PostgresDialect implements Dialect {
         sheet.updatedAt,
       ],
     );
-    return (rows[0] as { key: number }).key;
   }
 
   saveSheet(sheet: SheetRecord, publish = false): Work<void> {

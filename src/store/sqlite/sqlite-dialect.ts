@@ -121,29 +121,34 @@ export class SqliteDialect implements Dialect {
     return this.#all(`SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`, [], toSheet);
   }
 
-  insertSheet(sheet: Omit<SheetRecord, 'key'>, state: 'importing' | 'ready'): Work<number> {
-    return step((db: Db) =>
-      Number(
-        this.#statement(
-          db,
-          `INSERT INTO sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          sheet.id,
-          sheet.name,
-          JSON.stringify(sheet.columns),
-          JSON.stringify(sheet.source),
-          JSON.stringify(sheet.settings),
-          sheet.rowCount,
-          sheet.version,
-          sheet.nextRid,
-          sheet.indexed ? 1 : 0,
-          sheet.pushing,
-          state,
-          sheet.createdAt,
-          sheet.updatedAt,
-        ).lastInsertRowid,
-      ),
+  newSheetKey(): Work<number> {
+    // What SQLite would choose for the key: writers are serialised, so no one else takes it.
+    return step(
+      (db: Db) =>
+        this.#statement(db, 'SELECT coalesce(max(key), 0) + 1 FROM sheets').pluck().get() as number,
+    );
+  }
+
+  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void> {
+    return this.#run(
+      `INSERT INTO sheets (key, id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        sheet.key,
+        sheet.id,
+        sheet.name,
+        JSON.stringify(sheet.columns),
+        JSON.stringify(sheet.source),
+        JSON.stringify(sheet.settings),
+        sheet.rowCount,
+        sheet.version,
+        sheet.nextRid,
+        sheet.indexed ? 1 : 0,
+        sheet.pushing,
+        state,
+        sheet.createdAt,
+        sheet.updatedAt,
+      ],
     );
   }
 
