@@ -210,46 +210,17 @@ export class PostgresDialect implements Dialect {
 
   insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void> {
     return this.#run(
-      `INSERT INTO sheets (key, id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
+      `INSERT INTO sheets (${sheetColumns}, key, id, state, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [
-        sheet.key,
-        sheet.id,
-        sheet.name,
-        JSON.stringify(sheet.columns),
-        JSON.stringify(sheet.source),
-        JSON.stringify(sheet.settings),
-        sheet.rowCount,
-        sheet.version,
-        sheet.nextRid,
-        sheet.indexed,
-        sheet.pushing,
-        state,
-        sheet.createdAt,
-        sheet.updatedAt,
-      ],
+      [...sheetFields(sheet), sheet.key, sheet.id, state, sheet.createdAt],
     );
   }
 
   saveSheet(sheet: SheetRecord, publish = false): Work<void> {
     return this.#run(
-      `UPDATE sheets SET name = $2, columns = $3, source = $4, settings = $5, row_count = $6,
-         version = $7, next_rid = $8, indexed = $9, pushing = $10, updated_at = $11,
-         state = CASE WHEN $12 THEN 'ready' ELSE state END WHERE key = $1`,
-      [
-        sheet.key,
-        sheet.name,
-        JSON.stringify(sheet.columns),
-        JSON.stringify(sheet.source),
-        JSON.stringify(sheet.settings),
-        sheet.rowCount,
-        sheet.version,
-        sheet.nextRid,
-        sheet.indexed,
-        sheet.pushing,
-        sheet.updatedAt,
-        publish,
-      ],
+      `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10),
+         state = CASE WHEN $11 THEN 'ready' ELSE state END WHERE key = $12`,
+      [...sheetFields(sheet), publish, sheet.key],
     );
   }
 
@@ -825,6 +796,26 @@ function columnsOf(rows: StoredRow[]): [number[], number[], string[], (string | 
     rows.map((r) => r.rid),
     rows.map((r) => r.json),
     rows.map((r) => r.dates),
+  ];
+}
+
+/** The columns of `sheets` that a save writes, in the order of `sheetFields`. */
+const sheetColumns =
+  'name, columns, source, settings, row_count, version, next_rid, indexed, pushing, updated_at';
+
+/** A sheet's values for `sheetColumns`: the inverse of `toSheet`. */
+function sheetFields(sheet: SheetRecord): unknown[] {
+  return [
+    sheet.name,
+    JSON.stringify(sheet.columns),
+    JSON.stringify(sheet.source),
+    JSON.stringify(sheet.settings),
+    sheet.rowCount,
+    sheet.version,
+    sheet.nextRid,
+    sheet.indexed,
+    sheet.pushing,
+    sheet.updatedAt,
   ];
 }
 

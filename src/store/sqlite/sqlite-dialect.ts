@@ -131,46 +131,17 @@ export class SqliteDialect implements Dialect {
 
   insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void> {
     return this.#run(
-      `INSERT INTO sheets (key, id, name, columns, source, settings, row_count, version, next_rid, indexed, pushing, state, created_at, updated_at)
+      `INSERT INTO sheets (${sheetColumns}, key, id, state, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        sheet.key,
-        sheet.id,
-        sheet.name,
-        JSON.stringify(sheet.columns),
-        JSON.stringify(sheet.source),
-        JSON.stringify(sheet.settings),
-        sheet.rowCount,
-        sheet.version,
-        sheet.nextRid,
-        sheet.indexed ? 1 : 0,
-        sheet.pushing,
-        state,
-        sheet.createdAt,
-        sheet.updatedAt,
-      ],
+      [...sheetFields(sheet), sheet.key, sheet.id, state, sheet.createdAt],
     );
   }
 
   saveSheet(sheet: SheetRecord, publish = false): Work<void> {
     return this.#run(
-      `UPDATE sheets SET name = ?, columns = ?, source = ?, settings = ?, row_count = ?, version = ?,
-         next_rid = ?, indexed = ?, pushing = ?, updated_at = ?,
+      `UPDATE sheets SET (${sheetColumns}) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
          state = CASE WHEN ? THEN 'ready' ELSE state END WHERE key = ?`,
-      [
-        sheet.name,
-        JSON.stringify(sheet.columns),
-        JSON.stringify(sheet.source),
-        JSON.stringify(sheet.settings),
-        sheet.rowCount,
-        sheet.version,
-        sheet.nextRid,
-        sheet.indexed ? 1 : 0,
-        sheet.pushing,
-        sheet.updatedAt,
-        publish ? 1 : 0,
-        sheet.key,
-      ],
+      [...sheetFields(sheet), publish ? 1 : 0, sheet.key],
     );
   }
 
@@ -717,6 +688,26 @@ function numbered(values: unknown[]): Record<number, unknown> {
 function valuesAt(entry: RowEntries['entries'][number], rid: number) {
   const [value, folded, shown] = entryValues(entry);
   return [value, rid, folded, shown] as const;
+}
+
+/** The columns of `sheets` that a save writes, in the order of `sheetFields`. */
+const sheetColumns =
+  'name, columns, source, settings, row_count, version, next_rid, indexed, pushing, updated_at';
+
+/** A sheet's values for `sheetColumns`: the inverse of `toSheet`. */
+function sheetFields(sheet: SheetRecord): unknown[] {
+  return [
+    sheet.name,
+    JSON.stringify(sheet.columns),
+    JSON.stringify(sheet.source),
+    JSON.stringify(sheet.settings),
+    sheet.rowCount,
+    sheet.version,
+    sheet.nextRid,
+    sheet.indexed ? 1 : 0,
+    sheet.pushing,
+    sheet.updatedAt,
+  ];
 }
 
 function toSheet(row: SheetRow): SheetRecord {
