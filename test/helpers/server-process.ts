@@ -33,7 +33,21 @@ export async function startServer(
   settings: Record<string, string>,
   onSpawn: (kill: () => Promise<void>) => void,
 ): Promise<RunningServer> {
-  const port = await freePort();
+  // The port was free when probed; another test's server may take it before this one listens.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await freePort(), settings, onSpawn);
+    } catch (error) {
+      if (attempt === 3 || !String((error as Error).message).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startOnPort(
+  port: number,
+  settings: Record<string, string>,
+  onSpawn: (kill: () => Promise<void>) => void,
+): Promise<RunningServer> {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
   );
