@@ -167,7 +167,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   const worker = new DeliveryWorker(deps.store, delivery, app.log, (delivered) =>
     metrics?.webhookAttempt(delivered),
   );
-  sheets.events.subscribeAll(() => worker.wake());
+  sheets.events.subscribeAll((sheetId) => worker.written(sheetId));
+  sheets.events.onWebhookAdded((sheetId) => worker.watch(sheetId));
   worker.start();
   app.addHook('onClose', () => worker.stop());
   await app.register(consoleRoutes);

@@ -1,6 +1,7 @@
 /**
  * A large sheet is read whole from its blocks, which every write must keep in step with its rows.
- * Random sequences of appends, updates, deletes and re-reads with inserted rows, then the sheet
+ * Random sequences of commits (each one or more appends, updates by position or by filter, and
+ * deletes, as a batch of requests commits them) and re-reads with inserted rows; then the sheet
  * read from its blocks must equal the sheet read row by row. Runs on the store the suite is
  * pointed at.
  */
@@ -9,7 +10,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { Cell } from '../src/cells/cell.ts';
 import type { ReadPlan } from '../src/query/plan.ts';
-import type { SheetStore } from '../src/store/store.ts';
+import type { SheetStore, WriteRequest } from '../src/store/store.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
 
 const columns = ['n', 'text'];
@@ -25,21 +26,34 @@ const everyRow: ReadPlan = {
   fields: null,
 };
 
-type Op =
+type RowOp =
   | { kind: 'append'; count: number }
   | { kind: 'update'; at: number[] }
-  | { kind: 'delete'; at: number[] }
+  | { kind: 'updateWhere'; fromEnd: number }
+  | { kind: 'delete'; at: number[] };
+
+type Op =
+  | { kind: 'commit'; ops: RowOp[] }
   | { kind: 'reread'; insertAt: number; count: number; deleteAt: number };
 
-const op: fc.Arbitrary<Op> = fc.oneof(
+const rowOp: fc.Arbitrary<RowOp> = fc.oneof(
   fc.record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 80 }) }),
   fc.record({
     kind: fc.constant('update' as const),
     at: fc.array(fc.nat(400), { minLength: 1, maxLength: 10 }),
   }),
+  // Counted from the end, to hit rows appended earlier in the same commit.
+  fc.record({ kind: fc.constant('updateWhere' as const), fromEnd: fc.nat(12) }),
   fc.record({
     kind: fc.constant('delete' as const),
     at: fc.array(fc.nat(400), { minLength: 1, maxLength: 30 }),
+  }),
+);
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    kind: fc.constant('commit' as const),
+    ops: fc.array(rowOp, { minLength: 1, maxLength: 4 }),
   }),
   fc.record({
     kind: fc.constant('reread' as const),
@@ -86,28 +100,18 @@ test(`${backend}: a large sheet read from its blocks equals its rows after any s
       );
       const model = Array.from({ length: 120 }, (_, n) => row(n));
       let next = 1000;
+      // Checked after every step: a re-read replaces the rows with the model's, hiding any
+      // difference before it.
+      const check = async () => {
+        const { fromBlocks, fromRows } = await both(store, id);
+        assert.deepEqual(fromRows, model);
+        assert.deepEqual(
+          fromBlocks.map((object) => columns.map((column) => object[column] ?? null)),
+          model,
+        );
+      };
       for (const step of ops) {
-        const positions = (at: number[]) => [...new Set(at.filter((p) => p < model.length))];
-        if (step.kind === 'append') {
-          const rows = Array.from({ length: step.count }, () => row(next++));
-          await store.writeRows(id, [{ op: { kind: 'append', rows }, ifMatch: null }]);
-          model.push(...rows);
-        } else if (step.kind === 'update') {
-          const ids = positions(step.at);
-          if (ids.length === 0) continue;
-          const cells = new Map<number, Cell>([[1, `changed ${next++}`]]);
-          await store.writeRows(id, [
-            { op: { kind: 'patch', selection: { ids }, cells }, ifMatch: null },
-          ]);
-          for (const i of ids) (model[i] as Cell[])[1] = cells.get(1) ?? null;
-        } else if (step.kind === 'delete') {
-          const ids = positions(step.at);
-          if (ids.length === 0 || ids.length === model.length) continue;
-          await store.writeRows(id, [
-            { op: { kind: 'delete', selection: { ids } }, ifMatch: null },
-          ]);
-          for (const i of [...ids].sort((a, b) => b - a)) model.splice(i, 1);
-        } else {
+        if (step.kind === 'reread') {
           // A re-read of a spreadsheet where a person inserted rows and deleted one elsewhere.
           const at = Math.min(step.insertAt, model.length);
           model.splice(at, 0, ...Array.from({ length: step.count }, () => row(next++, 'ins ')));
@@ -117,14 +121,52 @@ test(`${backend}: a large sheet read from its blocks equals its rows after any s
             columns,
             model.map((cells) => [...cells]),
           );
+          await check();
+          continue;
         }
+        // The writes of one commit, each planned against the rows the ones before it left.
+        const writes: WriteRequest[] = [];
+        for (const rowOp of step.ops) {
+          const positions = (at: number[]) => [...new Set(at.filter((p) => p < model.length))];
+          if (rowOp.kind === 'append') {
+            const rows = Array.from({ length: rowOp.count }, () => row(next++));
+            // Copies: later writes of the commit change the model's rows before it is sent.
+            writes.push({ op: { kind: 'append', rows: rows.map((r) => [...r]) }, ifMatch: null });
+            model.push(...rows);
+          } else if (rowOp.kind === 'update') {
+            const ids = positions(rowOp.at);
+            if (ids.length === 0) continue;
+            const cells = new Map<number, Cell>([[1, `changed ${next++}`]]);
+            writes.push({ op: { kind: 'patch', selection: { ids }, cells }, ifMatch: null });
+            for (const i of ids) (model[i] as Cell[])[1] = cells.get(1) ?? null;
+          } else if (rowOp.kind === 'updateWhere') {
+            // By filter, so through the cell index: it must see rows appended just before.
+            const target = model[Math.max(0, model.length - 1 - rowOp.fromEnd)] as Cell[];
+            const n = target[0] as number;
+            const cells = new Map<number, Cell>([[1, `where ${next++}`]]);
+            const filter = {
+              column: 'n',
+              index: 0,
+              op: 'eq' as const,
+              value: { text: `${n}`, number: n },
+            };
+            writes.push({
+              op: { kind: 'patch', selection: { filters: [filter], any: [] }, cells },
+              ifMatch: null,
+            });
+            target[1] = cells.get(1) ?? null;
+          } else {
+            const ids = positions(rowOp.at);
+            if (ids.length === 0 || ids.length === model.length) continue;
+            writes.push({ op: { kind: 'delete', selection: { ids } }, ifMatch: null });
+            for (const i of [...ids].sort((a, b) => b - a)) model.splice(i, 1);
+          }
+        }
+        if (writes.length === 0) continue;
+        const results = await store.writeRows(id, writes);
+        assert.ok(results.every((result) => !(result instanceof Error)));
+        await check();
       }
-      const { fromBlocks, fromRows } = await both(store, id);
-      assert.deepEqual(fromRows, model);
-      assert.deepEqual(
-        fromBlocks.map((object) => columns.map((column) => object[column] ?? null)),
-        model,
-      );
     }),
     { numRuns: backend === 'sqlite' ? 60 : 25 },
   );

@@ -7,7 +7,8 @@
 export class EventFeed {
   readonly #readers = new Map<string, Set<() => void>>();
   /** Woken for every sheet: the webhook deliveries. */
-  readonly #everything = new Set<() => void>();
+  readonly #everything = new Set<(sheetId: string) => void>();
+  readonly #webhookWatchers = new Set<(sheetId: string) => void>();
   #timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly pollMs: number) {}
@@ -30,13 +31,22 @@ export class EventFeed {
     };
   }
 
-  /** Calls `wake` after every write this server commits, to any sheet. */
-  subscribeAll(wake: () => void): void {
+  /** Calls `wake` after every write this server commits, with the id of the sheet written. */
+  subscribeAll(wake: (sheetId: string) => void): void {
     this.#everything.add(wake);
   }
 
   notify(sheetId: string): void {
     for (const wake of this.#readers.get(sheetId) ?? []) wake();
-    for (const wake of this.#everything) wake();
+    for (const wake of this.#everything) wake(sheetId);
+  }
+
+  /** Calls `watch` when a webhook is added on this server, with the id of its sheet. */
+  onWebhookAdded(watch: (sheetId: string) => void): void {
+    this.#webhookWatchers.add(watch);
+  }
+
+  webhookAdded(sheetId: string): void {
+    for (const watch of this.#webhookWatchers) watch(sheetId);
   }
 }

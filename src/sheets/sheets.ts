@@ -65,8 +65,10 @@ export class Sheets {
     this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
   }
 
-  createWebhook(webhook: Parameters<SheetStore['createWebhook']>[0]): Promise<WebhookRecord> {
-    return this.store.createWebhook(webhook);
+  async createWebhook(webhook: Parameters<SheetStore['createWebhook']>[0]): Promise<WebhookRecord> {
+    const record = await this.store.createWebhook(webhook);
+    this.events.webhookAdded(record.sheetId);
+    return record;
   }
 
   webhooksOf(sheetId: string): Promise<WebhookRecord[]> {

@@ -161,6 +161,7 @@ export interface Dialect {
   insertWebhook(webhook: WebhookRecord): Work<void>;
   maxEventSeq(sheetId: string): Work<number>;
   webhooksOf(sheetId: string): Work<WebhookRecord[]>;
+  webhookSheets(): Work<string[]>;
   webhookBacklog(): Work<number>;
   deleteWebhook(sheetId: string, id: string): Work<boolean>;
   claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]>;

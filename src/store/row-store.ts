@@ -108,7 +108,7 @@ export class RowStore implements SheetStore {
       const record = await db.write(function* () {
         const source = sourceOf(yield* db.newSheetKey());
         yield* source.apply({ kind: 'append', rows: whole });
-        yield* source.indexIfLarge();
+        yield* source.settle();
         yield* db.insertSheet(source.record, 'ready');
         return source.record;
       });
@@ -127,7 +127,7 @@ export class RowStore implements SheetStore {
           const part = chunk.slice(i, i + chunkRows);
           await db.write(function* () {
             yield* source.apply({ kind: 'append', rows: part });
-            yield* source.indexIfLarge();
+            yield* source.settle();
           });
         }
       }
@@ -393,6 +393,10 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.webhooksOf(sheetId));
   }
 
+  webhookSheets(): Promise<string[]> {
+    return this.#db.read(() => this.#db.webhookSheets());
+  }
+
   webhookBacklog(): Promise<number> {
     return this.#db.read(() => this.#db.webhookBacklog());
   }
@@ -531,13 +535,14 @@ function* sheetOrMissing(db: Dialect, id: string, lock = false): Work<SheetRecor
 }
 
 /**
- * Ends a write: the index if the sheet outgrew the threshold, the sheet's counts, the events. A
- * write that changed no row changes nothing, unless `save` asks for the sheet to be saved anyway.
+ * Ends a write: its appended rows stored, the index if the sheet outgrew the threshold, the
+ * sheet's counts, the events. A write that changed no row (and so appended none) changes
+ * nothing, unless `save` asks for the sheet to be saved anyway.
  */
 function* finish(db: Dialect, source: StoredRows, events: RowEvent[], save = false): Work<void> {
   if (events.length === 0 && !save) return;
   if (events.length > 0) {
-    yield* source.indexIfLarge();
+    yield* source.settle();
     source.record.updatedAt = new Date().toISOString();
     yield* db.insertEvents(events);
   }

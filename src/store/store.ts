@@ -185,6 +185,8 @@ export interface SheetStore {
     webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
   ): Promise<WebhookRecord>;
   webhooksOf(sheetId: string): Promise<WebhookRecord[]>;
+  /** The ids of the sheets that have a webhook switched on. */
+  webhookSheets(): Promise<string[]>;
   /** Events waiting for the webhooks that are on, of every sheet (whatever their types). */
   webhookBacklog(): Promise<number>;
   deleteWebhook(sheetId: string, id: string): Promise<boolean>;

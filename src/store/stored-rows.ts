@@ -31,6 +31,11 @@ export class StoredRows implements RowSource {
   readonly #blocks: RowBlocks;
   /** Rows read since the last change, so planning and applying a write read them once. */
   #fetched = new Map<number, { stored: StoredRow; cells: Cell[] }>();
+  /**
+   * Rows appended but not yet stored: the appends of one commit (many POSTs of single rows,
+   * usually) reach the database as one insert, and the last block is rewritten once.
+   */
+  #appended: { stored: StoredRow[]; cells: Cell[][] } = { stored: [], cells: [] };
 
   constructor(
     private readonly dialect: Dialect,
@@ -53,6 +58,7 @@ export class StoredRows implements RowSource {
 
   *select(selection: Selection): Work<number[]> {
     if ('ids' in selection) return checkPositions(this.name, this.rowCount, selection.ids);
+    yield* this.#storeAppended();
     if (this.record.indexed)
       return yield* this.dialect.matchingPositions(this.record.key, selection);
     const rows = this.#remember(yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount));
@@ -68,24 +74,22 @@ export class StoredRows implements RowSource {
 
   *apply(effect: RowEffect): Work<void> {
     const { key } = this.record;
+    if (effect.kind !== 'append') yield* this.#storeAppended();
     switch (effect.kind) {
       case 'append':
       case 'insert': {
         const at = effect.kind === 'append' ? this.rowCount : effect.at;
-        if (effect.kind === 'insert') yield* this.dialect.openRows(key, at, effect.rows.length);
         const stored = effect.rows.map((cells, i) => ({
           pos: at + i,
           rid: this.record.nextRid + i,
           ...this.codec.encode(cells),
         }));
-        yield* this.dialect.insertRows(key, stored);
-        if (this.record.indexed) {
-          yield* this.dialect.insertEntries(
-            key,
-            stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(effect.rows[i] ?? []) })),
-          );
-          if (effect.kind === 'append') yield* this.#blocks.appended(stored);
-          else yield* this.#blocks.inserted(at, stored);
+        if (effect.kind === 'append') {
+          this.#appended.stored.push(...stored);
+          this.#appended.cells.push(...effect.rows);
+        } else {
+          yield* this.dialect.openRows(key, at, effect.rows.length);
+          yield* this.#insert(stored, effect.rows, at);
         }
         this.record.nextRid += stored.length;
         this.record.rowCount += stored.length;
@@ -152,8 +156,12 @@ export class StoredRows implements RowSource {
     if (this.recordChanges) this.changes.push(change());
   }
 
-  /** Builds the cell index and the blocks once a sheet has grown past the threshold. */
-  *indexIfLarge(): Work<void> {
+  /**
+   * Ends a transaction's changes: rows appended are stored, and the cell index and the blocks
+   * are built once the sheet has grown past the threshold.
+   */
+  *settle(): Work<void> {
+    yield* this.#storeAppended();
     if (this.record.indexed || this.rowCount <= this.indexThreshold) return;
     const rows = yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount);
     yield* this.dialect.insertEntries(this.record.key, this.entriesOf(rows));
@@ -165,7 +173,28 @@ export class StoredRows implements RowSource {
     return rows.map((row) => ({ rid: row.rid, entries: rowEntries(this.codec.decode(row)) }));
   }
 
+  *#storeAppended(): Work<void> {
+    const { stored, cells } = this.#appended;
+    if (stored.length === 0) return;
+    this.#appended = { stored: [], cells: [] };
+    yield* this.#insert(stored, cells, null);
+  }
+
+  /** Stores new rows, with their index entries and blocks once the sheet is large. */
+  *#insert(stored: StoredRow[], cells: Cell[][], insertedAt: number | null): Work<void> {
+    const { key } = this.record;
+    yield* this.dialect.insertRows(key, stored);
+    if (!this.record.indexed) return;
+    yield* this.dialect.insertEntries(
+      key,
+      stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(cells[i] ?? []) })),
+    );
+    if (insertedAt === null) yield* this.#blocks.appended(stored);
+    else yield* this.#blocks.inserted(insertedAt, stored);
+  }
+
   *#stored(positions: number[]): Work<{ stored: StoredRow; cells: Cell[] }[]> {
+    yield* this.#storeAppended();
     const missing = positions.filter((pos) => !this.#fetched.has(pos));
     if (missing.length > 0) this.#remember(yield* this.dialect.rowsAt(this.record.key, missing));
     return positions.map((pos) => this.#fetched.get(pos) as { stored: StoredRow; cells: Cell[] });

@@ -45,6 +45,12 @@ export class DeliveryWorker {
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = false;
+  /**
+   * Sheets with a webhook switched on, as of the last poll and the webhooks added here since:
+   * only writes to these wake the worker at once (null until first known: every write does).
+   * A webhook added on another server is served from the next poll on.
+   */
+  #watched: Set<string> | null = null;
 
   constructor(
     private readonly store: SheetStore,
@@ -54,8 +60,19 @@ export class DeliveryWorker {
   ) {}
 
   start(): void {
-    this.#timer = setInterval(() => this.wake(), this.settings.pollMs);
+    this.#timer = setInterval(() => this.#poll(), this.settings.pollMs);
     this.#timer.unref();
+    this.#poll();
+  }
+
+  /** A write to a sheet committed here: its events go out now if it has webhooks. */
+  written(sheetId: string): void {
+    if (this.#watched === null || this.#watched.has(sheetId)) this.wake();
+  }
+
+  /** A webhook was added here to this sheet. */
+  watch(sheetId: string): void {
+    this.#watched?.add(sheetId);
     this.wake();
   }
 
@@ -81,6 +98,18 @@ export class DeliveryWorker {
           this.wake();
         }
       });
+  }
+
+  #poll(): void {
+    this.store.webhookSheets().then(
+      (ids) => {
+        this.#watched = new Set(ids);
+      },
+      () => {
+        this.#watched = null;
+      },
+    );
+    this.wake();
   }
 
   async #round(): Promise<void> {

@@ -373,8 +373,10 @@ export class PostgresDialect implements Dialect {
   // Blocks
 
   blockHeads(key: number): Work<BlockHead[]> {
+    // octet_length is read from the stored value's header; length would fetch it to count
+    // its characters.
     return this.#all(
-      'SELECT block, count, length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block',
+      'SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block',
       [key],
     );
   }
@@ -399,7 +401,7 @@ export class PostgresDialect implements Dialect {
          SELECT string_agg(json, ',') FROM (
            SELECT json FROM rows WHERE sheet = $1 AND pos >= $4 AND pos < $4 + $3 ORDER BY pos
          ) AS ordered
-       ) WHERE sheet = $1 AND block = $2 RETURNING length(json) AS bytes`,
+       ) WHERE sheet = $1 AND block = $2 RETURNING octet_length(json) AS bytes`,
       [key, block, count, start],
     );
     return (rows[0] as { bytes: number }).bytes;
@@ -529,6 +531,14 @@ export class PostgresDialect implements Dialect {
       'SELECT * FROM webhooks WHERE sheet_id = $1 ORDER BY created_at, id',
       [sheetId],
       toWebhook,
+    );
+  }
+
+  webhookSheets(): Work<string[]> {
+    return this.#all<{ sheet_id: string }, string>(
+      'SELECT DISTINCT sheet_id FROM webhooks WHERE disabled_at IS NULL',
+      [],
+      (row) => row.sheet_id,
     );
   }
 

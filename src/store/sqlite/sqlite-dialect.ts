@@ -485,6 +485,14 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  webhookSheets(): Work<string[]> {
+    return this.#all<{ sheet_id: string }, string>(
+      'SELECT DISTINCT sheet_id FROM webhooks WHERE disabled_at IS NULL',
+      [],
+      (row) => row.sheet_id,
+    );
+  }
+
   deleteWebhook(sheetId: string, id: string): Work<boolean> {
     return step(
       (db: Db) =>
