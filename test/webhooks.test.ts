@@ -227,3 +227,15 @@ test('an event that keeps failing is given up on after the retry period, and the
     .data.rows[0]?.name;
   assert.equal(lastName, 'next');
 });
+
+test('writes wake the deliveries of a sheet whose webhook was added on this server, without waiting for the poll', async (t) => {
+  // A poll once a minute: only the start-up poll runs during the test, before any webhook.
+  const { rows, webhooks } = await sheetWith(t, { webhooks: { ...quick, pollMs: 60_000 } });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const hook = await receiver(t);
+  await addWebhook(webhooks, { url: hook.url });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'now' } })).status, 201);
+  const [delivery] = await hook.until(1, 3000);
+  const body = JSON.parse(delivery?.body ?? '{}') as { data: { rows: { name: string }[] } };
+  assert.equal(body.data.rows[0]?.name, 'now');
+});
