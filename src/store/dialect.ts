@@ -93,6 +93,8 @@ export interface Dialect {
 
   // Sheets
   sheetById(id: string, lock?: boolean): Work<SheetRecord | null>;
+  /** The sheets of those ids that exist, in any order, in one statement. */
+  sheetsById(ids: string[]): Work<SheetRecord[]>;
   listSheets(): Work<SheetRecord[]>;
   /** A key no sheet has, for the sheet about to be inserted in the same transaction. */
   newSheetKey(): Work<number>;

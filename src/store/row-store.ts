@@ -16,6 +16,7 @@ import { planWrite, versionMismatch } from './plan-write.ts';
 import { cellsOf, chooseRows, jsonOf, type Chosen, type Rendered } from './read-rows.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
+import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows, type RowChange } from './stored-rows.ts';
 import type {
   ApiKeyRecord,
@@ -68,12 +69,15 @@ export class RowStore implements SheetStore {
   readonly #pieceCells: number;
   /** Sheets by id, when one process owns the store; bounded, least recently used first out. */
   readonly #cache: Map<string, SheetRecord> | null;
+  /** Sheets by id otherwise, asked of the database in batches (see sheet-lookups.ts). */
+  readonly #lookups: SheetLookups;
 
   constructor(dialect: Dialect, options: RowStoreOptions = {}) {
     this.#db = dialect;
     this.#indexThreshold = options.indexThreshold ?? 64;
     this.#pieceCells = options.pieceCells ?? defaultPieceCells;
     this.#cache = dialect.ownsStore ? new Map() : null;
+    this.#lookups = new SheetLookups((ids) => dialect.read(() => dialect.sheetsById(ids)));
   }
 
   async listSheets(): Promise<Sheet[]> {
@@ -81,7 +85,8 @@ export class RowStore implements SheetStore {
   }
 
   async getSheet(id: string): Promise<Sheet | null> {
-    const cached = this.#cache?.get(id);
+    if (this.#cache === null) return this.#lookups.get(id);
+    const cached = this.#cache.get(id);
     if (cached !== undefined) return cached;
     const record = await this.#db.read(() => this.#db.sheetById(id));
     if (record !== null) this.#remember(record);

@@ -106,6 +106,47 @@ test('three servers on one database agree, and equal a serial replay of the ackn
   }
 });
 
+test('a server busy with reads sees every write and setting acknowledged on another before the read', async (t) => {
+  const [a, b] = (await serversOnOneDatabase(t, 2, { SHEETPORT_RATE_LIMIT_PER_ADDRESS: '0' }))
+    .servers as [RunningServer, RunningServer];
+  const id = await createSheet(a.url, {
+    name: 'shared',
+    columns: ['key'],
+    rows: [{ key: 'first' }],
+  });
+  // Reads that keep the second server's sheet lookups batched while the test writes on the first.
+  let busy = true;
+  const load = Array.from({ length: 12 }, async () => {
+    let n = 0;
+    while (busy) await call(`${b.url}/api/v1/${id}?key=load${n++ % 5}`);
+  });
+  try {
+    for (let i = 0; i < 40; i++) {
+      const written = await call(`${a.url}/api/v1/${id}`, {
+        method: 'POST',
+        body: { key: `k${i}` },
+      });
+      assert.equal(written.status, 201, written.text);
+      const seen = await call(`${b.url}/api/v1/${id}?key=k${i}`);
+      assert.deepEqual(seen.body, [{ key: `k${i}` }], `write ${i} is seen on the other server`);
+      assert.ok(versionOf(seen) >= versionOf(written), `version of read ${i}`);
+      if (i % 8 !== 7) continue;
+      // A setting changed on one server holds on the other from the next request.
+      const deleteEnabled = i % 16 === 7;
+      const patched = await call(`${a.url}/admin/v1/sheets/${id}`, {
+        method: 'PATCH',
+        body: { deleteEnabled },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      const deleted = await call(`${b.url}/api/v1/${id}?key=none`, { method: 'DELETE' });
+      assert.equal(deleted.status, deleteEnabled ? 200 : 405, deleted.text);
+    }
+  } finally {
+    busy = false;
+    await Promise.all(load);
+  }
+});
+
 test('a server killed in the middle loses nothing it acknowledged', async (t) => {
   const { servers, start } = await serversOnOneDatabase(t, 2);
   const [survivor, victim] = servers as [RunningServer, RunningServer];

@@ -117,6 +117,14 @@ export class SqliteDialect implements Dialect {
     return this.#one(`SELECT * FROM sheets WHERE id = ? AND state = 'ready'`, [id], toSheet);
   }
 
+  sheetsById(ids: string[]): Work<SheetRecord[]> {
+    return this.#all(
+      `SELECT * FROM sheets WHERE id IN (SELECT value FROM json_each(?)) AND state = 'ready'`,
+      [JSON.stringify(ids)],
+      toSheet,
+    );
+  }
+
   listSheets(): Work<SheetRecord[]> {
     return this.#all(`SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`, [], toSheet);
   }
