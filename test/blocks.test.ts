@@ -14,8 +14,12 @@ import type { SheetStore, WriteRequest } from '../src/store/store.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
 
 const columns = ['n', 'text'];
-/** Rows of about 600 bytes: a block holds a few dozen, so every sequence spans many blocks. */
-const row = (n: number, tag = ''): Cell[] => [n, `${tag}${'t'.repeat(580)}`];
+/**
+ * Rows of about 600 bytes: a block holds a few dozen, so every sequence spans many blocks. The
+ * text has characters of more than one byte and characters JSON or PostgreSQL's text formats
+ * escape, which blocks must carry as stored.
+ */
+const row = (n: number, tag = ''): Cell[] => [n, `${tag}Zoë "q" \\ \t\n ✓ ${'t'.repeat(560)}`];
 
 const everyRow: ReadPlan = {
   selection: { filters: [], any: [] },
