@@ -1,16 +1,25 @@
-/**
- * Answers to reads, kept as the bytes sent, under keys that include the sheet's version: a write
- * makes every older answer unreachable, so nothing is ever served stale. Least recently used
- * answers go first once the byte budget is spent.
- */
 /** An answer as sent: its body, and how many rows matched before paging. */
 export interface CachedAnswer {
   body: Buffer;
   total: number;
 }
 
+/** An answer being read for one request, which others asking the same may share. */
+export type SharedAnswer = CachedAnswer & { version: number };
+
+/**
+ * Answers to reads, kept as the bytes sent, under keys that include the sheet's version: a write
+ * makes every older answer unreachable, so nothing is ever served stale. Least recently used
+ * answers go first once the byte budget is spent.
+ *
+ * While the cache is on, a read that misses while the same read is under way for another request
+ * waits for that one's answer instead of reading again: after a write, the requests that all miss
+ * at once are answered by one read. (The answer was read after the waiting request's sheet
+ * lookup, so it is as fresh as a read of its own.) With the cache off, every read reads.
+ */
 export class ReadCache {
   readonly #entries = new Map<string, CachedAnswer>();
+  readonly #reading = new Map<string, Promise<SharedAnswer | null>>();
   #bytes = 0;
 
   constructor(
@@ -26,6 +35,30 @@ export class ReadCache {
       this.#entries.delete(key);
       this.#entries.set(key, answer);
     }
+    return answer;
+  }
+
+  /**
+   * The answer under `key` (read at `version`): the one kept, else the one another request is
+   * reading, else the one `read` reads now, shared while it is read. `read` answers null for an
+   * answer that cannot be shared (one streamed as it is read); those waiting then read their own.
+   */
+  answer(
+    key: string,
+    version: number,
+    read: () => Promise<SharedAnswer | null>,
+  ): Promise<SharedAnswer | null> {
+    const kept = this.get(key);
+    if (kept !== undefined) return Promise.resolve({ ...kept, version });
+    const reading = this.#reading.get(key);
+    if (reading !== undefined) return reading.then((shared) => shared ?? read());
+    if (this.maxBytes === 0) return read();
+    const answer = read();
+    const shared = answer.catch(() => null);
+    this.#reading.set(key, shared);
+    void shared.then(() => {
+      if (this.#reading.get(key) === shared) this.#reading.delete(key);
+    });
     return answer;
   }
 

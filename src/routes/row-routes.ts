@@ -17,7 +17,7 @@ import type { Sheets } from '../sheets/sheets.ts';
 import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
-import type { ReadCache } from './read-cache.ts';
+import type { ReadCache, SharedAnswer } from './read-cache.ts';
 import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
@@ -87,19 +87,27 @@ export async function rowRoutes(
     );
     const key = (version: number) =>
       `${sheet.id}\n${version}\n${format}\n${url.slice(url.indexOf('?') + 1)}`;
-    const cached = cache.get(key(sheet.version));
-    if (cached !== undefined) {
-      pageHeaders(reply, url, plan, cached.total);
-      return reply.header('etag', etag(sheet.version)).send(cached.body);
-    }
-    const answer = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
-    pageHeaders(reply, url, plan, answer.total);
-    void reply.header('etag', etag(answer.version));
-    // A large answer is sent as it is read, and never held whole, nor cached.
-    if (answer.streamed) return reply.send(Readable.from(flat(answer.body), { objectMode: false }));
-    const body = await whole(answer.body);
-    cache.set(key(answer.version), { body, total: answer.total });
-    return reply.send(body);
+    const send = (answer: SharedAnswer) => {
+      pageHeaders(reply, url, plan, answer.total);
+      return reply.header('etag', etag(answer.version)).send(answer.body);
+    };
+    // A large answer is sent as it is read, and never held whole, nor cached, nor shared.
+    const own: { streamed?: Answer } = {};
+    const answer = await cache.answer(key(sheet.version), sheet.version, async () => {
+      const read = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
+      if (read.streamed) {
+        own.streamed = read;
+        return null;
+      }
+      const body = await whole(read.body);
+      cache.set(key(read.version), { body, total: read.total });
+      return { body, total: read.total, version: read.version };
+    });
+    if (answer !== null) return send(answer);
+    const { streamed } = own as { streamed: Answer };
+    pageHeaders(reply, url, plan, streamed.total);
+    void reply.header('etag', etag(streamed.version));
+    return reply.send(Readable.from(flat(streamed.body), { objectMode: false }));
   }
 
   async function jsonAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
