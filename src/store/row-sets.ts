@@ -1,3 +1,5 @@
+import { foldCase } from '../query/match-text.ts';
+import type { FilterValue } from '../query/parse-filter.ts';
 import type { PlannedFilter, Selection } from '../query/plan.ts';
 
 /**
@@ -5,9 +7,26 @@ import type { PlannedFilter, Selection } from '../query/plan.ts';
  * its index entries point at (`include`), or every row but those (`exclude`): `name=__ne(Ann)`
  * and `note=` (empty) are the rows the index does NOT find, since empty cells have no entries.
  * AND and OR become INTERSECT, EXCEPT and UNION of subqueries, which SQLite and PostgreSQL both
- * read; only the leaves, a filter's own entries, are written per dialect.
+ * read; only the conditions on a column's entries are written per dialect (`EntryConditions`).
  */
 export type RowSet = { include: string } | { exclude: string };
+
+/**
+ * Conditions on the entries of the cell index (`cells`: sheet, col, rid and a dialect's value
+ * columns), in a dialect's SQL, with values added to `p`.
+ */
+export interface EntryConditions {
+  /** Entries equal to one of `values`, none of them empty. */
+  equal(values: FilterValue[], p: SqlParams): string;
+  /** Entries whose text, case folded, is `folded`. */
+  foldedEqual(folded: string, p: SqlParams): string;
+  /** Entries whose text a wildcard pattern (`*` for any run) matches, as typed. */
+  like(pattern: string, p: SqlParams): string;
+  /** The same, on the case folded text, for a case folded pattern. */
+  foldedLike(pattern: string, p: SqlParams): string;
+  /** Entries within one bound: numbers for a number, text and dates for text, never booleans. */
+  bound(bound: BoundFilter, p: SqlParams): string;
+}
 
 /** Placeholders for parameters, numbered as they are added, so text order does not matter. */
 export class SqlParams {
@@ -57,9 +76,12 @@ export function not(set: RowSet): RowSet {
  */
 export function selectionSet(
   selection: Exclude<Selection, { ids: number[] }>,
-  leaf: (filter: PlannedFilter) => RowSet,
-  range: (bounds: BoundFilter[]) => RowSet,
+  key: number,
+  entries: EntryConditions,
+  p: SqlParams,
 ): RowSet | null {
+  const leaf = (filter: PlannedFilter) => filterSet(key, filter, entries, p);
+  const range = (bounds: BoundFilter[]) => rangeSet(key, bounds, entries, p);
   const terms: RowSet[] = [];
   // Bounds on one column are one range of its index: `age=__gt(17)&age=__lt(19)` reads the
   // entries between 17 and 19, not every entry above 17 and every one below 19. A cell has one
@@ -75,6 +97,74 @@ export function selectionSet(
     if (sets.length > 0) terms.push(sets.reduce(or));
   }
   return terms.length === 0 ? null : terms.reduce(and);
+}
+
+/** The rows of an indexed sheet that one filter chooses. */
+function filterSet(
+  key: number,
+  filter: PlannedFilter,
+  conditions: EntryConditions,
+  p: SqlParams,
+): RowSet {
+  const entries = `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(filter.index)}`;
+  const where = (condition: string) => ({ include: `${entries} AND ${condition}` });
+  const equal = (values: FilterValue[]): RowSet => {
+    // An empty value stands for the empty cell, which has no entry.
+    const given = values.filter((value) => value.text !== '');
+    if (given.length === 0) return { exclude: entries };
+    const found = where(conditions.equal(given, p));
+    if (given.length === values.length) return found;
+    return { exclude: `${entries} EXCEPT ${found.include}` };
+  };
+  switch (filter.op) {
+    case 'eq':
+      return equal([filter.value]);
+    case 'ne':
+      return filter.value.text === '' ? { include: entries } : not(equal([filter.value]));
+    case 'in':
+      return equal(filter.values);
+    case 'nin':
+      return not(equal(filter.values));
+    case 'ieq':
+      return where(conditions.foldedEqual(foldCase(filter.value.text), p));
+    case 'like':
+      return where(conditions.like(filter.pattern, p));
+    case 'ilike':
+      return where(conditions.foldedLike(foldCase(filter.pattern), p));
+    default:
+      if (!isBound(filter)) throw new Error(`no index condition for ${filter.op}`);
+      return rangeSet(key, [filter], conditions, p);
+  }
+}
+
+/** The rows of an indexed sheet whose cell in one column is within every one of `bounds`. */
+function rangeSet(
+  key: number,
+  bounds: BoundFilter[],
+  conditions: EntryConditions,
+  p: SqlParams,
+): RowSet {
+  const col = bounds[0]?.index ?? 0;
+  const within = bounds.map((bound) => conditions.bound(bound, p));
+  return {
+    include: `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(col)} AND ${within.join(' AND ')}`,
+  };
+}
+
+/** The comparison a bound makes. */
+export function boundSign(bound: BoundFilter): string {
+  return { gt: '>', ge: '>=', lt: '<', le: '<=' }[bound.op];
+}
+
+/** The literal text before a wildcard pattern's first `*`: the range of the index it reads. */
+export function literalPrefix(pattern: string): string {
+  const star = pattern.indexOf('*');
+  return star < 0 ? pattern : pattern.slice(0, star);
+}
+
+/** Whether a pattern's literal prefix could begin a number's text, so numbers must be matched. */
+export function couldBeNumber(prefix: string): boolean {
+  return prefix === '' || /^[-0-9.e+]+$/.test(prefix);
 }
 
 export type BoundFilter = PlannedFilter & { op: 'gt' | 'ge' | 'lt' | 'le' };

@@ -20,7 +20,7 @@ import type {
   WebhookRecord,
 } from '../store.ts';
 import { runAsync, step, type Work } from '../work.ts';
-import { entryColumns, filterSet, rangeSet } from './postgres-cells.ts';
+import { entryColumns, postgresEntries } from './postgres-cells.ts';
 import { copyFirstColumn } from './binary-copy.ts';
 import { isUnreachable } from './postgres-errors.ts';
 import { migrate } from './postgres-migrations.ts';
@@ -391,11 +391,7 @@ export class PostgresDialect implements Dialect {
     selection: Exclude<Selection, { ids: number[] }>,
   ): Work<number[]> {
     const p = new SqlParams((n) => `$${n}`);
-    const set = selectionSet(
-      selection,
-      (filter) => filterSet(key, filter, p),
-      (bounds) => rangeSet(key, bounds, p),
-    );
+    const set = selectionSet(selection, key, postgresEntries, p);
     const where = set === null ? '' : ` AND ${ridCondition(set)}`;
     const rows = yield* this.#all<{ pos: number }>(
       `SELECT pos FROM rows WHERE sheet = ${p.add(key)}${where} ORDER BY pos`,
@@ -486,11 +482,7 @@ export class PostgresDialect implements Dialect {
     withIds: boolean,
   ): Work<{ count: number; json: Buffer }> {
     const p = new SqlParams((n) => `$${n}`);
-    const set = selectionSet(
-      selection,
-      (filter) => filterSet(key, filter, p),
-      (bounds) => rangeSet(key, bounds, p),
-    );
+    const set = selectionSet(selection, key, postgresEntries, p);
     const where = set === null ? '' : ` AND ${ridCondition(set)}`;
     // The few rows a filter finds are sorted into sheet order as they are joined.
     const rows = yield* this.#all<{ count: number; json: string }>(

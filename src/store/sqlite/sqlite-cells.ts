@@ -1,8 +1,11 @@
-import { foldCase } from '../../query/match-text.ts';
-import type { FilterValue } from '../../query/parse-filter.ts';
-import type { PlannedFilter } from '../../query/plan.ts';
 import type { CellEntry } from '../cell-index.ts';
-import { isBound, not, type BoundFilter, type RowSet, type SqlParams } from '../row-sets.ts';
+import {
+  boundSign,
+  couldBeNumber,
+  literalPrefix,
+  type EntryConditions,
+  type SqlParams,
+} from '../row-sets.ts';
 
 /**
  * How the cell index lives in SQLite: one `value` column without type affinity, so that numbers
@@ -37,53 +40,24 @@ function number(n: number): number | bigint {
 }
 
 /** `*` is the only wildcard users write; GLOB's own `?` and `[` are matched literally. */
-export function globPattern(pattern: string): string {
+function globPattern(pattern: string): string {
   return pattern.replace(/[?[]/g, (c) => `[${c}]`);
 }
 
-/** The rows of an indexed sheet that one filter chooses. */
-export function filterSet(key: number, filter: PlannedFilter, p: SqlParams): RowSet {
-  const entries = `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(filter.index)}`;
-  const where = (condition: string) => ({ include: `${entries} AND ${condition}` });
-  const equal = (values: FilterValue[]): RowSet => {
-    // An empty value stands for the empty cell, which has no entry.
-    const given = values.filter((value) => value.text !== '');
-    if (given.length === 0) return { exclude: entries };
-    const list = given.flatMap(({ text, number: n }) => [
+export const sqliteEntries: EntryConditions = {
+  equal(values, p) {
+    const list = values.flatMap(({ text, number: n }) => [
       p.add(text),
       `CAST(${p.add(text)} AS BLOB)`,
       ...(n === null ? [] : [p.add(number(n))]),
     ]);
-    const found = where(`value IN (${list.join(', ')})`);
-    if (given.length === values.length) return found;
-    return { exclude: `${entries} EXCEPT ${found.include}` };
-  };
-  switch (filter.op) {
-    case 'eq':
-      return equal([filter.value]);
-    case 'ne':
-      return filter.value.text === '' ? { include: entries } : not(equal([filter.value]));
-    case 'in':
-      return equal(filter.values);
-    case 'nin':
-      return not(equal(filter.values));
-    case 'ieq':
-      return where(`${folded} = ${p.add(foldCase(filter.value.text))}`);
-    case 'like':
-      return where(likeCondition(filter.pattern, p));
-    case 'ilike':
-      return where(`${folded} GLOB ${p.add(globPattern(foldCase(filter.pattern)))}`);
-    default:
-      if (!isBound(filter)) throw new Error(`no index condition for ${filter.op}`);
-      return rangeSet(key, [filter], p);
-  }
-}
-
-/** The rows of an indexed sheet whose cell in one column is within every one of `bounds`. */
-export function rangeSet(key: number, bounds: BoundFilter[], p: SqlParams): RowSet {
-  const col = bounds[0]?.index ?? 0;
-  const conditions = bounds.map((bound) => {
-    const sign = { gt: '>', ge: '>=', lt: '<', le: '<=' }[bound.op];
+    return `value IN (${list.join(', ')})`;
+  },
+  foldedEqual: (text, p) => `${folded} = ${p.add(text)}`,
+  like: likeCondition,
+  foldedLike: (pattern, p) => `${folded} GLOB ${p.add(globPattern(pattern))}`,
+  bound(bound, p) {
+    const sign = boundSign(bound);
     const { text, number: n } = bound.value;
     if (n !== null) {
       // Numbers sort before all text: an upper bound of '' keeps a range to numbers.
@@ -92,11 +66,8 @@ export function rangeSet(key: number, bounds: BoundFilter[], p: SqlParams): RowS
     }
     // Text and dates: at least '' (above every number) and below X'' (below every boolean).
     return `value ${sign} ${p.add(text)} AND value >= '' AND value < X''`;
-  });
-  return {
-    include: `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(col)} AND ${conditions.join(' AND ')}`,
-  };
-}
+  },
+};
 
 /**
  * A wildcard: on text, a range of the index for the pattern's literal prefix, so `Jo*` reads
@@ -104,12 +75,12 @@ export function rangeSet(key: number, bounds: BoundFilter[], p: SqlParams): RowS
  */
 function likeCondition(pattern: string, p: SqlParams): string {
   const glob = p.add(globPattern(pattern));
-  const prefix = pattern.slice(0, pattern.indexOf('*') < 0 ? undefined : pattern.indexOf('*'));
+  const prefix = literalPrefix(pattern);
   if (prefix === '') return `${shown} GLOB ${glob}`;
   const parts = [
     `(value >= ${p.add(prefix)} AND value < CAST(${p.add(Buffer.concat([Buffer.from(prefix), Buffer.from([0xff])]))} AS TEXT) AND value GLOB ${glob})`,
   ];
-  if (/^[-0-9.e+]+$/.test(prefix)) parts.push(`(value < '' AND ${shown} GLOB ${glob})`);
+  if (couldBeNumber(prefix)) parts.push(`(value < '' AND ${shown} GLOB ${glob})`);
   if ('true'.startsWith(prefix) || 'false'.startsWith(prefix)) {
     parts.push(`(value >= X'' AND CAST(value AS TEXT) GLOB ${glob})`);
   }

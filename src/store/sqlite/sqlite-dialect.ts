@@ -15,7 +15,7 @@ import type { StoredRow } from '../row-json.ts';
 import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
 import type { ApiKeyRecord, DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
 import { runSync, step, type Work } from '../work.ts';
-import { entryValues, filterSet, rangeSet } from './sqlite-cells.ts';
+import { entryValues, sqliteEntries } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
 
 export interface SqliteOptions {
@@ -276,11 +276,7 @@ export class SqliteDialect implements Dialect {
 
   matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]> {
     const p = new SqlParams((n) => `?${n}`);
-    const set = selectionSet(
-      selection,
-      (filter) => filterSet(key, filter, p),
-      (bounds) => rangeSet(key, bounds, p),
-    );
+    const set = selectionSet(selection, key, sqliteEntries, p);
     const where = set === null ? '' : ` AND ${ridCondition(set)}`;
     return step((db: Db) =>
       // By row id through its index: without statistics SQLite would walk the whole sheet.
@@ -377,11 +373,7 @@ export class SqliteDialect implements Dialect {
     withIds: boolean,
   ): Work<{ count: number; json: Buffer }> {
     const p = new SqlParams((n) => `?${n}`);
-    const set = selectionSet(
-      selection,
-      (filter) => filterSet(key, filter, p),
-      (bounds) => rangeSet(key, bounds, p),
-    );
+    const set = selectionSet(selection, key, sqliteEntries, p);
     const where = set === null ? '' : ` AND ${ridCondition(set)}`;
     // The few rows a filter finds are sorted into sheet order as they are joined.
     const sql = `SELECT count(*) AS count, CAST(group_concat(${rowJson(withIds)}, ',' ORDER BY pos) AS BLOB) AS json
