@@ -20,8 +20,8 @@ import type {
   WebhookRecord,
 } from '../store.ts';
 import { runAsync, step, type Work } from '../work.ts';
-import { entryColumns, postgresEntries } from './postgres-cells.ts';
 import { copyFirstColumn } from './binary-copy.ts';
+import { entryColumns, postgresEntries } from './postgres-cells.ts';
 import { isUnreachable } from './postgres-errors.ts';
 import { migrate } from './postgres-migrations.ts';
 
@@ -960,10 +960,6 @@ function toKey(row: KeyRow): ApiKeyRecord {
   };
 }
 
-/**
- * Texts joined by commas, encoded straight into one buffer: cheaper than a buffer per text, and
- * than joining them into one string first, which copies every byte once more.
- */
 /** A number to write into a statement's text, checked to be the integer it claims to be. */
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
