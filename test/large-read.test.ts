@@ -79,3 +79,32 @@ test(`${backend}: a large read as CSV, and with _with_id, carries every row`, as
   assert.equal(withIds.length, rowCount);
   assert.ok(withIds.every((row, i) => row._id === i));
 });
+
+test(`${backend}: long pages, with and without _with_id, carry every row's text as written`, async (t) => {
+  // Long pages and short ones may be read differently (by COPY on PostgreSQL): both must carry
+  // characters of more than one byte and those JSON or PostgreSQL's text formats escape.
+  const { url, store } = await build(t);
+  const text = (n: number) => `Zoë "q" \\ \t\n ✓ ${n}`;
+  const count = 1200;
+  await store.createSheet({ ...sheet, id: 'texts', name: 'texts', columns: ['n', 'text'] }, [
+    Array.from({ length: count }, (_, n) => [n, text(n)]),
+  ]);
+  for (const [offset, limit] of [
+    [0, 1200],
+    [7, 1000],
+    [900, 250],
+    [1100, 500],
+    [3, 20],
+  ] as const) {
+    for (const withIds of [false, true]) {
+      const page = `${url}/api/v1/texts?_offset=${offset}&_limit=${limit}&_with_id=${withIds}`;
+      const read = await call(page);
+      assert.equal(read.status, 200, read.text);
+      const expected = Array.from({ length: Math.min(limit, count - offset) }, (_, i) => {
+        const n = offset + i;
+        return withIds ? { _id: n, n, text: text(n) } : { n, text: text(n) };
+      });
+      assert.deepEqual(read.body, expected, page);
+    }
+  }
+});

@@ -144,7 +144,17 @@ export interface Dialect {
   jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null>;
 
   // Answers: rows' JSON joined by commas, ready to send between brackets
-  jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer>;
+  /**
+   * The rows from position `from` up to `to`, which may lie past the sheet's end. `expected` is
+   * about how many that is, as the sheet was looked up: a dialect may read many another way.
+   */
+  jsonBetween(
+    key: number,
+    from: number,
+    to: number,
+    withIds: boolean,
+    expected: number,
+  ): Work<Buffer>;
   jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer>;
   /** All the rows a filter selection chooses on an indexed sheet, found and joined at once. */
   jsonMatching(

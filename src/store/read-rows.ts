@@ -123,7 +123,13 @@ export function* jsonOf(
           ? yield* dialect.jsonOfBlocks(sheet.key, chosen.to)
           : null;
       const json = blocks ?? [
-        yield* dialect.jsonBetween(sheet.key, chosen.from, chosen.to, withIds),
+        yield* dialect.jsonBetween(
+          sheet.key,
+          chosen.from,
+          chosen.to,
+          withIds,
+          Math.min(chosen.to, sheet.rowCount) - chosen.from,
+        ),
       ];
       return { value: json, total: chosen.total };
     }

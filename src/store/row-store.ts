@@ -42,18 +42,20 @@ import { runSync, type Work } from './work.ts';
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
   indexThreshold?: number;
-  /** Cells a read answers in one piece (see `pieceCells`). */
+  /** Cells in one piece of a streamed answer (see `defaultPieceCells`). */
   pieceCells?: number;
 }
 
 /** Rows an import writes per transaction. */
 const chunkRows = 5000;
 /**
- * Cells a read answers in one piece, by default: a read of more, in sheet order, is sent in pieces of this
- * many cells, from one snapshot, as they are read, so a wide sheet streams sooner than a narrow
- * one and no piece is large.
+ * Cells in one piece of a streamed answer, by default. An answer of more than `wholePieces`
+ * pieces, in sheet order, is sent in pieces as they are read, from one snapshot, so a wide sheet
+ * streams sooner than a narrow one and memory stays flat however large the sheet. Smaller ones
+ * are read by one statement, and may be cached and shared.
  */
-const defaultPieceCells = 250_000;
+const defaultPieceCells = 50_000;
+const wholePieces = 5;
 /** How long a write whose commit was cut off waits to learn whether it landed. */
 const outcomeDeadlineMs = 10_000;
 /** Sheets kept in memory by a store that one process owns. */
@@ -209,7 +211,7 @@ export class RowStore implements SheetStore {
       100,
       Math.floor(this.#pieceCells / Math.max(1, sheet.columns.length)),
     );
-    if (!unfiltered || span <= pieceRows) {
+    if (!unfiltered || span <= pieceRows * wholePieces) {
       const { value, total } = await db.read(function* () {
         return yield* render(sheet, yield* chooseRows(db, sheet, plan));
       });
