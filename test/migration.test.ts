@@ -11,6 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createApp } from '../src/app.ts';
+import { Problem } from '../src/errors/problem.ts';
 import { openPostgresStore, openSqliteStore } from '../src/store/open-store.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { call } from './helpers/build.ts';
@@ -34,37 +35,53 @@ async function expected(): Promise<Expected> {
   return recorded[backend] as Expected;
 }
 
-/** The release's store, copied so the fixture stays as it was, opened with today's code. */
-async function openLegacy(t: TestContext, indexThreshold?: number): Promise<SheetStore> {
+/**
+ * A copy of the release's store (a file, or a database), so that the fixture stays as it was,
+ * and a way to open it with today's code as often as a restarting server would.
+ */
+async function legacyCopy(
+  t: TestContext,
+): Promise<(indexThreshold?: number) => Promise<SheetStore>> {
+  const opened: SheetStore[] = [];
+  let open: (indexThreshold?: number) => Promise<SheetStore>;
+  let remove: () => Promise<void>;
   if (backend === 'sqlite') {
     const dir = await mkdtemp(join(tmpdir(), 'sheetport-legacy-'));
     await copyFile(join(legacy, 'sqlite', 'sheetport.db'), join(dir, 'sheetport.db'));
-    const store = openSqliteStore({
-      path: join(dir, 'sheetport.db'),
-      synchronous: 'normal',
-      ...(indexThreshold === undefined ? {} : { indexThreshold }),
-    });
-    t.after(async () => {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    return store;
+    open = async (indexThreshold) =>
+      openSqliteStore({
+        path: join(dir, 'sheetport.db'),
+        synchronous: 'normal',
+        ...(indexThreshold === undefined ? {} : { indexThreshold }),
+      });
+    remove = () => rm(dir, { recursive: true, force: true });
+  } else {
+    const admin = process.env.SHEETPORT_TEST_DATABASE_URL as string;
+    const database = `legacy_${Math.random().toString(36).slice(2, 10)}`;
+    await query(admin, `CREATE DATABASE ${database}`);
+    const url = new URL(admin);
+    url.pathname = `/${database}`;
+    await query(url.href, await readFile(join(legacy, 'postgres.sql'), 'utf8'));
+    open = (indexThreshold) =>
+      openPostgresStore({
+        connectionString: url.href,
+        ...(indexThreshold === undefined ? {} : { indexThreshold }),
+      });
+    remove = () => query(admin, `DROP DATABASE ${database} WITH (FORCE)`);
   }
-  const admin = process.env.SHEETPORT_TEST_DATABASE_URL as string;
-  const database = `legacy_${Math.random().toString(36).slice(2, 10)}`;
-  await query(admin, `CREATE DATABASE ${database}`);
-  const url = new URL(admin);
-  url.pathname = `/${database}`;
-  await query(url.href, await readFile(join(legacy, 'postgres.sql'), 'utf8'));
-  const store = await openPostgresStore({
-    connectionString: url.href,
-    ...(indexThreshold === undefined ? {} : { indexThreshold }),
-  });
   t.after(async () => {
-    await store.close();
-    await query(admin, `DROP DATABASE ${database} WITH (FORCE)`);
+    for (const store of opened) await store.close();
+    await remove();
   });
-  return store;
+  return async (indexThreshold) => {
+    const store = await open(indexThreshold);
+    opened.push(store);
+    return store;
+  };
+}
+
+async function openLegacy(t: TestContext, indexThreshold?: number): Promise<SheetStore> {
+  return (await legacyCopy(t))(indexThreshold);
 }
 
 async function query(url: string, sql: string): Promise<void> {
@@ -136,4 +153,20 @@ test(`a ${backend} store made by release 0.1.0 keeps working: filters, writes, k
     left.body,
     (was.rows[csv] as Record<string, unknown>[]).slice(1).map((row, i) => ({ ...row, _id: i })),
   );
+});
+
+test(`a ${backend} store opened again applies no migration twice and keeps what was written`, async (t) => {
+  const open = await legacyCopy(t);
+  const first = await open();
+  const { typed } = (await expected()).ids;
+  const [written] = await first.writeRows(typed, [
+    { op: { kind: 'append', rows: [['again']] }, ifMatch: null },
+  ]);
+  assert.ok(written !== undefined && !(written instanceof Problem), String(written));
+  const sheets = await first.listSheets();
+  // Were a migration run twice, its tables would already be there and the opening would fail.
+  const second = await open();
+  assert.deepEqual(await second.listSheets(), sheets);
+  const { rows } = await second.loadRows(typed);
+  assert.deepEqual(rows.at(-1)?.[0], 'again');
 });

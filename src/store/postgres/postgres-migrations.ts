@@ -2,21 +2,17 @@ import type { PoolClient } from 'pg';
 import { DateCell, type Cell } from '../../cells/cell.ts';
 import type { Dialect } from '../dialect.ts';
 import { moveLegacyRows } from '../legacy-rows.ts';
-import { runAsync } from '../work.ts';
-
-type Migration = {
-  version: number;
-  up: (client: PoolClient, dialect: Dialect, indexThreshold: number) => Promise<void>;
-};
+import { runMigrations, type Migration, type MigrationLedger } from '../migrations.ts';
+import { runAsync, step } from '../work.ts';
 
 const sql =
-  (text: string): Migration['up'] =>
+  (text: string): Migration<PoolClient>['up'] =>
   async (client) => {
     await client.query(text);
   };
 
 /** Versioned schema steps, applied in order, each once. Never edit a step that has shipped. */
-const migrations: Migration[] = [
+const migrations: Migration<PoolClient>[] = [
   {
     version: 1,
     up: sql(`
@@ -246,6 +242,25 @@ function legacyCells(raw: unknown[], width: number): Cell[] {
 /** Any fixed number: the advisory lock servers take in turn to migrate. */
 const migrationLock = 0x5348_5054;
 
+const ledger: MigrationLedger = {
+  applied: () =>
+    step(async (client: PoolClient) => {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)',
+      );
+      const { rows } = await client.query<{ version: number }>(
+        'SELECT version FROM schema_migrations',
+      );
+      return rows.map((row) => row.version);
+    }),
+  record: (version) =>
+    step(async (client: PoolClient) => {
+      await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [
+        version,
+      ]);
+    }),
+};
+
 /** Runs pending migrations in one transaction; servers starting together wait for the lock. */
 export async function migrate(
   client: PoolClient,
@@ -255,20 +270,7 @@ export async function migrate(
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLock]);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)',
-    );
-    const { rows } = await client.query<{ version: number }>(
-      'SELECT version FROM schema_migrations',
-    );
-    const applied = new Set(rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      await migration.up(client, dialect, indexThreshold);
-      await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [
-        migration.version,
-      ]);
-    }
+    await runAsync(runMigrations(migrations, ledger, dialect, indexThreshold), client);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

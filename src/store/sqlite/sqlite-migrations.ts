@@ -2,17 +2,17 @@ import type Database from 'better-sqlite3';
 import { DateCell, type Cell } from '../../cells/cell.ts';
 import type { Dialect } from '../dialect.ts';
 import { moveLegacyRows } from '../legacy-rows.ts';
-import { runSync } from '../work.ts';
+import { runMigrations, type Migration, type MigrationLedger } from '../migrations.ts';
+import { runSync, step } from '../work.ts';
 
 type Db = Database.Database;
 
 /** Versioned schema steps, applied in order, each once. Never edit a step that has shipped. */
-const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: number) => void }[] =
-  [
-    {
-      version: 1,
-      up: (db) =>
-        db.exec(`
+const migrations: Migration<Db>[] = [
+  {
+    version: 1,
+    up: (db) =>
+      db.exec(`
         CREATE TABLE sheets (
           id TEXT PRIMARY KEY,
           rows_table TEXT NOT NULL UNIQUE,
@@ -27,11 +27,11 @@ const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: n
         );
         CREATE TABLE flags (name TEXT PRIMARY KEY);
       `),
-    },
-    {
-      version: 2,
-      up: (db) =>
-        db.exec(`
+  },
+  {
+    version: 2,
+    up: (db) =>
+      db.exec(`
         CREATE TABLE api_keys (
           id TEXT PRIMARY KEY,
           sheet_id TEXT NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
@@ -42,12 +42,12 @@ const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: n
         );
         CREATE INDEX api_keys_sheet ON api_keys (sheet_id);
       `),
-    },
-    {
-      // Every sheet's rows in shared tables, so that the schema no longer grows with each sheet.
-      version: 3,
-      up: (db, dialect, threshold) => {
-        db.exec(`
+  },
+  {
+    // Every sheet's rows in shared tables, so that the schema no longer grows with each sheet.
+    version: 3,
+    up: (db, dialect, threshold) => {
+      db.exec(`
         CREATE TABLE shared_sheets (
           key INTEGER PRIMARY KEY,
           id TEXT NOT NULL UNIQUE,
@@ -99,58 +99,58 @@ const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: n
         );
         CREATE INDEX events_by_sheet ON events (sheet_id, seq);
       `);
-        const legacy = db
-          .prepare('SELECT * FROM sheets ORDER BY created_at, id')
-          .all() as LegacySheet[];
-        for (const sheet of legacy) {
-          const key = Number(
-            db
-              .prepare(
-                `INSERT INTO shared_sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, state, created_at, updated_at)
+      const legacy = db
+        .prepare('SELECT * FROM sheets ORDER BY created_at, id')
+        .all() as LegacySheet[];
+      for (const sheet of legacy) {
+        const key = Number(
+          db
+            .prepare(
+              `INSERT INTO shared_sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, state, created_at, updated_at)
                VALUES (?, ?, ?, ?, ?, 0, ?, 0, 0, 'ready', ?, ?)`,
-              )
-              .run(
-                sheet.id,
-                sheet.name,
-                sheet.columns,
-                sheet.source,
-                sheet.settings,
-                sheet.version,
-                sheet.created_at,
-                sheet.updated_at,
-              ).lastInsertRowid,
-          );
-          const width = (JSON.parse(sheet.columns) as string[]).length;
-          const rows = (
-            db.prepare(`SELECT * FROM ${sheet.rows_table} ORDER BY seq`).raw().all() as unknown[][]
-          ).map((raw) => legacyCells(raw.slice(1), width));
-          const moved = runSync(
-            moveLegacyRows(dialect, key, JSON.parse(sheet.columns) as string[], rows, threshold),
-            db,
-          );
-          db.prepare(
-            'UPDATE shared_sheets SET row_count = ?, next_rid = ?, indexed = ? WHERE key = ?',
-          ).run(moved.rowCount, moved.nextRid, moved.indexed ? 1 : 0, key);
-          db.exec(`DROP TABLE ${sheet.rows_table}`);
-        }
-        // Tables of imports that a crash cut off before their sheet was registered.
-        const orphans = db
-          .prepare(
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'rows\\_%' ESCAPE '\\'",
-          )
-          .pluck()
-          .all() as string[];
-        for (const table of orphans) db.exec(`DROP TABLE ${table}`);
-        // The steps SQLite gives for changing a table: the new one takes the old one's name, and
-        // api_keys, which refers to that name, refers to it.
-        db.exec('DROP TABLE sheets; ALTER TABLE shared_sheets RENAME TO sheets;');
-      },
+            )
+            .run(
+              sheet.id,
+              sheet.name,
+              sheet.columns,
+              sheet.source,
+              sheet.settings,
+              sheet.version,
+              sheet.created_at,
+              sheet.updated_at,
+            ).lastInsertRowid,
+        );
+        const width = (JSON.parse(sheet.columns) as string[]).length;
+        const rows = (
+          db.prepare(`SELECT * FROM ${sheet.rows_table} ORDER BY seq`).raw().all() as unknown[][]
+        ).map((raw) => legacyCells(raw.slice(1), width));
+        const moved = runSync(
+          moveLegacyRows(dialect, key, JSON.parse(sheet.columns) as string[], rows, threshold),
+          db,
+        );
+        db.prepare(
+          'UPDATE shared_sheets SET row_count = ?, next_rid = ?, indexed = ? WHERE key = ?',
+        ).run(moved.rowCount, moved.nextRid, moved.indexed ? 1 : 0, key);
+        db.exec(`DROP TABLE ${sheet.rows_table}`);
+      }
+      // Tables of imports that a crash cut off before their sheet was registered.
+      const orphans = db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'rows\\_%' ESCAPE '\\'",
+        )
+        .pluck()
+        .all() as string[];
+      for (const table of orphans) db.exec(`DROP TABLE ${table}`);
+      // The steps SQLite gives for changing a table: the new one takes the old one's name, and
+      // api_keys, which refers to that name, refers to it.
+      db.exec('DROP TABLE sheets; ALTER TABLE shared_sheets RENAME TO sheets;');
     },
-    {
-      // Webhooks: each with its place in its sheet's outbox, and a log of delivery attempts.
-      version: 4,
-      up: (db) =>
-        db.exec(`
+  },
+  {
+    // Webhooks: each with its place in its sheet's outbox, and a log of delivery attempts.
+    version: 4,
+    up: (db) =>
+      db.exec(`
         CREATE TABLE webhooks (
           id TEXT PRIMARY KEY,
           sheet_id TEXT NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
@@ -180,8 +180,8 @@ const migrations: { version: number; up: (db: Db, dialect: Dialect, threshold: n
         );
         CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, seq);
       `),
-    },
-  ];
+  },
+];
 
 interface LegacySheet {
   id: string;
@@ -206,32 +206,32 @@ function legacyCells(raw: unknown[], width: number): Cell[] {
   });
 }
 
+const ledger: MigrationLedger = {
+  applied: () =>
+    step((db: Db) => {
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
+      );
+      return db.prepare('SELECT version FROM schema_migrations').pluck().all().map(Number);
+    }),
+  record: (version) =>
+    step((db: Db) => {
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+        version,
+        new Date().toISOString(),
+      );
+    }),
+};
+
 /**
  * Runs pending migrations in one transaction, under SQLite's write lock, so that processes
  * starting together take turns. Foreign keys are off while tables are rebuilt, and checked after.
  */
 export function migrate(db: Db, dialect: Dialect, indexThreshold: number): void {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
-  );
   db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {
-      const applied = new Set(
-        db
-          .prepare('SELECT version FROM schema_migrations')
-          .pluck()
-          .all()
-          .map((version) => Number(version)),
-      );
-      for (const migration of migrations) {
-        if (applied.has(migration.version)) continue;
-        migration.up(db, dialect, indexThreshold);
-        db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
-          migration.version,
-          new Date().toISOString(),
-        );
-      }
+      runSync(runMigrations(migrations, ledger, dialect, indexThreshold), db);
       const broken = db.pragma('foreign_key_check') as unknown[];
       if (broken.length > 0) throw new Error(`Migration broke ${broken.length} foreign keys.`);
     }).immediate();
