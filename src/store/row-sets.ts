@@ -71,10 +71,24 @@ export function not(set: RowSet): RowSet {
 }
 
 /**
+ * The rows a selection chooses, as a condition on `rid` to append to a WHERE clause
+ * (` AND rid …`), or '' when it has no filter at all (every row).
+ */
+export function selectionCondition(
+  selection: Exclude<Selection, { ids: number[] }>,
+  key: number,
+  entries: EntryConditions,
+  p: SqlParams,
+): string {
+  const set = selectionSet(selection, key, entries, p);
+  return set === null ? '' : ` AND ${ridCondition(set)}`;
+}
+
+/**
  * The set of rows a selection chooses: every top-level filter, and at least one filter of each
  * `_or` group. Null when it has no filter at all (every row).
  */
-export function selectionSet(
+function selectionSet(
   selection: Exclude<Selection, { ids: number[] }>,
   key: number,
   entries: EntryConditions,
@@ -174,6 +188,6 @@ export function isBound(filter: PlannedFilter): filter is BoundFilter {
 }
 
 /** A WHERE condition on `rid` for a set. */
-export function ridCondition(set: RowSet): string {
+function ridCondition(set: RowSet): string {
   return 'include' in set ? `rid IN (${set.include})` : `rid NOT IN (${set.exclude})`;
 }

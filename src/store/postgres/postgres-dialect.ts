@@ -11,7 +11,7 @@ import {
   type StoredEvent,
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
-import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
+import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type {
   ApiKeyRecord,
   ConnectionCounts,
@@ -391,8 +391,7 @@ export class PostgresDialect implements Dialect {
     selection: Exclude<Selection, { ids: number[] }>,
   ): Work<number[]> {
     const p = new SqlParams((n) => `$${n}`);
-    const set = selectionSet(selection, key, postgresEntries, p);
-    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    const where = selectionCondition(selection, key, postgresEntries, p);
     const rows = yield* this.#all<{ pos: number }>(
       `SELECT pos FROM rows WHERE sheet = ${p.add(key)}${where} ORDER BY pos`,
       p.values,
@@ -505,8 +504,7 @@ export class PostgresDialect implements Dialect {
     withIds: boolean,
   ): Work<{ count: number; json: Buffer }> {
     const p = new SqlParams((n) => `$${n}`);
-    const set = selectionSet(selection, key, postgresEntries, p);
-    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    const where = selectionCondition(selection, key, postgresEntries, p);
     // The few rows a filter finds are sorted into sheet order as they are joined.
     const rows = yield* this.#all<{ count: number; json: string }>(
       `SELECT count(*)::int AS count, coalesce(string_agg(${rowJson(withIds)}, ',' ORDER BY pos), '') AS json

@@ -12,7 +12,7 @@ import {
   type StoredEvent,
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
-import { ridCondition, selectionSet, SqlParams } from '../row-sets.ts';
+import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type { ApiKeyRecord, DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
 import { runSync, step, type Work } from '../work.ts';
 import { entryValues, sqliteEntries } from './sqlite-cells.ts';
@@ -278,8 +278,7 @@ export class SqliteDialect implements Dialect {
 
   matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]> {
     const p = new SqlParams((n) => `?${n}`);
-    const set = selectionSet(selection, key, sqliteEntries, p);
-    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    const where = selectionCondition(selection, key, sqliteEntries, p);
     return step((db: Db) =>
       // By row id through its index: without statistics SQLite would walk the whole sheet.
       this.#statement(
@@ -375,8 +374,7 @@ export class SqliteDialect implements Dialect {
     withIds: boolean,
   ): Work<{ count: number; json: Buffer }> {
     const p = new SqlParams((n) => `?${n}`);
-    const set = selectionSet(selection, key, sqliteEntries, p);
-    const where = set === null ? '' : ` AND ${ridCondition(set)}`;
+    const where = selectionCondition(selection, key, sqliteEntries, p);
     // The few rows a filter finds are sorted into sheet order as they are joined.
     const sql = `SELECT count(*) AS count, CAST(group_concat(${rowJson(withIds)}, ',' ORDER BY pos) AS BLOB) AS json
       FROM rows INDEXED BY rows_by_rid WHERE sheet = ${p.add(key)}${where}`;
