@@ -17,7 +17,7 @@ import type { Sheets } from '../sheets/sheets.ts';
 import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
-import type { ReadCache, SharedAnswer } from './read-cache.ts';
+import type { ReadCache } from './read-cache.ts';
 import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
@@ -87,9 +87,9 @@ export async function rowRoutes(
     );
     const key = (version: number) =>
       `${sheet.id}\n${version}\n${format}\n${url.slice(url.indexOf('?') + 1)}`;
-    const send = (answer: SharedAnswer) => {
+    const send = (answer: { total: number; version: number }, body: Buffer | Readable) => {
       pageHeaders(reply, url, plan, answer.total);
-      return reply.header('etag', etag(answer.version)).send(answer.body);
+      return reply.header('etag', etag(answer.version)).send(body);
     };
     // A large answer is sent as it is read, and never held whole, nor cached, nor shared.
     const own: { streamed?: Answer } = {};
@@ -103,11 +103,9 @@ export async function rowRoutes(
       cache.set(key(read.version), { body, total: read.total });
       return { body, total: read.total, version: read.version };
     });
-    if (answer !== null) return send(answer);
+    if (answer !== null) return send(answer, answer.body);
     const { streamed } = own as { streamed: Answer };
-    pageHeaders(reply, url, plan, streamed.total);
-    void reply.header('etag', etag(streamed.version));
-    return reply.send(Readable.from(flat(streamed.body), { objectMode: false }));
+    return send(streamed, Readable.from(flat(streamed.body), { objectMode: false }));
   }
 
   async function jsonAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
