@@ -163,33 +163,39 @@ export async function streamCase(
   const served: Served[] = imports
     .filter((imported) => imported.encoding === 'utf-8')
     .map(({ result, csv, dataDir }) => ({ rows: result.rowCount, csv, dataDir, id: result.id }));
-  // One more sheet, twice the largest: memory that is flat does not grow from one to the other.
-  const rows = 2 * Math.max(...served.map((sheet) => sheet.rows));
-  const csv = join(dir, `people-${rows}.csv`);
-  log(`  generating and importing a ${rows.toLocaleString('en')}-row CSV`);
-  await mkdir(dir, { recursive: true });
-  await writeCsv(csv, rows, importSeed);
-  const extra = await runImport(join(dir, 'sqlite'), csv, `people_${rows}`);
-  served.push({ rows, csv, dataDir: join(dir, 'sqlite'), id: extra.id });
-
   const reads: StreamRead[] = [];
-  for (const sheet of served) {
-    reads.push(await serveAndRead('SQLite', sheet.dataDir, sheet.id, sheet.rows, {}));
-  }
-  const url = await database.create('stream');
-  const postgres = { SHEETPORT_DATABASE_URL: url };
   const postgresImports: ImportResult[] = [];
+  await mkdir(dir, { recursive: true });
   try {
+    // One more sheet, twice the largest: memory that is flat does not grow from one to the other.
+    const rows = 2 * Math.max(...served.map((sheet) => sheet.rows));
+    const csv = join(dir, `people-${rows}.csv`);
+    const dataDir = join(dir, 'sqlite');
+    log(`  generating and importing a ${rows.toLocaleString('en')}-row CSV`);
+    await writeCsv(csv, rows, importSeed);
+    const extra = await runImport(dataDir, csv, `people_${rows}`);
+    served.push({ rows, csv, dataDir, id: extra.id });
+
     for (const sheet of served) {
-      log(`  importing ${sheet.rows.toLocaleString('en')} rows into PostgreSQL`);
-      const result = await runImport(join(dir, 'stream-import'), sheet.csv, 'stream', postgres);
-      postgresImports.push(result);
-      const serveDir = join(dir, 'stream-serve');
-      reads.push(await serveAndRead('PostgreSQL', serveDir, result.id, result.rowCount, postgres));
+      reads.push(await serveAndRead('SQLite', sheet.dataDir, sheet.id, sheet.rows, {}));
+    }
+    const url = await database.create('stream');
+    const postgres = { SHEETPORT_DATABASE_URL: url };
+    try {
+      for (const sheet of served) {
+        log(`  importing ${sheet.rows.toLocaleString('en')} rows into PostgreSQL`);
+        const result = await runImport(join(dir, 'stream-import'), sheet.csv, 'stream', postgres);
+        postgresImports.push(result);
+        const serveDir = join(dir, 'stream-serve');
+        reads.push(
+          await serveAndRead('PostgreSQL', serveDir, result.id, result.rowCount, postgres),
+        );
+      }
+    } finally {
+      await database.drop('stream');
     }
   } finally {
     // So that millions of rows do not weigh on the cases after this one.
-    await database.drop('stream');
     await rm(dir, { recursive: true, force: true });
   }
   const targets = streamTargets(reads);
