@@ -4,6 +4,7 @@ import type { AccessMode, Sheet, SheetSettings } from '../sheets/sheet.ts';
 import type { SheetStore } from '../store/store.ts';
 import { hashSecret, parseApiKey, sameSecret, scopeFor } from './api-keys.ts';
 import { credentialOf } from './credentials.ts';
+import { expired } from './key-expiry.ts';
 
 export interface AccessOptions {
   /** Without it the server listens on loopback only, and every caller there is the administrator. */
@@ -85,6 +86,16 @@ export class AccessControl {
     const valid = parsed !== null && key !== null && sameSecret(key.hash, parsed.secret);
     if (!valid || sheet === null || key.sheetId !== sheet.id) {
       throw new Problem('unauthorized', 'The API key is not valid for this sheet.', {}, challenge);
+    }
+    // Checked here, where every use of a key is (rows, event streams), and only once the caller
+    // has shown the secret: saying "expired" tells nothing to one who has not.
+    if (expired(key.expiresAt, Date.now())) {
+      throw new Problem(
+        'unauthorized',
+        `The API key expired at ${key.expiresAt}; use the key that replaced it, or create one.`,
+        {},
+        challenge,
+      );
     }
     if (!key.scopes.includes(scope)) {
       throw new Problem(

@@ -7,6 +7,7 @@ export const problemKinds = {
   'sheet-not-found': { status: 404, title: 'Sheet not found' },
   'row-not-found': { status: 404, title: 'Row not found' },
   'key-not-found': { status: 404, title: 'API key not found' },
+  'key-already-rotated': { status: 409, title: 'API key already rotated' },
   'webhook-not-found': { status: 404, title: 'Webhook not found' },
   'route-not-found': { status: 404, title: 'No such endpoint' },
   'invalid-url': { status: 400, title: 'Invalid URL' },

@@ -2,24 +2,58 @@ import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { newApiKey } from '../access/api-keys.ts';
+import { expiryOf, overlapEnd } from '../access/key-expiry.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { ApiKeyRecord } from '../store/store.ts';
-import { adminParams, ApiKeyDescription, keyParams, NewApiKey, problem } from './schemas.ts';
+import {
+  adminParams,
+  ApiKeyDescription,
+  emptyBodyAsObject,
+  keyParams,
+  NewApiKey,
+  problem,
+  RotateApiKey,
+} from './schemas.ts';
 
-const describeKey = (key: ApiKeyRecord) => ({
+/** A key as listed: never its secret; `replaces` is read off the key that names it. */
+const describeKey = (key: ApiKeyRecord, replaces: string | null) => ({
   id: key.id,
   name: key.name,
   scopes: key.scopes,
   createdAt: key.createdAt,
+  expiresAt: key.expiresAt,
+  rotatedTo: key.rotatedTo,
+  replaces,
 });
 
-/** A sheet's API keys: created with scopes and shown once, listed without secrets, revoked. */
+/** A new key of a sheet, with its secret, which only the answer that makes it holds. */
+function keyFor(
+  sheetId: string,
+  name: string,
+  scopes: string[],
+  expiresAt: string | null,
+): { record: ApiKeyRecord; key: string } {
+  const { id, key, hash } = newApiKey();
+  const createdAt = new Date().toISOString();
+  return {
+    record: { id, sheetId, name, scopes, hash, createdAt, expiresAt, rotatedTo: null },
+    key,
+  };
+}
+
+/**
+ * A sheet's API keys: created with scopes (and an expiry, if asked) and shown once, listed
+ * without secrets, rotated into a new key while the old one works on for an overlap, revoked.
+ */
 export async function keyRoutes(
   app: FastifyInstance,
   { sheets }: { sheets: Sheets },
 ): Promise<void> {
   type KeysRequest = FastifyRequest<{ Params: Static<typeof adminParams> }>;
+  type KeyRequest = FastifyRequest<{ Params: Static<typeof keyParams> }>;
+  const keyNotFound = (sheetName: string, keyId: string) =>
+    new Problem('key-not-found', `Sheet "${sheetName}" has no key "${keyId}".`);
 
   app.post(
     '/admin/v1/sheets/:sheetId/keys',
@@ -31,7 +65,7 @@ export async function keyRoutes(
         body: NewApiKey,
         response: {
           201: ApiKeyDescription,
-          400: problem('Bad scopes.'),
+          400: problem('Bad scopes, or an expiry that is not a future date-time.'),
           404: problem('Unknown sheet.'),
         },
       },
@@ -39,17 +73,10 @@ export async function keyRoutes(
     async (request: KeysRequest, reply) => {
       const sheet = await sheets.get(request.params.sheetId);
       const body = request.body as Static<typeof NewApiKey>;
-      const { id, key, hash } = newApiKey();
-      const record: ApiKeyRecord = {
-        id,
-        sheetId: sheet.id,
-        name: body.name ?? '',
-        scopes: body.scopes,
-        hash,
-        createdAt: new Date().toISOString(),
-      };
+      const expiresAt = expiryOf(body, Date.now());
+      const { record, key } = keyFor(sheet.id, body.name ?? '', body.scopes, expiresAt);
       await sheets.createKey(record);
-      return reply.code(201).send({ ...describeKey(record), key });
+      return reply.code(201).send({ ...describeKey(record, null), key });
     },
   );
 
@@ -65,7 +92,51 @@ export async function keyRoutes(
     },
     async (request: KeysRequest) => {
       const sheet = await sheets.get(request.params.sheetId);
-      return (await sheets.listKeys(sheet.id)).map(describeKey);
+      const keys = await sheets.listKeys(sheet.id);
+      const replaced = new Map(keys.map((key) => [key.rotatedTo, key.id]));
+      return keys.map((key) => describeKey(key, replaced.get(key.id) ?? null));
+    },
+  );
+
+  app.post(
+    '/admin/v1/sheets/:sheetId/keys/:keyId/rotate',
+    {
+      schema: {
+        summary: 'Replace an API key with a new one of the same scopes and name',
+        description:
+          'The new key is in this answer only. The old one works on for `overlapSeconds` (a day by default; 0 revokes it now), never longer than it would have. A key is rotated once: rotate its successor next.',
+        tags: ['keys'],
+        params: keyParams,
+        body: RotateApiKey,
+        response: {
+          201: ApiKeyDescription,
+          400: problem('An overlap or expiry out of range.'),
+          404: problem('Unknown sheet or key.'),
+          409: problem('The key was already rotated.'),
+        },
+      },
+      preValidation: emptyBodyAsObject,
+    },
+    async (request: KeyRequest, reply) => {
+      const sheet = await sheets.get(request.params.sheetId);
+      const { keyId } = request.params;
+      const body = request.body as Static<typeof RotateApiKey>;
+      const now = Date.now();
+      const expiresAt = expiryOf(body, now);
+      const oldUntil = overlapEnd(body.overlapSeconds, now);
+      const old = (await sheets.listKeys(sheet.id)).find((key) => key.id === keyId);
+      if (old === undefined) throw keyNotFound(sheet.name, keyId);
+      const { record, key } = keyFor(sheet.id, old.name, old.scopes, expiresAt);
+      const outcome = await sheets.rotateKey(sheet.id, keyId, record, oldUntil);
+      if (outcome === 'not-found') throw keyNotFound(sheet.name, keyId);
+      if (outcome === 'already-rotated') {
+        throw new Problem(
+          'key-already-rotated',
+          `Key "${keyId}" was already rotated; rotate the key that replaced it, or revoke that one first.`,
+          { keyId },
+        );
+      }
+      return reply.code(201).send({ ...describeKey(record, keyId), key });
     },
   );
 
@@ -79,13 +150,10 @@ export async function keyRoutes(
         response: { 204: Type.Null(), 404: problem('Unknown sheet or key.') },
       },
     },
-    async (request: FastifyRequest<{ Params: Static<typeof keyParams> }>, reply) => {
+    async (request: KeyRequest, reply) => {
       const sheet = await sheets.get(request.params.sheetId);
       if (!(await sheets.deleteKey(sheet.id, request.params.keyId))) {
-        throw new Problem(
-          'key-not-found',
-          `Sheet "${sheet.name}" has no key "${request.params.keyId}".`,
-        );
+        throw keyNotFound(sheet.name, request.params.keyId);
       }
       return reply.code(204).send();
     },

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { maxLifetimeSeconds, maxOverlapSeconds } from '../access/key-expiry.ts';
 import { operators } from '../query/parse-filter.ts';
 import { accessModes } from '../sheets/sheet.ts';
 
@@ -295,6 +296,20 @@ export const SheetPatch = Type.Object(
 export const adminParams = Type.Object({ sheetId: Type.String() });
 export const keyParams = Type.Object({ sheetId: Type.String(), keyId: Type.String() });
 
+/** The expiry a new key may be given: a moment, or a lifetime (not both). */
+const keyExpiry = {
+  expiresAt: Type.Optional(
+    Type.String({ format: 'date-time', description: 'When the key stops working (future).' }),
+  ),
+  expiresInSeconds: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: maxLifetimeSeconds,
+      description: 'Or: how long from now the key works.',
+    }),
+  ),
+};
+
 export const NewApiKey = Type.Object(
   {
     scopes: Type.Array(
@@ -305,6 +320,30 @@ export const NewApiKey = Type.Object(
       },
     ),
     name: Type.Optional(Type.String({ maxLength: 200 })),
+    ...keyExpiry,
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * For routes whose body is all optional (a rotation): a POST without one reads as `{}`, so that
+ * the schema still checks whatever is sent.
+ */
+export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  request.body ??= {};
+}
+
+export const RotateApiKey = Type.Object(
+  {
+    overlapSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: maxOverlapSeconds,
+        description:
+          'How long the old key keeps working: 86400 (a day) by default; 0 revokes it now.',
+      }),
+    ),
+    ...keyExpiry,
   },
   { additionalProperties: false },
 );
@@ -314,6 +353,15 @@ export const ApiKeyDescription = Type.Object({
   name: Type.String(),
   scopes: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the key stops working; null for never.',
+  }),
+  rotatedTo: Type.Union([Type.String(), Type.Null()], {
+    description: 'The key that replaced this one when it was rotated.',
+  }),
+  replaces: Type.Union([Type.String(), Type.Null()], {
+    description: 'The key this one replaced, when it was made by a rotation.',
+  }),
   key: Type.Optional(Type.String({ description: 'The key itself: shown once, when created.' })),
 });
 export const sheetRef = Type.Ref('Sheet');

@@ -79,6 +79,12 @@ export class Sheets {
     return this.store.deleteWebhook(sheetId, id);
   }
 
+  rotateWebhookSecret(
+    ...args: Parameters<SheetStore['rotateWebhookSecret']>
+  ): Promise<WebhookRecord | null> {
+    return this.store.rotateWebhookSecret(...args);
+  }
+
   deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
     return this.store.deliveriesOf(webhookId, limit);
   }
@@ -198,6 +204,10 @@ export class Sheets {
 
   listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
     return this.store.listKeys(sheetId);
+  }
+
+  rotateKey(...args: Parameters<SheetStore['rotateKey']>): ReturnType<SheetStore['rotateKey']> {
+    return this.store.rotateKey(...args);
   }
 
   deleteKey(sheetId: string, id: string): Promise<boolean> {

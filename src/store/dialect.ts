@@ -176,6 +176,12 @@ export interface Dialect {
   webhookSheets(): Work<string[]>;
   webhookBacklog(): Work<number>;
   deleteWebhook(sheetId: string, id: string): Work<boolean>;
+  rotateWebhookSecret(
+    sheetId: string,
+    id: string,
+    secret: string,
+    previousUntil: string | null,
+  ): Work<WebhookRecord | null>;
   claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]>;
   eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null>;
   /** Saves where a webhook stands; `release` ends the lease of the server that holds it. */
@@ -191,6 +197,11 @@ export interface Dialect {
   insertKey(key: ApiKeyRecord): Work<void>;
   keysOf(sheetId: string): Work<ApiKeyRecord[]>;
   keyById(id: string): Work<ApiKeyRecord | null>;
+  /**
+   * Points a key not yet rotated at its successor and brings its expiry forward to `expiresAt`;
+   * false when the sheet has no such key or it is already rotated.
+   */
+  markKeyRotated(sheetId: string, id: string, successor: string, expiresAt: string): Work<boolean>;
   deleteKey(sheetId: string, id: string): Work<boolean>;
   /** Counts a request against a rate limit shared by every server; absent for one server. */
   countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;

@@ -37,6 +37,9 @@ import type {
 
 /** Delivery attempts kept per webhook, newest first: enough to see what went wrong lately. */
 const deliveriesKept = 100;
+
+/** Thrown to roll back a key rotation that lost a race with another. */
+class Raced extends Error {}
 import { runSync, type Work } from './work.ts';
 
 export interface RowStoreOptions {
@@ -388,6 +391,8 @@ export class RowStore implements SheetStore {
         attempt: 0,
         firstAttemptAt: null,
         nextAttemptAt: webhook.createdAt,
+        previousSecret: null,
+        previousSecretExpiresAt: null,
         disabledAt: null,
         disabledReason: null,
       };
@@ -410,6 +415,15 @@ export class RowStore implements SheetStore {
 
   deleteWebhook(sheetId: string, id: string): Promise<boolean> {
     return this.#db.write(() => this.#db.deleteWebhook(sheetId, id));
+  }
+
+  rotateWebhookSecret(
+    sheetId: string,
+    id: string,
+    secret: string,
+    previousUntil: string | null,
+  ): Promise<WebhookRecord | null> {
+    return this.#db.write(() => this.#db.rotateWebhookSecret(sheetId, id, secret, previousUntil));
   }
 
   claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]> {
@@ -461,6 +475,29 @@ export class RowStore implements SheetStore {
 
   findKey(id: string): Promise<ApiKeyRecord | null> {
     return this.#db.read(() => this.#db.keyById(id));
+  }
+
+  async rotateKey(
+    sheetId: string,
+    id: string,
+    successor: ApiKeyRecord,
+    expiresAt: string,
+  ): Promise<'rotated' | 'not-found' | 'already-rotated'> {
+    const db = this.#db;
+    try {
+      return await db.write(function* () {
+        const old = yield* db.keyById(id);
+        if (old === null || old.sheetId !== sheetId) return 'not-found' as const;
+        if (old.rotatedTo !== null) return 'already-rotated' as const;
+        yield* db.insertKey(successor);
+        // Another server may have rotated it since it was read: the successor must not stay.
+        if (!(yield* db.markKeyRotated(sheetId, id, successor.id, expiresAt))) throw new Raced();
+        return 'rotated' as const;
+      });
+    } catch (error) {
+      if (error instanceof Raced) return 'already-rotated';
+      throw error;
+    }
   }
 
   deleteKey(sheetId: string, id: string): Promise<boolean> {

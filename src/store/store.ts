@@ -12,6 +12,10 @@ export interface ApiKeyRecord {
   scopes: string[];
   hash: string;
   createdAt: string;
+  /** When it stops opening anything; null for a key that never expires. */
+  expiresAt: string | null;
+  /** The key that replaced it when it was rotated; it works on until `expiresAt`. */
+  rotatedTo: string | null;
 }
 
 export interface NewSheet {
@@ -79,6 +83,9 @@ export interface WebhookRecord {
   events: string[];
   /** `whsec_` and the base64 of the key that signs its deliveries. */
   secret: string;
+  /** The secret before the last rotation: deliveries are signed with it too until it expires. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
   createdAt: string;
   /** The outbox position (seq) of the last event it is done with. */
   cursor: number;
@@ -191,6 +198,16 @@ export interface SheetStore {
   webhookBacklog(): Promise<number>;
   deleteWebhook(sheetId: string, id: string): Promise<boolean>;
   /**
+   * Gives a webhook a new signing secret; the one it had signs alongside it until
+   * `previousUntil` (never, when null). Null for an unknown webhook.
+   */
+  rotateWebhookSecret(
+    sheetId: string,
+    id: string,
+    secret: string,
+    previousUntil: string | null,
+  ): Promise<WebhookRecord | null>;
+  /**
    * Takes up to `limit` webhooks whose next attempt is due, for `leaseMs`: no other server takes
    * them meanwhile, so each event is sent by one server at a time, in order.
    */
@@ -224,6 +241,17 @@ export interface SheetStore {
   createKey(key: ApiKeyRecord): Promise<void>;
   listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
   findKey(id: string): Promise<ApiKeyRecord | null>;
+  /**
+   * Adds `successor` and, in the same transaction, points key `id` of the sheet at it, its expiry
+   * brought forward to `expiresAt` (never moved later). 'not-found' for an unknown key,
+   * 'already-rotated' (and nothing added) for one rotated before whose successor still exists.
+   */
+  rotateKey(
+    sheetId: string,
+    id: string,
+    successor: ApiKeyRecord,
+    expiresAt: string,
+  ): Promise<'rotated' | 'not-found' | 'already-rotated'>;
   /** True if the key existed. A deleted sheet's keys go with it. */
   deleteKey(sheetId: string, id: string): Promise<boolean>;
   /**

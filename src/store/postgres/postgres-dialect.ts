@@ -603,6 +603,23 @@ export class PostgresDialect implements Dialect {
   }
 
   /** Rows another server holds are skipped, not waited for. */
+  rotateWebhookSecret(
+    sheetId: string,
+    id: string,
+    secret: string,
+    previousUntil: string | null,
+  ): Work<WebhookRecord | null> {
+    if (id.includes('\u0000')) return step(async () => null);
+    // Every right-hand side reads the row as it was: the previous secret is the one replaced.
+    const previous = previousUntil === null ? 'NULL' : 'secret';
+    return this.#one(
+      `UPDATE webhooks SET previous_secret = ${previous}, previous_secret_expires_at = $1, secret = $2
+       WHERE sheet_id = $3 AND id = $4 RETURNING *`,
+      [previousUntil, secret, sheetId, id],
+      toWebhook,
+    );
+  }
+
   claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]> {
     return this.#all(
       `UPDATE webhooks SET leased_until = $1
@@ -728,9 +745,32 @@ export class PostgresDialect implements Dialect {
 
   insertKey(key: ApiKeyRecord): Work<void> {
     return this.#run(
-      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [key.id, key.sheetId, key.name, JSON.stringify(key.scopes), key.hash, key.createdAt],
+      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [
+        key.id,
+        key.sheetId,
+        key.name,
+        JSON.stringify(key.scopes),
+        key.hash,
+        key.createdAt,
+        key.expiresAt,
+      ],
     );
+  }
+
+  *markKeyRotated(
+    sheetId: string,
+    id: string,
+    successor: string,
+    expiresAt: string,
+  ): Work<boolean> {
+    // A rotation that waited on another's row lock finds rotated_to set, and changes nothing.
+    const rows = yield* this.#all(
+      `UPDATE api_keys SET rotated_to = $1, expires_at = least(expires_at, $2::timestamptz)
+       WHERE sheet_id = $3 AND id = $4 AND rotated_to IS NULL RETURNING id`,
+      [successor, expiresAt, sheetId, id],
+    );
+    return rows.length === 1;
   }
 
   keysOf(sheetId: string): Work<ApiKeyRecord[]> {
@@ -925,6 +965,8 @@ interface KeyRow {
   scopes: string[];
   hash: string;
   created_at: Date;
+  expires_at: Date | null;
+  rotated_to: string | null;
 }
 
 interface WebhookRow {
@@ -933,6 +975,8 @@ interface WebhookRow {
   url: string;
   events: string[];
   secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
   created_at: Date;
   cursor: string;
   attempt: number;
@@ -960,6 +1004,8 @@ function toWebhook(row: WebhookRow): WebhookRecord {
     url: row.url,
     events: row.events,
     secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     cursor: Number(row.cursor),
     attempt: row.attempt,
@@ -978,6 +1024,8 @@ function toKey(row: KeyRow): ApiKeyRecord {
     scopes: row.scopes,
     hash: row.hash,
     createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    rotatedTo: row.rotated_to,
   };
 }
 

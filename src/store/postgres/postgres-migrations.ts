@@ -212,6 +212,19 @@ const migrations: Migration<PoolClient>[] = [
         ALTER COLUMN settings TYPE json;
     `),
   },
+  {
+    // Keys that expire and are rotated; webhook secrets rotated with an overlap. A rotated key
+    // names its successor, and forgets it if the successor is revoked, so it can be rotated again.
+    version: 7,
+    up: sql(`
+      ALTER TABLE api_keys
+        ADD COLUMN expires_at timestamptz,
+        ADD COLUMN rotated_to text REFERENCES api_keys (id) ON DELETE SET NULL;
+      ALTER TABLE webhooks
+        ADD COLUMN previous_secret text,
+        ADD COLUMN previous_secret_expires_at timestamptz;
+    `),
+  },
 ];
 
 interface LegacySheet {

@@ -501,6 +501,22 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  rotateWebhookSecret(
+    sheetId: string,
+    id: string,
+    secret: string,
+    previousUntil: string | null,
+  ): Work<WebhookRecord | null> {
+    // Every right-hand side reads the row as it was: the previous secret is the one replaced.
+    const previous = previousUntil === null ? 'NULL' : 'secret';
+    return this.#one(
+      `UPDATE webhooks SET previous_secret = ${previous}, previous_secret_expires_at = ?, secret = ?
+       WHERE sheet_id = ? AND id = ? RETURNING *`,
+      [previousUntil, secret, sheetId, id],
+      toWebhook,
+    );
+  }
+
   claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]> {
     return this.#all(
       `UPDATE webhooks SET leased_until = ?
@@ -599,8 +615,29 @@ export class SqliteDialect implements Dialect {
 
   insertKey(key: ApiKeyRecord): Work<void> {
     return this.#run(
-      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [key.id, key.sheetId, key.name, JSON.stringify(key.scopes), key.hash, key.createdAt],
+      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        key.id,
+        key.sheetId,
+        key.name,
+        JSON.stringify(key.scopes),
+        key.hash,
+        key.createdAt,
+        key.expiresAt,
+      ],
+    );
+  }
+
+  markKeyRotated(sheetId: string, id: string, successor: string, expiresAt: string): Work<boolean> {
+    // Times are ISO text in UTC, which sorts as time does.
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          `UPDATE api_keys SET rotated_to = ?,
+             expires_at = CASE WHEN expires_at < ? THEN expires_at ELSE ? END
+           WHERE sheet_id = ? AND id = ? AND rotated_to IS NULL`,
+        ).run(successor, expiresAt, expiresAt, sheetId, id).changes === 1,
     );
   }
 
@@ -743,6 +780,8 @@ interface KeyRow {
   scopes: string;
   hash: string;
   created_at: string;
+  expires_at: string | null;
+  rotated_to: string | null;
 }
 
 interface WebhookRow {
@@ -751,6 +790,8 @@ interface WebhookRow {
   url: string;
   events: string;
   secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
   cursor: number;
   attempt: number;
@@ -767,6 +808,8 @@ function toWebhook(row: WebhookRow): WebhookRecord {
     url: row.url,
     events: JSON.parse(row.events) as string[],
     secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
     createdAt: row.created_at,
     cursor: row.cursor,
     attempt: row.attempt,
@@ -785,5 +828,7 @@ function toKey(row: KeyRow): ApiKeyRecord {
     scopes: JSON.parse(row.scopes) as string[],
     hash: row.hash,
     createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    rotatedTo: row.rotated_to,
   };
 }

@@ -181,6 +181,18 @@ const migrations: Migration<Db>[] = [
         CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, seq);
       `),
   },
+  {
+    // Keys that expire and are rotated; webhook secrets rotated with an overlap. A rotated key
+    // names its successor, and forgets it if the successor is revoked, so it can be rotated again.
+    version: 6,
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+        ALTER TABLE api_keys ADD COLUMN rotated_to TEXT REFERENCES api_keys (id) ON DELETE SET NULL;
+        ALTER TABLE webhooks ADD COLUMN previous_secret TEXT;
+        ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at TEXT;
+      `),
+  },
 ];
 
 interface LegacySheet {
