@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
+import { Webhook } from 'standardwebhooks';
 import type { AppOptions } from '../src/app.ts';
 import { build, call } from './helpers/build.ts';
 import { receiver, type Delivery } from './helpers/webhook-receiver.ts';
@@ -238,4 +239,113 @@ test('writes wake the deliveries of a sheet whose webhook was added on this serv
   const [delivery] = await hook.until(1, 3000);
   const body = JSON.parse(delivery?.body ?? '{}') as { data: { rows: { name: string }[] } };
   assert.equal(body.data.rows[0]?.name, 'now');
+});
+
+/** Verifies a delivery with the `standardwebhooks` package, as a receiver holding `secret` would. */
+function verifiedBy(secret: string, delivery: Delivery): boolean {
+  const headers = Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [
+      name,
+      String(delivery.headers[name]),
+    ]),
+  );
+  try {
+    new Webhook(secret).verify(delivery.body, headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the clock has passed `moment`: the condition an overlap's end waits on. */
+async function past(moment: string): Promise<void> {
+  const at = Date.parse(moment);
+  while (Date.now() <= at) {
+    await new Promise((resolve) => setTimeout(resolve, at - Date.now() + 1));
+  }
+}
+
+test('a rotated secret signs beside the old one for the overlap, then alone', async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  const write = async (name: string) =>
+    assert.equal((await call(rows, { method: 'POST', body: { name } })).status, 201);
+
+  await write('before');
+  const [before] = await hook.until(1);
+  assert.ok(before !== undefined && verifiedBy(made.secret, before));
+
+  const rotated = await call(`${webhooks}/${made.id}/rotate-secret`, {
+    method: 'POST',
+    body: { overlapSeconds: 2 },
+  });
+  assert.equal(rotated.status, 200, rotated.text);
+  const { secret, previousSecretExpiresAt } = rotated.body as {
+    secret: string;
+    previousSecretExpiresAt: string;
+  };
+  assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  assert.notEqual(secret, made.secret);
+  assert.ok(!verifiedBy(secret, before), 'the new secret is new');
+  const listed = (await call(webhooks)).body as Record<string, unknown>[];
+  assert.deepEqual(
+    listed.map((webhook) => [webhook.previousSecretExpiresAt, 'secret' in webhook]),
+    [[previousSecretExpiresAt, false]],
+  );
+
+  await write('during');
+  const during = (await hook.until(2))[1] as Delivery;
+  assert.ok(Date.now() < Date.parse(previousSecretExpiresAt), 'delivered within the overlap');
+  assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2);
+  assert.ok(verifiedBy(secret, during), 'the new secret verifies during the overlap');
+  assert.ok(verifiedBy(made.secret, during), 'the old secret verifies during the overlap');
+  assert.ok(verify(made.secret, during) && verify(secret, during));
+
+  await past(previousSecretExpiresAt);
+  await write('after');
+  const after = (await hook.until(3))[2] as Delivery;
+  assert.equal(String(after.headers['webhook-signature']).split(' ').length, 1);
+  assert.ok(verifiedBy(secret, after), 'the new secret verifies after the overlap');
+  assert.ok(!verifiedBy(made.secret, after), 'the old secret fails after the overlap');
+  assert.equal(
+    ((await call(webhooks)).body as Record<string, unknown>[])[0]?.previousSecretExpiresAt,
+    null,
+  );
+});
+
+test('a secret rotated with overlap 0 stops signing at once; unknown webhooks and bad overlaps are refused', async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  const rotated = await call(`${webhooks}/${made.id}/rotate-secret`, {
+    method: 'POST',
+    body: { overlapSeconds: 0 },
+  });
+  assert.equal(rotated.status, 200, rotated.text);
+  const { secret, previousSecretExpiresAt } = rotated.body as {
+    secret: string;
+    previousSecretExpiresAt: string | null;
+  };
+  assert.equal(previousSecretExpiresAt, null);
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'x' } })).status, 201);
+  const [delivery] = await hook.until(1);
+  assert.ok(delivery !== undefined);
+  assert.ok(verifiedBy(secret, delivery) && !verifiedBy(made.secret, delivery));
+
+  const unknown = await call(`${webhooks}/wh_nope/rotate-secret`, { method: 'POST' });
+  assert.equal(unknown.status, 404);
+  assert.equal((unknown.body as { code: string }).code, 'webhook-not-found');
+  for (const overlapSeconds of [-1, 0.5, 'a day', 31 * 86_400]) {
+    const answer = await call(`${webhooks}/${made.id}/rotate-secret`, {
+      method: 'POST',
+      body: { overlapSeconds },
+    });
+    assert.equal(answer.status, 400, JSON.stringify(overlapSeconds));
+    assert.equal((answer.body as { code: string }).code, 'invalid-body');
+  }
+  // The refused rotations left the secret as it was.
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'y' } })).status, 201);
+  const last = (await hook.until(2))[1] as Delivery;
+  assert.ok(verifiedBy(secret, last));
 });

@@ -348,6 +348,20 @@ export const RotateApiKey = Type.Object(
   { additionalProperties: false },
 );
 
+export const RotateWebhookSecret = Type.Object(
+  {
+    overlapSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: maxOverlapSeconds,
+        description:
+          'How long deliveries are signed with the old secret too: 86400 (a day) by default; 0 for none.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const ApiKeyDescription = Type.Object({
   id: Type.String(),
   name: Type.String(),

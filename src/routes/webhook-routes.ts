@@ -5,8 +5,9 @@ import { Problem } from '../errors/problem.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/store.ts';
 import { resolveDestination } from '../webhooks/destination.ts';
+import { overlapEnd } from '../access/key-expiry.ts';
 import { newWebhookSecret } from '../webhooks/signature.ts';
-import { adminParams, problem } from './schemas.ts';
+import { adminParams, emptyBodyAsObject, problem, RotateWebhookSecret } from './schemas.ts';
 
 const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
 
@@ -32,6 +33,9 @@ const WebhookDescription = Type.Object({
   secret: Type.Optional(
     Type.String({ description: 'The signing secret (`whsec_…`): shown once, when created.' }),
   ),
+  previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Until when deliveries are also signed with the secret before the last rotation.',
+  }),
   disabledAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   disabledReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
@@ -53,6 +57,11 @@ const describe = (webhook: WebhookRecord) => ({
   url: webhook.url,
   events: webhook.events,
   createdAt: webhook.createdAt,
+  previousSecretExpiresAt:
+    webhook.previousSecret !== null &&
+    Date.parse(webhook.previousSecretExpiresAt ?? '') > Date.now()
+      ? webhook.previousSecretExpiresAt
+      : null,
   disabledAt: webhook.disabledAt,
   disabledReason: webhook.disabledReason,
 });
@@ -133,6 +142,40 @@ export async function webhookRoutes(
         throw notFound(sheet.name, request.params.webhookId);
       }
       return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/admin/v1/sheets/:sheetId/webhooks/:webhookId/rotate-secret',
+    {
+      schema: {
+        summary: "Replace a webhook's signing secret (the new one is in this answer only)",
+        description:
+          'For `overlapSeconds` (a day by default; 0 for none) deliveries carry two signatures, `webhook-signature: v1,<new> v1,<old>`, so a receiver verifies with either secret while it switches; then only the new one. Rotating again within an overlap drops the oldest secret.',
+        tags: ['webhooks'],
+        params: webhookParams,
+        body: RotateWebhookSecret,
+        response: {
+          200: WebhookDescription,
+          400: problem('An overlap out of range.'),
+          404: problem('Unknown sheet or webhook.'),
+        },
+      },
+      preValidation: emptyBodyAsObject,
+    },
+    async (request: WebhookRequest, reply) => {
+      const sheet = await sheets.get(request.params.sheetId);
+      const body = request.body as Static<typeof RotateWebhookSecret>;
+      const until = overlapEnd(body.overlapSeconds, Date.now());
+      const secret = newWebhookSecret();
+      const webhook = await sheets.rotateWebhookSecret(
+        sheet.id,
+        request.params.webhookId,
+        secret,
+        body.overlapSeconds === 0 ? null : until,
+      );
+      if (webhook === null) throw notFound(sheet.name, request.params.webhookId);
+      return reply.code(200).send({ ...describe(webhook), secret });
     },
   );
 

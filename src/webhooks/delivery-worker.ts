@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import type { Problem } from '../errors/problem.ts';
 import type { DeliveryRecord, SheetStore, WebhookProgress, WebhookRecord } from '../store/store.ts';
 import { resolveDestination, type Destination } from './destination.ts';
-import { webhookSignature } from './signature.ts';
+import { signatureHeader, signingSecrets } from './signature.ts';
 
 export interface DeliverySettings {
   /** Let webhooks reach loopback and private addresses (SHEETPORT_WEBHOOK_ALLOW_PRIVATE). */
@@ -212,7 +212,12 @@ export class DeliveryWorker {
       'user-agent': 'Sheetport-Webhooks',
       'webhook-id': id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': webhookSignature(webhook.secret, id, timestamp, body),
+      'webhook-signature': signatureHeader(
+        signingSecrets(webhook, Date.now()),
+        id,
+        timestamp,
+        body,
+      ),
     };
     const pinned: LookupFunction = (_hostname, options, callback) => {
       if (options.all === true) {
