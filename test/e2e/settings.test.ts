@@ -188,6 +188,70 @@ describe('console: sign-in and settings', { skip: skipReason }, () => {
     assert.deepEqual((await call(`${url}/admin/v1/sheets/${id}/webhooks`)).body, []);
   });
 
+  test('a key is rotated in the console: the new one is shown once, the old one works until the expiry listed', async (t) => {
+    const { url, id } = await serverWithSheet(t, { token: true });
+    const made = await call(`${url}/admin/v1/sheets/${id}/keys`, {
+      method: 'POST',
+      headers: asAdmin,
+      body: { scopes: ['read'], name: 'website' },
+    });
+    const old = (made.body as { key: string }).key;
+    const page = await openConsole(t, browser, `${url}/#/sheets/${id}/settings`);
+    await signIn(page, adminToken);
+    const keys = page.getByRole('region', { name: 'API keys' });
+    const row = keys.getByRole('row', { name: /website/ });
+    await row.waitFor();
+    assert.match(await row.innerText(), /never/);
+
+    await keys.getByRole('button', { name: 'Rotate key website' }).click();
+    await keys.getByLabel('“website” goes on working for').selectOption({ label: 'an hour' });
+    await keys.getByRole('button', { name: 'Yes, rotate' }).click();
+    const secret = keys.locator('.key-secret code');
+    await secret.waitFor();
+    const key = await secret.innerText();
+    assert.notEqual(key, old);
+    await keys.getByRole('row', { name: /replaced/ }).waitFor();
+    const listed = (await call(`${url}/admin/v1/sheets/${id}/keys`, { headers: asAdmin })).body as {
+      expiresAt: string | null;
+      rotatedTo: string | null;
+    }[];
+    const hour = Date.parse(listed[0]?.expiresAt ?? '') - Date.now();
+    assert.ok(hour > 3_500_000 && hour <= 3_600_000, `the old key works ${hour} ms more`);
+    for (const each of [old, key]) {
+      const read = await call(`${url}/api/v1/${id}`, { headers: { 'x-api-key': each } });
+      assert.equal(read.status, 200);
+    }
+    assert.equal(
+      await keys.getByRole('button', { name: 'Rotate key website' }).count(),
+      1,
+      'only the new key offers a rotation',
+    );
+  });
+
+  test('a webhook secret is rotated in the console: the new one is shown once, the old one signs until the time shown', async (t) => {
+    const { url, id } = await serverWithSheet(t, {
+      app: { webhooks: { allowPrivate: true, pollMs: 50 } },
+    });
+    const hook = await receiver(t);
+    const made = await call(`${url}/admin/v1/sheets/${id}/webhooks`, {
+      method: 'POST',
+      body: { url: hook.url },
+    });
+    const old = (made.body as { secret: string }).secret;
+    const page = await openConsole(t, browser, `${url}/#/sheets/${id}/settings`);
+    const panel = page.getByRole('region', { name: 'Webhooks' });
+    await panel.getByText(hook.url).waitFor();
+
+    await panel.getByRole('button', { name: `Rotate the secret of webhook ${hook.url}` }).click();
+    await panel.getByRole('button', { name: 'Yes, rotate' }).click();
+    const secret = panel.locator('.key-secret code');
+    await secret.waitFor();
+    const fresh = await secret.innerText();
+    assert.match(fresh, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.notEqual(fresh, old);
+    await panel.getByText('The previous secret signs too until').waitFor();
+  });
+
   test('renames the sheet, sets allowed origins, and removes it after a confirmation naming it', async (t) => {
     const { url, id, describe } = await serverWithSheet(t);
     const page = await openConsole(t, browser, `${url}/#/sheets/${id}/settings`);

@@ -54,8 +54,23 @@ export const getProviders = () => request<Providers>('GET', '/admin/v1/providers
 
 export const listKeys = (sheetId: string) => request<ApiKey[]>('GET', `${sheetPath(sheetId)}/keys`);
 
-export const createKey = (sheetId: string, scopes: KeyScope[], name?: string) =>
-  request<NewApiKey>('POST', `${sheetPath(sheetId)}/keys`, { scopes, ...(name ? { name } : {}) });
+export const createKey = (
+  sheetId: string,
+  scopes: KeyScope[],
+  name?: string,
+  expiresInSeconds?: number,
+) =>
+  request<NewApiKey>('POST', `${sheetPath(sheetId)}/keys`, {
+    scopes,
+    ...(name ? { name } : {}),
+    ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }),
+  });
+
+/** A new key of the same scopes and name; the old one works on for `overlapSeconds`. */
+export const rotateKey = (sheetId: string, keyId: string, overlapSeconds: number) =>
+  request<NewApiKey>('POST', `${sheetPath(sheetId)}/keys/${encodeURIComponent(keyId)}/rotate`, {
+    overlapSeconds,
+  });
 
 export const revokeKey = (sheetId: string, keyId: string) =>
   request<void>('DELETE', `${sheetPath(sheetId)}/keys/${encodeURIComponent(keyId)}`);
@@ -68,6 +83,14 @@ export const createWebhook = (sheetId: string, url: string, events: WebhookEvent
 
 export const deleteWebhook = (sheetId: string, webhookId: string) =>
   request<undefined>('DELETE', `${sheetPath(sheetId)}/webhooks/${encodeURIComponent(webhookId)}`);
+
+/** A new signing secret; the old one signs beside it for `overlapSeconds`. */
+export const rotateWebhookSecret = (sheetId: string, webhookId: string, overlapSeconds: number) =>
+  request<NewWebhook>(
+    'POST',
+    `${sheetPath(sheetId)}/webhooks/${encodeURIComponent(webhookId)}/rotate-secret`,
+    { overlapSeconds },
+  );
 
 export const listDeliveries = (sheetId: string, webhookId: string) =>
   request<WebhookDelivery[]>(

@@ -41,6 +41,12 @@ export interface ApiKey {
   name: string;
   scopes: KeyScope[];
   createdAt: string;
+  /** When it stops working; null for never. */
+  expiresAt: string | null;
+  /** The key that replaced it, when it was rotated. */
+  rotatedTo: string | null;
+  /** The key it replaced, when a rotation made it. */
+  replaces: string | null;
 }
 
 /** A key as created: the only answer that carries the secret. */
@@ -66,6 +72,8 @@ export interface Webhook {
   url: string;
   events: WebhookEvent[];
   createdAt: string;
+  /** Until when deliveries are also signed with the secret before the last rotation. */
+  previousSecretExpiresAt: string | null;
   disabledAt?: string | null;
   disabledReason?: string | null;
 }

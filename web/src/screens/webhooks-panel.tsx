@@ -1,5 +1,11 @@
 import { useState } from 'preact/hooks';
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks } from '../api/admin-api.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  rotateWebhookSecret,
+} from '../api/admin-api.ts';
 import {
   webhookEvents,
   type NewWebhook,
@@ -9,13 +15,14 @@ import {
 } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
+import { RotateConfirm } from '../components/rotate-confirm.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useResource } from '../hooks/use-resource.ts';
 import { timeLabel } from '../lib/sheet-labels.ts';
 
 /**
  * The sheet's webhooks: add one (its signing secret shown the one time), list them, see each
- * one's recent delivery attempts, remove one.
+ * one's recent delivery attempts, rotate its secret (the new one shown once), remove one.
  */
 export function WebhooksPanel({ sheet }: { sheet: Sheet }) {
   const webhooks = useResource(() => listWebhooks(sheet.id), `webhooks:${sheet.id}`);
@@ -32,7 +39,16 @@ export function WebhooksPanel({ sheet }: { sheet: Sheet }) {
         <p class="empty">No webhooks yet.</p>
       )}
       {webhooks.data?.map((webhook) => (
-        <WebhookItem key={webhook.id} sheet={sheet} webhook={webhook} onRemoved={webhooks.reload} />
+        <WebhookItem
+          key={webhook.id}
+          sheet={sheet}
+          webhook={webhook}
+          onRemoved={webhooks.reload}
+          onRotated={(rotated) => {
+            setCreated(rotated);
+            webhooks.reload();
+          }}
+        />
       ))}
       <NewWebhookForm
         sheet={sheet}
@@ -124,13 +140,15 @@ function WebhookItem({
   sheet,
   webhook,
   onRemoved,
+  onRotated,
 }: {
   sheet: Sheet;
   webhook: Webhook;
   onRemoved: () => void;
+  onRotated: (webhook: NewWebhook) => void;
 }) {
   const [showing, setShowing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'remove' | 'rotate' | null>(null);
   const action = useAction();
   return (
     <div class="webhook">
@@ -139,6 +157,14 @@ function WebhookItem({
         <time dateTime={webhook.createdAt}>{timeLabel(webhook.createdAt)}</time>
         {webhook.disabledAt !== null && webhook.disabledAt !== undefined && (
           <strong> Switched off: {webhook.disabledReason}</strong>
+        )}
+        {webhook.previousSecretExpiresAt !== null && (
+          <>
+            . The previous secret signs too until{' '}
+            <time dateTime={webhook.previousSecretExpiresAt}>
+              {timeLabel(webhook.previousSecretExpiresAt)}
+            </time>
+          </>
         )}
       </p>
       <div class="filter-actions">
@@ -150,7 +176,7 @@ function WebhookItem({
         >
           {showing ? 'Hide deliveries' : 'Recent deliveries'}
         </button>
-        {confirming ? (
+        {confirming === 'remove' && (
           <>
             <span class="confirm">Remove this webhook?</span>
             <button
@@ -166,19 +192,43 @@ function WebhookItem({
             >
               Yes, remove
             </button>
-            <button type="button" class="secondary small" onClick={() => setConfirming(false)}>
+            <button type="button" class="secondary small" onClick={() => setConfirming(null)}>
               Keep
             </button>
           </>
-        ) : (
-          <button
-            type="button"
-            class="secondary small"
-            aria-label={`Remove webhook ${webhook.url}`}
-            onClick={() => setConfirming(true)}
-          >
-            Remove
-          </button>
+        )}
+        {confirming === 'rotate' && (
+          <RotateConfirm
+            what="The old secret"
+            busy={action.busy}
+            onCancel={() => setConfirming(null)}
+            onRotate={(overlapSeconds) =>
+              void action.run(async () => {
+                onRotated(await rotateWebhookSecret(sheet.id, webhook.id, overlapSeconds));
+                setConfirming(null);
+              })
+            }
+          />
+        )}
+        {confirming === null && (
+          <>
+            <button
+              type="button"
+              class="secondary small"
+              aria-label={`Rotate the secret of webhook ${webhook.url}`}
+              onClick={() => setConfirming('rotate')}
+            >
+              Rotate secret
+            </button>
+            <button
+              type="button"
+              class="secondary small"
+              aria-label={`Remove webhook ${webhook.url}`}
+              onClick={() => setConfirming('remove')}
+            >
+              Remove
+            </button>
+          </>
         )}
       </div>
       <ProblemMessage problem={action.problem} />
