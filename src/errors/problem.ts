@@ -18,6 +18,7 @@ export const problemKinds = {
   'unknown-column': { status: 400, title: 'Unknown column' },
   'invalid-webhook': { status: 400, title: 'Invalid webhook' },
   'webhook-destination-refused': { status: 400, title: 'Webhook destination refused' },
+  'empty-row': { status: 400, title: 'A mirrored sheet cannot hold an empty row' },
   'upsert-key-missing': { status: 400, title: 'Upsert key missing' },
   'invalid-filter': { status: 400, title: 'Malformed filter' },
   'invalid-id': { status: 400, title: 'Invalid _id' },
