@@ -87,12 +87,15 @@ export class Sheets {
     return this.store.latestEventId(sheetId);
   }
 
-  /** Refuses the writes waiting for their turn, and every later one: the server is stopping. */
+  /**
+   * Refuses the writes waiting for their turn, and every later one, and the requests waiting for
+   * a re-read that has not started (a write waits for one behind a push): the server is stopping.
+   */
   stopWrites(): void {
     this.#queue.close(
       new Problem(
         'not-ready',
-        'The server is shutting down and did not get to this write; nothing was changed. Send it again.',
+        'The server is shutting down and did not get to this request; nothing was changed. Send it again.',
         {},
         { 'retry-after': '1' },
       ),

@@ -29,6 +29,8 @@ export class WriteQueue {
   readonly #pending = new Map<string, Pending[]>();
   /** The tail of each sheet's chain of work; a new piece starts when the one before ends. */
   readonly #tails = new Map<string, Promise<unknown>>();
+  /** The refusals of work waiting for its turn, called when the queue closes. */
+  readonly #waiting = new Set<(problem: Problem) => void>();
   /** Once the server stops taking writes: the answer to every write still waiting, and later. */
   #closed: Problem | null = null;
 
@@ -48,28 +50,43 @@ export class WriteQueue {
         pending = [];
         this.#pending.set(sheetId, pending);
         // Let the requests already read from the sockets join this first commit.
-        setImmediate(() => void this.exclusive(sheetId, () => this.#drain(sheetId)));
+        // A drain refused by close() has nothing to answer: close() refused its writes.
+        setImmediate(() => {
+          this.exclusive(sheetId, () => this.#drain(sheetId)).catch(() => undefined);
+        });
       }
       const kind = sheet.source.provider;
       pending.push({ request, kind, columns: sheet.columns, arrival: Date.now(), resolve, reject });
     });
   }
 
-  /** Runs `work` when nothing else is running on the sheet, e.g. re-reading it from a provider. */
+  /**
+   * Runs `work` when nothing else is running on the sheet, e.g. re-reading it from a provider.
+   * Work still waiting for its turn when the queue closes is refused at once and never runs.
+   */
   exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+    if (this.#closed !== null) return Promise.reject(this.#closed);
     const previous = this.#tails.get(sheetId) ?? Promise.resolve();
-    const run = previous.then(work, work);
+    let refuse: (problem: Problem) => void = () => {};
+    const refused = new Promise<never>((_, reject) => (refuse = reject));
+    this.#waiting.add(refuse);
+    const turn = () => {
+      this.#waiting.delete(refuse);
+      return this.#closed === null ? work() : Promise.reject(this.#closed);
+    };
+    const run = previous.then(turn, turn);
     const tail = run.catch(() => undefined);
     this.#tails.set(sheetId, tail);
     void tail.then(() => {
       if (this.#tails.get(sheetId) === tail) this.#tails.delete(sheetId);
     });
-    return run;
+    return Promise.race([run, refused]);
   }
 
   /**
    * Refuses every write still waiting for its turn, and every later one, with `problem`; writes
-   * already in a commit finish. Nothing of a refused write has been applied anywhere.
+   * already in a commit finish. Nothing of a refused write has been applied anywhere. Work waiting
+   * for its turn (a refresh a write waits on before it queues) is refused the same way.
    */
   close(problem: Problem): void {
     this.#closed = problem;
@@ -77,6 +94,8 @@ export class WriteQueue {
       this.#pending.delete(sheetId);
       for (const write of pending) write.reject(problem);
     }
+    for (const refuse of this.#waiting) refuse(problem);
+    this.#waiting.clear();
   }
 
   /** Writes still waiting for their turn, by sheet kind. */
