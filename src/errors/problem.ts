@@ -39,6 +39,8 @@ export const problemKinds = {
   'header-changed': { status: 409, title: 'The header row changed' },
   'precondition-failed': { status: 412, title: 'The sheet changed since it was read' },
   'request-timeout': { status: 408, title: 'Request timeout' },
+  // The client is gone, so this answer is only ever seen in the log and the metrics.
+  'client-gone': { status: 499, title: 'The client closed the connection' },
   'body-too-large': { status: 413, title: 'Request body too large' },
   'headers-too-large': { status: 431, title: 'Request headers too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },

@@ -149,9 +149,21 @@ export class Sheets {
     return this.store.readCells(sheet, plan);
   }
 
-  /** Queues a write planned against `sheet` as it was; answered once it is durable. */
-  async write(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
-    const result = await this.#queue.submit(sheet, request);
+  /**
+   * Queues a write planned against `sheet` as it was; answered once it is durable. A write to a
+   * provider-backed sheet waits for its turn no longer than the provider's deadline, and one whose
+   * `signal` aborted (its client is gone) is never sent.
+   */
+  async write(
+    sheet: Sheet,
+    request: WriteRequest,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<WriteResult> {
+    const deadlineMs = this.providerFor(sheet)?.deadlineMs;
+    const result = await this.#queue.submit(sheet, request, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    });
     if (result.effects.length > 0) this.events.notify(sheet.id);
     return result;
   }

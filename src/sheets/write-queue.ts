@@ -11,6 +11,10 @@ interface Pending {
   /** The columns the write was planned against, by name and position. */
   columns: string[];
   arrival: number;
+  /** When it may no longer be sent: past its provider's deadline, nobody waits for its outcome. */
+  deadline: number;
+  /** Aborted once its client is gone: then there is nobody to tell, and it is not sent. */
+  signal: AbortSignal | undefined;
   resolve: (result: WriteResult) => void;
   reject: (error: unknown) => void;
 }
@@ -41,8 +45,17 @@ export class WriteQueue {
     private readonly onBatch: (kind: string, writes: number) => void = () => {},
   ) {}
 
-  submit(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
+  /**
+   * Queues a write. `deadlineMs` (a provider's) bounds how long it may wait for its turn; once its
+   * `signal` aborts (its client closed the connection) it is dropped instead of committed.
+   */
+  submit(
+    sheet: Sheet,
+    request: WriteRequest,
+    { signal, deadlineMs }: { signal?: AbortSignal; deadlineMs?: number } = {},
+  ): Promise<WriteResult> {
     if (this.#closed !== null) return Promise.reject(this.#closed);
+    if (signal?.aborted === true) return Promise.reject(clientGone());
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
       let pending = this.#pending.get(sheetId);
@@ -56,7 +69,18 @@ export class WriteQueue {
         });
       }
       const kind = sheet.source.provider;
-      pending.push({ request, kind, columns: sheet.columns, arrival: Date.now(), resolve, reject });
+      const arrival = Date.now();
+      const deadline = arrival + (deadlineMs ?? Infinity);
+      pending.push({
+        request,
+        kind,
+        columns: sheet.columns,
+        arrival,
+        deadline,
+        signal,
+        resolve,
+        reject,
+      });
     });
   }
 
@@ -135,10 +159,18 @@ export class WriteQueue {
   }
 
   async #commit(sheet: Sheet, path: WritePath, taken: Pending[]): Promise<void> {
+    const now = Date.now();
     const batch = taken.filter((write) => {
-      if (sameColumns(write.columns, sheet.columns)) return true;
-      write.reject(headerChanged(sheet.name));
-      return false;
+      const refusal =
+        write.signal?.aborted === true
+          ? clientGone()
+          : write.deadline <= now
+            ? pastDeadline(sheet.name)
+            : sameColumns(write.columns, sheet.columns)
+              ? null
+              : headerChanged(sheet.name);
+      if (refusal !== null) write.reject(refusal);
+      return refusal === null;
     });
     if (batch.length === 0) return;
     this.onBatch(sheet.source.provider, batch.length);
@@ -153,4 +185,21 @@ export class WriteQueue {
       else write.resolve(result);
     });
   }
+}
+
+/** A write dropped because its client closed the connection before its turn; nobody hears it. */
+function clientGone(): Problem {
+  return new Problem(
+    'client-gone',
+    'The client closed the connection before this write had its turn; it was not sent, and nothing was changed.',
+  );
+}
+
+function pastDeadline(sheetName: string): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    `The write to sheet "${sheetName}" waited past the deadline for its turn to go to the spreadsheet; it was not sent, and nothing was changed. Send it again.`,
+    {},
+    { 'retry-after': '1' },
+  );
 }
