@@ -36,6 +36,7 @@ export const problemKinds = {
   'spreadsheet-not-found': { status: 404, title: 'Spreadsheet not found' },
   'tab-not-found': { status: 404, title: 'Tab not found' },
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
+  'already-connected': { status: 409, title: 'The tab is already connected as a sheet' },
   'header-changed': { status: 409, title: 'The header row changed' },
   'precondition-failed': { status: 412, title: 'The sheet changed since it was read' },
   'request-timeout': { status: 408, title: 'Request timeout' },

@@ -172,6 +172,30 @@ export class Sheets {
     return this.store.createSheet(draft, rows);
   }
 
+  /**
+   * Runs `connect` with the sheets that already mirror tabs of the spreadsheet, by tab id, while
+   * no other connect to it runs, on this server or any other of the store: what `connect` makes
+   * is then seen by the next one, so two connects of one tab never both make a sheet.
+   */
+  connectTabs<T>(
+    spreadsheetId: string,
+    connect: (connected: Map<number, Sheet>) => Promise<T>,
+  ): Promise<T> {
+    const lock = `google-spreadsheet:${spreadsheetId}`;
+    return this.#queue.exclusive(lock, () =>
+      this.store.exclusive(lock, async () => {
+        const connected = new Map<number, Sheet>();
+        for (const sheet of await this.store.listSheets()) {
+          const { source } = sheet;
+          if (source.provider === 'google' && source.spreadsheetId === spreadsheetId) {
+            connected.set(source.tabId, sheet);
+          }
+        }
+        return connect(connected);
+      }),
+    );
+  }
+
   async update(id: string, changes: SheetChanges): Promise<Sheet> {
     const updated = await this.store.updateSheet(id, changes);
     if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
