@@ -74,6 +74,12 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
   assert.deepEqual(settings(config, expected), expected);
 });
 
+test("SHEETPORT_GOOGLE_DRIVE_URL is Drive's own root by default, and any root given ends in a slash", () => {
+  assert.equal(loadConfig({}).google.driveUrl, 'https://www.googleapis.com/');
+  const config = loadConfig({ SHEETPORT_GOOGLE_DRIVE_URL: 'http://127.0.0.1:9100' });
+  assert.equal(config.google.driveUrl, 'http://127.0.0.1:9100/');
+});
+
 test('variables without the SHEETPORT_ prefix are ignored', () => {
   const config = loadConfig({ PORT: '1234', HOST: '10.0.0.1', SYNC: 'maybe' });
   assert.equal(config.port, 8080);
@@ -105,6 +111,7 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_HOST', ''],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['SHEETPORT_GOOGLE_DRIVE_URL', 'www.googleapis.com'],
   ];
   for (const [name, value] of cases) {
     assert.throws(

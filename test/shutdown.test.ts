@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from './google-emulator/index.ts';
 import { call } from './helpers/build.ts';
+import { until } from './helpers/until.ts';
 import { startServer, type RunningServer } from './helpers/server-process.ts';
 
 /**
@@ -127,3 +128,36 @@ test('writes still queued when the shutdown timeout runs out are refused with 50
   assert.ok(ms < 3000, `exited after ${ms} ms`);
   assert.deepEqual(spreadsheetKeys(emulator, spreadsheetId), ['first']);
 });
+
+test('writes waiting behind a slow Google push, before they reach the queue, are refused with 503 before the shutdown timeout', async (t) => {
+  const { emulator, spreadsheetId, server, rows } = await googleServer(t, {
+    SHEETPORT_SHUTDOWN_TIMEOUT: '2',
+    SHEETPORT_GOOGLE_WRITES_PER_MINUTE: '100000',
+  });
+  assert.equal(await post(rows, 'first'), 201);
+  // The next push applies at once but its answer takes 6 s; meanwhile the sheet is marked as
+  // pushing, so each write after it waits for a re-read that waits for the push.
+  emulator.faultRates = { slowMs: { probability: 1, ms: 6000 }, seed: 1 };
+  const slow = post(rows, 'slow');
+  await until(() => emulator.stats().writes === 2, 'the slow push is applied');
+  const incoming = () => server.output().split('\n').filter(isIncomingPost).length;
+  const waiting = ['a', 'b', 'c', 'd', 'e'].map((key) => post(rows, key));
+  await until(() => incoming() === 7, 'the five writes reached the server');
+  const stopping = exited(server);
+  server.child.kill('SIGTERM');
+
+  assert.deepEqual(await Promise.all(waiting), [503, 503, 503, 503, 503]);
+  const { code, ms } = await stopping;
+  assert.equal(code, 0);
+  assert.ok(ms < 3000, `exited after ${ms} ms`);
+  // The slow push was cut off by the timeout, unanswered; it had landed.
+  assert.equal(await slow, null);
+  assert.deepEqual(spreadsheetKeys(emulator, spreadsheetId), ['first', 'slow']);
+});
+
+/** A log line of a row POST coming in. */
+function isIncomingPost(line: string): boolean {
+  return (
+    line.includes('"msg":"incoming request"') && line.includes('"method":"POST","url":"/api/v1/')
+  );
+}

@@ -29,6 +29,10 @@ export const configSchema = Type.Object({
     default: 'https://sheets.googleapis.com/',
     pattern: '^https?://',
   }),
+  SHEETPORT_GOOGLE_DRIVE_URL: Type.String({
+    default: 'https://www.googleapis.com/',
+    pattern: '^https?://',
+  }),
   SHEETPORT_GOOGLE_TOKEN_URL: Type.String({
     default: 'https://oauth2.googleapis.com/token',
     pattern: '^https?://',
@@ -148,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,
       // The client library joins paths onto the root URL, which must end in a slash.
       apiUrl: parsed.SHEETPORT_GOOGLE_API_URL.replace(/\/?$/, '/'),
+      driveUrl: parsed.SHEETPORT_GOOGLE_DRIVE_URL.replace(/\/?$/, '/'),
       tokenUrl: parsed.SHEETPORT_GOOGLE_TOKEN_URL,
       deadlineMs: parsed.SHEETPORT_GOOGLE_DEADLINE_MS,
       writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,

@@ -99,6 +99,7 @@ export async function adminRoutes(
           400: problem('Bad header, body or upload.'),
           403: problem('The spreadsheet is not shared with Sheetport.'),
           404: problem('No such spreadsheet or tab.'),
+          409: problem('The Google tab (or, with tab=*, every tab) is already connected.'),
           415: problem('Not CSV or XLSX.'),
         },
       },

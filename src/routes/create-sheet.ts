@@ -66,7 +66,8 @@ export async function createFromUpload(
 
 /**
  * Connects a tab of a Google spreadsheet, or every tab (`*`): reads it whole, then keeps it as a
- * mirrored sheet.
+ * mirrored sheet. A tab is mirrored by one sheet at most: connecting it again answers 409
+ * `already-connected`; with `*`, tabs already connected are skipped.
  */
 export async function createFromGoogle(
   sheets: Sheets,
@@ -92,11 +93,26 @@ export async function createFromGoogle(
     const made = tabs.read.map(({ tab, table }) => ({
       draft: { ...googleDraft(table, settings), name: tabSheetName(name, tab) },
       rows: [table.rows],
-      table,
+      tab,
+      tabId: tabIdOf(table),
     }));
-    const created = await createEach(sheets, made);
-    for (const { draft } of made) sheets.synced(draft.id);
-    return { sheets: created, skipped: tabs.skipped };
+    const created = await sheets.connectTabs(spreadsheetId, async (connected) => {
+      // Tabs already connected are left out, as tabs without a header are: the rest still come in.
+      const free = made.filter(({ tabId }) => !connected.has(tabId));
+      const taken = made.flatMap(({ tab, tabId }) => {
+        const sheet = connected.get(tabId);
+        return sheet === undefined ? [] : [{ tab, sheet }];
+      });
+      if (free.length === 0) throw everyTabConnected(spreadsheetId, taken);
+      const skipped = taken.map(({ tab, sheet }) => ({
+        tab,
+        reason: `Already connected as sheet "${sheet.name}" (${sheet.id}).`,
+        sheet: { id: sheet.id, name: sheet.name },
+      }));
+      return { sheets: await createEach(sheets, free), skipped: [...tabs.skipped, ...skipped] };
+    });
+    for (const sheet of created.sheets) sheets.synced(sheet.id);
+    return created;
   }
   const table = await google.connect(spreadsheetId, body.source.tab);
   checkTable(table, policy.limits);
@@ -104,9 +120,36 @@ export async function createFromGoogle(
     ...googleDraft(table, settings),
     name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
   };
-  const sheet = await sheets.createSheet(draft, [table.rows]);
+  const sheet = await sheets.connectTabs(spreadsheetId, async (connected) => {
+    const taken = connected.get(tabIdOf(table));
+    if (taken !== undefined) throw tabConnected(spreadsheetId, taken);
+    return sheets.createSheet(draft, [table.rows]);
+  });
   sheets.synced(draft.id);
   return sheet;
+}
+
+/** One tab, one sheet: two sheets pushing to one tab would each take the other's rows as edits. */
+function tabConnected(spreadsheetId: string, sheet: Sheet): Problem {
+  const tab = sheet.source.provider === 'google' ? sheet.source.tab : '';
+  return new Problem(
+    'already-connected',
+    `Tab "${tab}" of spreadsheet ${spreadsheetId} is already connected as sheet "${sheet.name}" (${sheet.id}); use that sheet, or delete it first.`,
+    { sheet: { id: sheet.id, name: sheet.name } },
+  );
+}
+
+function everyTabConnected(spreadsheetId: string, taken: { tab: string; sheet: Sheet }[]): Problem {
+  const list = taken.map(({ tab, sheet }) => `"${tab}" as "${sheet.name}" (${sheet.id})`);
+  return new Problem(
+    'already-connected',
+    `Every tab of spreadsheet ${spreadsheetId} is already connected: ${list.join(', ')}.`,
+    { sheets: taken.map(({ tab, sheet }) => ({ tab, id: sheet.id, name: sheet.name })) },
+  );
+}
+
+function tabIdOf(table: ProviderTable): number {
+  return table.source.provider === 'google' ? table.source.tabId : 0;
 }
 
 function checkTable(table: ProviderTable, limits: Limits): void {

@@ -14,6 +14,7 @@ import {
 } from '../query/plan.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
+import { clientGoneSignal } from './client-gone.ts';
 import type { AccessControl } from '../access/access-control.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
@@ -124,6 +125,8 @@ export async function rowRoutes(
   }
 
   async function write(request: RowRequest, reply: FastifyReply) {
+    // Watched from the start: a client may leave while the write waits for a re-read.
+    const signal = clientGoneSignal(reply);
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.forRead(request, request.params.sheetId);
     const query = parseRowQuery(request.query);
@@ -171,7 +174,7 @@ export async function rowRoutes(
     }
     checkWrite(op, limits);
     const ifMatch = parseIfMatch(request.headers['if-match']);
-    const { outcome, version } = await sheets.write(sheet, { op, ifMatch });
+    const { outcome, version } = await sheets.write(sheet, { op, ifMatch }, { signal });
     // The version this write made: a GET answering the same ETag shows exactly its effect.
     if (version !== undefined) void reply.header('etag', `W/"${version}"`);
     // An upsert that only updated rows created nothing.

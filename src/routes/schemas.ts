@@ -380,14 +380,23 @@ export const ApiKeyDescription = Type.Object({
 });
 export const sheetRef = Type.Ref('Sheet');
 
-/** The answer to `tab=*`: a sheet per tab, and the tabs whose first row is no usable header. */
+/** The answer to `tab=*`: a sheet per tab, and the tabs left out (no usable header, or connected). */
 export const SheetsCreatedDescription = Type.Object(
   {
     sheets: Type.Array(sheetRef),
     skipped: Type.Array(
       Type.Object({
         tab: Type.String(),
-        reason: Type.String({ description: 'Why its header row is not usable.' }),
+        reason: Type.String({
+          description:
+            'Why it was left out: its header row is not usable, or (Google) a sheet already mirrors it.',
+        }),
+        sheet: Type.Optional(
+          Type.Object(
+            { id: Type.String(), name: Type.String() },
+            { description: 'The sheet that already mirrors the tab.' },
+          ),
+        ),
       }),
     ),
   },

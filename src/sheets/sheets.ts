@@ -93,12 +93,15 @@ export class Sheets {
     return this.store.latestEventId(sheetId);
   }
 
-  /** Refuses the writes waiting for their turn, and every later one: the server is stopping. */
+  /**
+   * Refuses the writes waiting for their turn, and every later one, and the requests waiting for
+   * a re-read that has not started (a write waits for one behind a push): the server is stopping.
+   */
   stopWrites(): void {
     this.#queue.close(
       new Problem(
         'not-ready',
-        'The server is shutting down and did not get to this write; nothing was changed. Send it again.',
+        'The server is shutting down and did not get to this request; nothing was changed. Send it again.',
         {},
         { 'retry-after': '1' },
       ),
@@ -152,15 +155,51 @@ export class Sheets {
     return this.store.readCells(sheet, plan);
   }
 
-  /** Queues a write planned against `sheet` as it was; answered once it is durable. */
-  async write(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
-    const result = await this.#queue.submit(sheet, request);
+  /**
+   * Queues a write planned against `sheet` as it was; answered once it is durable. A write to a
+   * provider-backed sheet waits for its turn no longer than the provider's deadline, and one whose
+   * `signal` aborted (its client is gone) is never sent.
+   */
+  async write(
+    sheet: Sheet,
+    request: WriteRequest,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<WriteResult> {
+    const deadlineMs = this.providerFor(sheet)?.deadlineMs;
+    const result = await this.#queue.submit(sheet, request, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    });
     if (result.effects.length > 0) this.events.notify(sheet.id);
     return result;
   }
 
   createSheet(draft: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet> {
     return this.store.createSheet(draft, rows);
+  }
+
+  /**
+   * Runs `connect` with the sheets that already mirror tabs of the spreadsheet, by tab id, while
+   * no other connect to it runs, on this server or any other of the store: what `connect` makes
+   * is then seen by the next one, so two connects of one tab never both make a sheet.
+   */
+  connectTabs<T>(
+    spreadsheetId: string,
+    connect: (connected: Map<number, Sheet>) => Promise<T>,
+  ): Promise<T> {
+    const lock = `google-spreadsheet:${spreadsheetId}`;
+    return this.#queue.exclusive(lock, () =>
+      this.store.exclusive(lock, async () => {
+        const connected = new Map<number, Sheet>();
+        for (const sheet of await this.store.listSheets()) {
+          const { source } = sheet;
+          if (source.provider === 'google' && source.spreadsheetId === spreadsheetId) {
+            connected.set(source.tabId, sheet);
+          }
+        }
+        return connect(connected);
+      }),
+    );
   }
 
   async update(id: string, changes: SheetChanges): Promise<Sheet> {

@@ -11,6 +11,10 @@ interface Pending {
   /** The columns the write was planned against, by name and position. */
   columns: string[];
   arrival: number;
+  /** When it may no longer be sent: past its provider's deadline, nobody waits for its outcome. */
+  deadline: number;
+  /** Aborted once its client is gone: then there is nobody to tell, and it is not sent. */
+  signal: AbortSignal | undefined;
   resolve: (result: WriteResult) => void;
   reject: (error: unknown) => void;
 }
@@ -29,6 +33,8 @@ export class WriteQueue {
   readonly #pending = new Map<string, Pending[]>();
   /** The tail of each sheet's chain of work; a new piece starts when the one before ends. */
   readonly #tails = new Map<string, Promise<unknown>>();
+  /** The refusals of work waiting for its turn, called when the queue closes. */
+  readonly #waiting = new Set<(problem: Problem) => void>();
   /** Once the server stops taking writes: the answer to every write still waiting, and later. */
   #closed: Problem | null = null;
 
@@ -39,8 +45,17 @@ export class WriteQueue {
     private readonly onBatch: (kind: string, writes: number) => void = () => {},
   ) {}
 
-  submit(sheet: Sheet, request: WriteRequest): Promise<WriteResult> {
+  /**
+   * Queues a write. `deadlineMs` (a provider's) bounds how long it may wait for its turn; once its
+   * `signal` aborts (its client closed the connection) it is dropped instead of committed.
+   */
+  submit(
+    sheet: Sheet,
+    request: WriteRequest,
+    { signal, deadlineMs }: { signal?: AbortSignal; deadlineMs?: number } = {},
+  ): Promise<WriteResult> {
     if (this.#closed !== null) return Promise.reject(this.#closed);
+    if (signal?.aborted === true) return Promise.reject(clientGone());
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
       let pending = this.#pending.get(sheetId);
@@ -48,28 +63,54 @@ export class WriteQueue {
         pending = [];
         this.#pending.set(sheetId, pending);
         // Let the requests already read from the sockets join this first commit.
-        setImmediate(() => void this.exclusive(sheetId, () => this.#drain(sheetId)));
+        // A drain refused by close() has nothing to answer: close() refused its writes.
+        setImmediate(() => {
+          this.exclusive(sheetId, () => this.#drain(sheetId)).catch(() => undefined);
+        });
       }
       const kind = sheet.source.provider;
-      pending.push({ request, kind, columns: sheet.columns, arrival: Date.now(), resolve, reject });
+      const arrival = Date.now();
+      const deadline = arrival + (deadlineMs ?? Infinity);
+      pending.push({
+        request,
+        kind,
+        columns: sheet.columns,
+        arrival,
+        deadline,
+        signal,
+        resolve,
+        reject,
+      });
     });
   }
 
-  /** Runs `work` when nothing else is running on the sheet, e.g. re-reading it from a provider. */
+  /**
+   * Runs `work` when nothing else is running on the sheet, e.g. re-reading it from a provider.
+   * Work still waiting for its turn when the queue closes is refused at once and never runs.
+   */
   exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+    if (this.#closed !== null) return Promise.reject(this.#closed);
     const previous = this.#tails.get(sheetId) ?? Promise.resolve();
-    const run = previous.then(work, work);
+    let refuse: (problem: Problem) => void = () => {};
+    const refused = new Promise<never>((_, reject) => (refuse = reject));
+    this.#waiting.add(refuse);
+    const turn = () => {
+      this.#waiting.delete(refuse);
+      return this.#closed === null ? work() : Promise.reject(this.#closed);
+    };
+    const run = previous.then(turn, turn);
     const tail = run.catch(() => undefined);
     this.#tails.set(sheetId, tail);
     void tail.then(() => {
       if (this.#tails.get(sheetId) === tail) this.#tails.delete(sheetId);
     });
-    return run;
+    return Promise.race([run, refused]);
   }
 
   /**
    * Refuses every write still waiting for its turn, and every later one, with `problem`; writes
-   * already in a commit finish. Nothing of a refused write has been applied anywhere.
+   * already in a commit finish. Nothing of a refused write has been applied anywhere. Work waiting
+   * for its turn (a refresh a write waits on before it queues) is refused the same way.
    */
   close(problem: Problem): void {
     this.#closed = problem;
@@ -77,6 +118,8 @@ export class WriteQueue {
       this.#pending.delete(sheetId);
       for (const write of pending) write.reject(problem);
     }
+    for (const refuse of this.#waiting) refuse(problem);
+    this.#waiting.clear();
   }
 
   /** Writes still waiting for their turn, by sheet kind. */
@@ -116,10 +159,18 @@ export class WriteQueue {
   }
 
   async #commit(sheet: Sheet, path: WritePath, taken: Pending[]): Promise<void> {
+    const now = Date.now();
     const batch = taken.filter((write) => {
-      if (sameColumns(write.columns, sheet.columns)) return true;
-      write.reject(headerChanged(sheet.name));
-      return false;
+      const refusal =
+        write.signal?.aborted === true
+          ? clientGone()
+          : write.deadline <= now
+            ? pastDeadline(sheet.name)
+            : sameColumns(write.columns, sheet.columns)
+              ? null
+              : headerChanged(sheet.name);
+      if (refusal !== null) write.reject(refusal);
+      return refusal === null;
     });
     if (batch.length === 0) return;
     this.onBatch(sheet.source.provider, batch.length);
@@ -134,4 +185,21 @@ export class WriteQueue {
       else write.resolve(result);
     });
   }
+}
+
+/** A write dropped because its client closed the connection before its turn; nobody hears it. */
+function clientGone(): Problem {
+  return new Problem(
+    'client-gone',
+    'The client closed the connection before this write had its turn; it was not sent, and nothing was changed.',
+  );
+}
+
+function pastDeadline(sheetName: string): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    `The write to sheet "${sheetName}" waited past the deadline for its turn to go to the spreadsheet; it was not sent, and nothing was changed. Send it again.`,
+    {},
+    { 'retry-after': '1' },
+  );
 }

@@ -13,6 +13,8 @@ export const everyTab = '*';
 export interface SkippedTab {
   tab: string;
   reason: string;
+  /** The sheet that already mirrors the tab, when that is why it was skipped. */
+  sheet?: { id: string; name: string };
 }
 
 /** Sheets made at once from every tab of a workbook or spreadsheet, and the tabs left out. */

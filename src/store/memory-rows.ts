@@ -10,6 +10,8 @@ import { done, type Work } from './work.ts';
  * that each is planned once, sent upstream, and only then applied to the store.
  */
 export class MemoryRows implements RowSource {
+  readonly keepsEmptyRows = false;
+
   constructor(
     readonly name: string,
     readonly rows: Cell[][],

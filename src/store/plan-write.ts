@@ -12,6 +12,12 @@ import type { Work } from './work.ts';
 export interface RowSource {
   readonly name: string;
   readonly rowCount: number;
+  /**
+   * Whether a row with every cell empty may stand among the others. A spreadsheet drops trailing
+   * empty rows and appends after its last row with data, so on a mirrored copy an empty row would
+   * shift every position after it; rows that live only here keep them.
+   */
+  readonly keepsEmptyRows: boolean;
   /** The positions a selection chooses, ascending; filters are already checked against columns. */
   select(selection: Selection): Work<number[]>;
   /** The rows at these positions, in the order given. */
@@ -27,11 +33,14 @@ export interface PlannedWrite {
 /** Plans one write against the rows as they stand, and applies its effects to them. */
 export function* planWrite(source: RowSource, op: WriteOp): Work<PlannedWrite> {
   if (op.kind === 'append') {
+    if (!source.keepsEmptyRows) refuseEmptyRows(source.name, op.rows);
     const effect: WriteEffect = { kind: 'append', rows: op.rows };
     yield* source.apply(effect);
     return { outcome: { created: op.rows.length }, effects: [effect] };
   }
   if (op.kind === 'upsert') {
+    // An upsert never leaves an empty row: its key cell is never empty, and a row it changes
+    // matched that key, so it keeps it.
     // Body rows in order: a later one sees what an earlier one created or changed.
     const outcome = { created: 0, updated: 0 };
     const effects: WriteEffect[] = [];
@@ -79,9 +88,19 @@ function* update(
   const after = before.map((row) =>
     row.map((cell, index) => (cells.has(index) ? (cells.get(index) ?? null) : cell)),
   );
+  if (!source.keepsEmptyRows) refuseEmptyRows(source.name, after);
   const effect: WriteEffect = { kind: 'update', positions, cells, before, after };
   yield* source.apply(effect);
   return [effect];
+}
+
+/** Refuses, before anything is applied, a write that would leave a row with every cell empty. */
+function refuseEmptyRows(name: string, rows: Cell[][]): void {
+  if (rows.every((row) => row.some((cell) => cell !== null))) return;
+  throw new Problem(
+    'empty-row',
+    `Sheet "${name}" mirrors a spreadsheet, which does not keep rows with every cell empty: such a row would vanish there and move the rows after it. Nothing was written; give the row at least one value, or DELETE it.`,
+  );
 }
 
 /**

@@ -25,6 +25,8 @@ export interface RowChange {
  * the rows.
  */
 export class StoredRows implements RowSource {
+  /** Scratch and uploaded sheets live only here, where an empty row stays where it is. */
+  readonly keepsEmptyRows = true;
   readonly codec: RowCodec;
   readonly changes: RowChange[] = [];
   /** The sheet's rows joined in blocks, kept with the rows once it is large. */

@@ -3,6 +3,7 @@
  * OAuth clients with refresh tokens, API keys, and the access tokens handed out for them.
  */
 import { generateKeyPairSync, randomBytes, randomInt, verify, type KeyObject } from 'node:crypto';
+import { DRIVE_METADATA_SCOPES } from './drive.ts';
 import { OAuthError } from './errors.ts';
 
 /** A service-account key file, field for field as the Cloud console hands it out. */
@@ -55,7 +56,7 @@ export class Credentials {
   private readonly keys = new Map<string, { key: ServiceAccountKey; publicKey: KeyObject }>();
   private readonly clients = new Map<
     string,
-    { secret: string; refreshTokens: Map<string, string> }
+    { secret: string; refreshTokens: Map<string, { email: string; scopes: string[] }> }
   >();
   private readonly tokens = new Map<string, Principal & { expiresAt: number }>();
   readonly apiKeyValue = `AIza${randomBytes(27).toString('base64url').slice(0, 35)}`;
@@ -84,13 +85,13 @@ export class Credentials {
     return { ...key };
   }
 
-  oauthClient(email = 'user@example.com'): OAuthClientCredentials {
+  oauthClient(email = 'user@example.com', scopes = [SHEETS_SCOPE]): OAuthClientCredentials {
     const clientId = `${digits(12)}-${randomBytes(16).toString('hex')}.apps.googleusercontent.com`;
     const clientSecret = `GOCSPX-${randomBytes(21).toString('base64url').slice(0, 28)}`;
     const refreshToken = `1//0${randomBytes(72).toString('base64url')}`;
     this.clients.set(clientId, {
       secret: clientSecret,
-      refreshTokens: new Map([[refreshToken, email]]),
+      refreshTokens: new Map([[refreshToken, { email, scopes }]]),
     });
     return { clientId, clientSecret, refreshToken };
   }
@@ -181,9 +182,10 @@ export class Credentials {
     const client = this.clients.get(clientId);
     if (!client) throw new OAuthError('invalid_client', 'The OAuth client was not found.', 401);
     if (client.secret !== clientSecret) throw new OAuthError('invalid_client', 'Unauthorized', 401);
-    const email = client.refreshTokens.get(form.get('refresh_token') ?? '');
-    if (!email) throw new OAuthError('invalid_grant', 'Bad Request');
-    return { ...this.issue(email, [SHEETS_SCOPE]), scope: SHEETS_SCOPE };
+    // A refresh token carries the scopes the user consented to; asking for more needs consent.
+    const grant = client.refreshTokens.get(form.get('refresh_token') ?? '');
+    if (!grant) throw new OAuthError('invalid_grant', 'Bad Request');
+    return { ...this.issue(grant.email, grant.scopes), scope: grant.scopes.join(' ') };
   }
 }
 
@@ -210,8 +212,12 @@ const READ_SCOPES = [
   'https://www.googleapis.com/auth/drive.readonly',
 ];
 
-/** Whether a token's scopes allow a read or a write of the Sheets API. */
-export function scopesAllow(principal: Principal, kind: 'read' | 'write'): boolean {
-  const needed = kind === 'write' ? WRITE_SCOPES : READ_SCOPES;
+/** What a method needs: a read or a write of the Sheets API, or Drive's file metadata. */
+export type ScopeNeed = 'read' | 'write' | 'drive-metadata';
+
+/** Whether a token's scopes allow a read or a write of the Sheets API, or a Drive metadata read. */
+export function scopesAllow(principal: Principal, kind: ScopeNeed): boolean {
+  const needed =
+    kind === 'write' ? WRITE_SCOPES : kind === 'read' ? READ_SCOPES : DRIVE_METADATA_SCOPES;
   return principal.scopes.some((scope) => needed.includes(scope));
 }

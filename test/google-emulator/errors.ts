@@ -18,23 +18,38 @@ export type ApiErrorKind = keyof typeof apiErrorKinds;
 /** One entry of `error.details`, e.g. a `google.rpc.ErrorInfo`. */
 export type ErrorDetail = { '@type': string } & Record<string, unknown>;
 
+/** One entry of the `errors` array Drive v3 still sends beside `details`. */
+export type LegacyError = Record<string, string>;
+
 export interface GoogleErrorBody {
-  error: { code: number; message: string; status: string; details?: ErrorDetail[] };
+  error: {
+    code: number;
+    message: string;
+    status: string;
+    details?: ErrorDetail[];
+    errors?: LegacyError[];
+  };
 }
 
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly details: ErrorDetail[] | undefined;
+  readonly errors: LegacyError[] | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
     kind: ApiErrorKind,
     message: string,
-    extra: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    extra: {
+      details?: ErrorDetail[];
+      errors?: LegacyError[];
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message);
     this.kind = kind;
     this.details = extra.details;
+    this.errors = extra.errors;
     this.headers = extra.headers ?? {};
   }
 
@@ -45,6 +60,7 @@ export class ApiError extends Error {
   body(): GoogleErrorBody {
     const { code, status } = apiErrorKinds[this.kind];
     const error: GoogleErrorBody['error'] = { code, message: this.message, status };
+    if (this.errors) error.errors = this.errors;
     if (this.details) error.details = this.details;
     return { error };
   }

@@ -35,12 +35,25 @@ export interface GoogleSheetsEmulator {
   editCell(spreadsheetId: string, tab: string, a1: string, value: EmulatorCell): void;
   /** Replaces every cell of a tab. */
   setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void;
+  /**
+   * The spreadsheet's Drive `version`, as `GET /drive/v3/files/{id}?fields=version` answers it:
+   * it moves on every change, by the API or by a person.
+   */
+  driveVersion(spreadsheetId: string): string;
+  /**
+   * Whether the Drive API is enabled in the callers' Cloud project (the default); when not, Drive
+   * requests answer 403 `accessNotConfigured`, as Google does.
+   */
+  driveApiEnabled: boolean;
   /** Every developer metadata entry of the spreadsheet, in the order created, as Google shows it. */
   developerMetadata(spreadsheetId: string): sheets_v4.Schema$DeveloperMetadata[];
   /** A service-account key whose JWT assertions the token endpoint accepts. */
   serviceAccount(name?: string): ServiceAccountKey;
-  /** An OAuth client and a refresh token for `email` (default user@example.com). */
-  oauthClient(email?: string): OAuthClientCredentials;
+  /**
+   * An OAuth client and a refresh token for `email` (default user@example.com), consented to
+   * `scopes` (default the Sheets scope alone): its access tokens carry those.
+   */
+  oauthClient(email?: string, scopes?: string[]): OAuthClientCredentials;
   /** An API key, accepted as `?key=` on reads of spreadsheets created with `public: true`. */
   apiKey(): string;
   share(spreadsheetId: string, email: string): void;
@@ -85,6 +98,7 @@ class Emulator implements GoogleSheetsEmulator {
   private readonly books = new Map<string, Book>();
   private readonly credentials: Credentials;
   private readonly traffic = new Traffic();
+  private readonly services = { driveApiEnabled: true };
 
   constructor(
     readonly url: string,
@@ -94,7 +108,12 @@ class Emulator implements GoogleSheetsEmulator {
     this.credentials = new Credentials(this.tokenUrl);
     server.on(
       'request',
-      createListener({ books: this.books, credentials: this.credentials, traffic: this.traffic }),
+      createListener({
+        books: this.books,
+        credentials: this.credentials,
+        traffic: this.traffic,
+        services: this.services,
+      }),
     );
   }
 
@@ -118,10 +137,24 @@ class Emulator implements GoogleSheetsEmulator {
     }
     growTo(sheet, cell.startRow + 1, cell.startColumn + 1);
     setCell(sheet, cell.startRow, cell.startColumn, fromEmulatorCell(value));
+    this.book(spreadsheetId).version++;
   }
 
   setRows(spreadsheetId: string, tab: string, rows: EmulatorCell[][]): void {
     fillTab(this.tab(spreadsheetId, tab), rows);
+    this.book(spreadsheetId).version++;
+  }
+
+  driveVersion(spreadsheetId: string): string {
+    return String(this.book(spreadsheetId).version);
+  }
+
+  get driveApiEnabled(): boolean {
+    return this.services.driveApiEnabled;
+  }
+
+  set driveApiEnabled(enabled: boolean) {
+    this.services.driveApiEnabled = enabled;
   }
 
   developerMetadata(spreadsheetId: string): sheets_v4.Schema$DeveloperMetadata[] {
@@ -132,8 +165,8 @@ class Emulator implements GoogleSheetsEmulator {
     return this.credentials.serviceAccount(name);
   }
 
-  oauthClient(email?: string): OAuthClientCredentials {
-    return this.credentials.oauthClient(email);
+  oauthClient(email?: string, scopes?: string[]): OAuthClientCredentials {
+    return this.credentials.oauthClient(email, scopes);
   }
 
   apiKey(): string {

@@ -2,7 +2,10 @@
  * The API's methods by path: for each, its HTTP method, whether it reads or writes (for quota,
  * faults and stats), the scopes it needs, and how it runs on a spreadsheet.
  */
+import type { ScopeNeed } from './auth.ts';
 import { applyBatchUpdate } from './batch-update.ts';
+import { driveFile, fileNotFound } from './drive.ts';
+import type { ApiError } from './errors.ts';
 import type { JsonObject } from './json.ts';
 import { getDeveloperMetadata, searchDeveloperMetadata } from './metadata-requests.ts';
 import { spreadsheetResource } from './spreadsheet-resource.ts';
@@ -32,9 +35,23 @@ export interface Operation {
   /** How quota, faults and stats count it. */
   kind: 'read' | 'write';
   /** Scopes it needs, when not those of its kind: the metadata reads need a writing scope. */
-  scope?: 'write';
+  scope?: Exclude<ScopeNeed, 'read'>;
+  /** The API it belongs to, when not Sheets: Drive may be switched off in the project. */
+  service?: 'drive';
+  /** Its answer for a file the caller may not see or that does not exist, when not Sheets'. */
+  notFound?: (id: string) => ApiError;
   run: (call: Call) => { body: unknown; requestCount?: number };
 }
+
+/** Drive's `files.get`, for a spreadsheet's metadata and `version`. */
+const driveFilesGet: Operation = {
+  method: 'GET',
+  kind: 'read',
+  scope: 'drive-metadata',
+  service: 'drive',
+  notFound: fileNotFound,
+  run: ({ book, query }) => ({ body: driveFile(book, query.get('fields')) }),
+};
 
 const read = (call: Call) => (name: string) => call.query.get(name);
 
@@ -123,6 +140,11 @@ export interface Route {
 }
 
 export function route(method: string, rawPath: string): Route | undefined {
+  const file = /^\/drive\/v3\/files\/([^/:]+)$/.exec(rawPath);
+  if (file) {
+    const id = decodeURIComponent(file[1] ?? '');
+    return method === 'GET' ? { id, param: '', operation: driveFilesGet } : undefined;
+  }
   const match = /^\/v4\/spreadsheets\/([^/:]+)(.*)$/.exec(rawPath);
   if (!match) return undefined;
   const [, rawId = '', rest = ''] = match;

@@ -8,7 +8,8 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { scopesAllow, type Credentials, type Principal } from './auth.ts';
+import { scopesAllow, type Credentials, type Principal, type ScopeNeed } from './auth.ts';
+import { driveApiDisabled } from './drive.ts';
 import {
   ApiError,
   OAuthError,
@@ -31,6 +32,8 @@ export interface ServerDeps {
   books: Map<string, Book>;
   credentials: Credentials;
   traffic: Traffic;
+  /** APIs the callers' Cloud project has enabled, beside Sheets. */
+  services: { driveApiEnabled: boolean };
 }
 
 export function createListener(deps: ServerDeps): RequestListener {
@@ -138,6 +141,9 @@ function api(deps: ServerDeps, incoming: Incoming): Outcome {
   try {
     const scope = found.operation.scope ?? kind;
     principal = authenticate(deps, incoming.request, incoming.url, scope);
+    if (found.operation.service === 'drive' && !deps.services.driveApiEnabled) {
+      throw driveApiDisabled();
+    }
     admitted = admit(deps, incoming, found, principal);
   } catch (error) {
     return failed(error, { kind, principal: principal?.email });
@@ -174,11 +180,13 @@ function run(deps: ServerDeps, found: Route, url: URL, admitted: Admitted): Outc
   const { principal, body, mask } = admitted;
   try {
     const book = deps.books.get(found.id);
-    if (!book) throw notFound();
+    const hidden = found.operation.notFound;
+    if (!book) throw hidden?.(found.id) ?? notFound();
     const allowed = principal
       ? book.sharedWith.has(principal.email) || (kind === 'read' && book.isPublic)
       : book.isPublic;
-    if (!allowed) throw callerLacksPermission();
+    // Drive answers as if a file the caller may not see did not exist.
+    if (!allowed) throw hidden?.(found.id) ?? callerLacksPermission();
     const target = kind === 'write' ? draftOf(book) : book;
     const call = { book: target, query: url.searchParams, body, param: found.param };
     const result = found.operation.run(call);
@@ -218,7 +226,7 @@ function authenticate(
   deps: ServerDeps,
   request: IncomingMessage,
   url: URL,
-  kind: 'read' | 'write',
+  kind: ScopeNeed,
 ): Principal | undefined {
   const authorization = request.headers.authorization;
   if (authorization) {

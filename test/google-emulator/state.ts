@@ -19,6 +19,8 @@ export interface Book {
   sharedWith: Set<string>;
   /** "Anyone with the link can view": readable with an API key or by any principal. */
   isPublic: boolean;
+  /** Drive's `version` of the file: moves on every change to the spreadsheet. */
+  version: number;
 }
 
 export interface TabInput {
@@ -52,6 +54,7 @@ export function newBook(input: SpreadsheetInput): Book {
     metadata: [],
     sharedWith: new Set(input.sharedWith ?? []),
     isPublic: input.public ?? false,
+    version: 1,
   };
 }
 
@@ -81,10 +84,11 @@ export function draftOf(book: Book): Book {
   return { ...book, tabs: book.tabs.map(copyTab), metadata: [...book.metadata] };
 }
 
-/** Makes a write's draft the spreadsheet. */
+/** Makes a write's draft the spreadsheet: a change, as Drive's version counts them. */
 export function commit(book: Book, draft: Book): void {
   book.tabs = draft.tabs;
   book.metadata = draft.metadata;
+  book.version++;
 }
 
 export function tabByTitle(book: Book, title: string): Tab | undefined {

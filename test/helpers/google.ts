@@ -12,6 +12,9 @@ export interface Setup {
   url: string;
   spreadsheetId: string;
   store: SheetStore;
+  /** Settings that point another server at the same store. */
+  env: Record<string, string>;
+  google: GoogleProvider;
 }
 
 export const people = [
@@ -71,8 +74,8 @@ export async function setup(
   const identity = googleIdentity(settings);
   assert.ok(identity !== null);
   const google = new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
-  const { url, store } = await build(t, options.app ?? {}, { google });
-  return { emulator, url, spreadsheetId, store };
+  const { url, store, env } = await build(t, options.app ?? {}, { google });
+  return { emulator, url, spreadsheetId, store, env, google };
 }
 
 export async function connect(

@@ -21,6 +21,8 @@ export async function freePort(): Promise<number> {
 export interface RunningServer {
   url: string;
   child: ChildProcess;
+  /** What the process has written so far, its log lines included. */
+  output(): string;
   /** Kills the process with SIGKILL, as a crash or `kill -9` would, and waits until it is gone. */
   crash(): Promise<void>;
 }
@@ -86,6 +88,7 @@ async function startOnPort(
   return {
     url,
     child,
+    output: () => output,
     crash: async () => {
       child.kill('SIGKILL');
       await exited;

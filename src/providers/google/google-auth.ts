@@ -8,6 +8,8 @@ export interface GoogleSettings {
   /** Read-only access to spreadsheets shared publicly, when there are no credentials. */
   apiKey: string | undefined;
   apiUrl: string;
+  /** The Drive API root, asked for a spreadsheet's version; Drive's own when not given. */
+  driveUrl?: string;
   tokenUrl: string;
   deadlineMs: number;
   /** Upstream writes allowed per window; Google's quota is per minute, tests use shorter ones. */
@@ -23,7 +25,14 @@ export interface GoogleIdentity {
   canWrite: boolean;
 }
 
-const scopes = ['https://www.googleapis.com/auth/spreadsheets'];
+/**
+ * Sheets to read and write; Drive's read-only file metadata to learn a spreadsheet's version
+ * (a user's credentials must have been consented to both, see the README).
+ */
+const scopes = [
+  'https://www.googleapis.com/auth/spreadsheets',
+  'https://www.googleapis.com/auth/drive.metadata.readonly',
+];
 /** The token endpoint google-auth-library has built in (gtoken offers no option to change it). */
 const googleTokenUrl = 'https://oauth2.googleapis.com/token';
 
