@@ -77,7 +77,7 @@ export async function registerRateLimits(
     });
     app.addHook('onRequest', async (request, reply) => {
       if (request.routeOptions.config.rateLimit === false) return;
-      await perAddress(request, reply);
+      await perAddress.call(app, request, reply);
     });
   }
   if (options.perKey === 0) return async () => undefined;

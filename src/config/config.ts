@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import type { GoogleSettings } from '../providers/google/google-auth.ts';
 
@@ -36,6 +37,8 @@ export const configSchema = Type.Object({
   SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
   SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** Comma-separated host names, served without an admin token besides the loopback ones. */
+  SHEETPORT_ALLOWED_HOSTS: Type.String({ default: '', pattern: '^[A-Za-z0-9.\\-\\[\\]:, ]*$' }),
   SHEETPORT_TRUST_PROXY: Type.Boolean({ default: false }),
   SHEETPORT_RATE_LIMIT_PER_ADDRESS: Type.Integer({ default: 1200, minimum: 0 }),
   SHEETPORT_RATE_LIMIT_PER_KEY: Type.Integer({ default: 1200, minimum: 0 }),
@@ -82,6 +85,8 @@ export interface Config {
   logFormat: 'auto' | 'pretty' | 'json';
   google: GoogleSettings;
   adminToken: string | undefined;
+  /** Host names (lower case) served without an admin token besides localhost and loopback. */
+  allowedHosts: string[];
   trustProxy: boolean;
   rateLimits: { perAddress: number; perKey: number };
   limits: Limits;
@@ -123,6 +128,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
     logFormat: parsed.SHEETPORT_LOG_FORMAT,
     adminToken: parsed.SHEETPORT_ADMIN_TOKEN,
+    allowedHosts: parsed.SHEETPORT_ALLOWED_HOSTS.split(',').flatMap((entry) => {
+      const name = hostName(entry);
+      return name === null ? [] : [name];
+    }),
     trustProxy: parsed.SHEETPORT_TRUST_PROXY,
     rateLimits: {
       perAddress: parsed.SHEETPORT_RATE_LIMIT_PER_ADDRESS,
