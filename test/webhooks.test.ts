@@ -102,6 +102,13 @@ test('destinations on loopback, private, link-local or metadata addresses are re
     'http://[::ffff:127.0.0.1]/hook',
     'http://[fd00:ec2::254]/hook',
     'http://0.0.0.0/hook',
+    'http://[::127.0.0.1]/hook',
+    'http://[::ffff:0:127.0.0.1]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'http://[64:ff9b:1::a00:1]/hook',
+    'http://[2002:7f00:1::]/hook',
+    'http://[2001:0:7f00:1::808:808]/hook',
+    'http://[fec0::1]/hook',
   ]) {
     const answer = await call(webhooks, { method: 'POST', body: { url } });
     assert.equal(answer.status, 400, url);
@@ -174,6 +181,34 @@ test('failures and timeouts are retried with the later events waiting, in order;
     ],
   );
   assert.match(log[1]?.error ?? '', /no answer within 300 ms/);
+});
+
+test('the DNS lookup counts within the delivery timeout: a resolver that never answers fails the attempt in time', async (t) => {
+  let hang = true;
+  const lookups: string[] = [];
+  const resolver = async (host: string) => {
+    lookups.push(host);
+    if (hang) await new Promise(() => {});
+    return [{ address: '127.0.0.1', family: 4 }];
+  };
+  const { rows, webhooks } = await sheetWith(t, { webhooks: { ...quick, resolver } });
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url.replace('127.0.0.1', 'localhost') });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'one' } })).status, 201);
+  const attempts = async (count: number) => {
+    for (const deadline = Date.now() + 5000; ;) {
+      const log = (await call(`${webhooks}/${made.id}/deliveries`)).body as { error: string }[];
+      if (log.length >= count) return log;
+      assert.ok(Date.now() < deadline, 'the attempt never ended');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const [first] = await attempts(1);
+  assert.match(first?.error ?? '', /"localhost" does not resolve \(no answer within 300 ms\)/);
+  assert.equal(hook.received.length, 0);
+  hang = false;
+  await hook.until(1);
+  assert.ok(lookups.every((host) => host === 'localhost'));
 });
 
 test('410 Gone switches a webhook off: nothing more is sent to it', async (t) => {
