@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { test, type TestContext } from 'node:test';
+import { runInNewContext } from 'node:vm';
+import { Webhook } from 'standardwebhooks';
 import type { AppOptions } from '../src/app.ts';
 import { build, call } from './helpers/build.ts';
 import { receiver, type Delivery } from './helpers/webhook-receiver.ts';
@@ -146,6 +149,71 @@ test('each committed write is delivered once, signed per Standard Webhooks, with
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(hook.received.length, 3);
+});
+
+type Verifier = (secret: string, headers: Delivery['headers'], rawBody: string) => boolean;
+
+/** The README's verification snippet, run as it is printed there. */
+async function readmeVerifier(): Promise<Verifier> {
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const snippet =
+    /```js\n(import \{ createHmac, timingSafeEqual \} from 'node:crypto';\n[^]*?)```/.exec(
+      readme,
+    )?.[1];
+  assert.ok(snippet !== undefined, 'the README shows how to verify a delivery');
+  const code = `${snippet.replace(/^import .*$/m, '')}\nverifyWebhook;`;
+  return runInNewContext(code, { createHmac, timingSafeEqual, Buffer }) as Verifier;
+}
+
+test("a real delivery passes the README's check and the standardwebhooks package; forged, cut and replayed ones fail", async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'Bob' } })).status, 201);
+  const [delivery] = await hook.until(1);
+  assert.ok(delivery !== undefined);
+  const headers = delivery.headers;
+  const readme = await readmeVerifier();
+  const library = (h: Delivery['headers'], body: string) => {
+    try {
+      new Webhook(made.secret).verify(body, h as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const signed = (timestamp: number) => ({
+    ...headers,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${createHmac('sha256', Buffer.from(made.secret.slice(6), 'base64'))
+      .update(`${String(headers['webhook-id'])}.${timestamp}.${delivery.body}`)
+      .digest('base64')}`,
+  });
+  const now = Math.floor(Date.now() / 1000);
+  const cases: [string, Delivery['headers'], string, boolean][] = [
+    ['the delivery as sent', headers, delivery.body, true],
+    ['another body', headers, delivery.body.replace('Bob', 'Eve'), false],
+    [
+      'a signature of another length',
+      { ...headers, 'webhook-signature': 'v1,c2hvcnQ=' },
+      delivery.body,
+      false,
+    ],
+    ['no signature', { ...headers, 'webhook-signature': '' }, delivery.body, false],
+    ['a timestamp 10 minutes old, signed', signed(now - 600), delivery.body, false],
+    ['a timestamp 10 minutes ahead, signed', signed(now + 600), delivery.body, false],
+    ['a timestamp 1 minute old, signed', signed(now - 60), delivery.body, true],
+    [
+      'another timestamp, same signature',
+      { ...headers, 'webhook-timestamp': String(now - 120) },
+      delivery.body,
+      false,
+    ],
+  ];
+  for (const [what, h, body, valid] of cases) {
+    assert.equal(readme(made.secret, h, body), valid, `README: ${what}`);
+    assert.equal(library(h, body), valid, `standardwebhooks: ${what}`);
+  }
 });
 
 test('failures and timeouts are retried with the later events waiting, in order; the log shows every attempt', async (t) => {
