@@ -108,6 +108,8 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_HOST', ''],
     ['SHEETPORT_ALLOWED_HOSTS', 'https://sheets.lan/'],
     ['SHEETPORT_ALLOWED_HOSTS', 'a b;c'],
+    ['SHEETPORT_ALLOWED_HOSTS', 'sheets.lan, a b'],
+    ['SHEETPORT_ALLOWED_HOSTS', 'localhost:80:80'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
   ];

@@ -128,10 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
     logFormat: parsed.SHEETPORT_LOG_FORMAT,
     adminToken: parsed.SHEETPORT_ADMIN_TOKEN,
-    allowedHosts: parsed.SHEETPORT_ALLOWED_HOSTS.split(',').flatMap((entry) => {
-      const name = hostName(entry);
-      return name === null ? [] : [name];
-    }),
+    allowedHosts: allowedHosts(parsed.SHEETPORT_ALLOWED_HOSTS),
     trustProxy: parsed.SHEETPORT_TRUST_PROXY,
     rateLimits: {
       perAddress: parsed.SHEETPORT_RATE_LIMIT_PER_ADDRESS,
@@ -162,6 +159,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
     },
   };
+}
+
+/** `sheets.lan, box.local:8080` as host names without their ports, lower case. */
+function allowedHosts(setting: string): string[] {
+  return setting.split(',').flatMap((entry) => {
+    if (entry.trim() === '') return [];
+    const name = hostName(entry);
+    if (name === null) {
+      throw new ConfigError(
+        `Invalid configuration: SHEETPORT_ALLOWED_HOSTS holds "${entry.trim()}", which is not a host name.`,
+      );
+    }
+    return [name];
+  });
 }
 
 interface SchemaError {
