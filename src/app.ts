@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccessControl } from './access/access-control.ts';
+import { registerBrowserGuard } from './access/browser-guard.ts';
 import { registerCors } from './access/cors.ts';
 import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
@@ -45,6 +46,8 @@ export interface AppOptions {
   logger?: LogSettings;
   /** Unset: every caller is the administrator (the server then listens on loopback only). */
   adminToken?: string | undefined;
+  /** Without an admin token, host names served besides loopback ones (see browser-guard.ts). */
+  allowedHosts?: readonly string[];
   rateLimits?: RateLimitOptions;
   limits?: Limits;
   /** Take the client address from X-Forwarded-For, behind a load balancer. */
@@ -95,6 +98,10 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   });
   registerErrorHandler(app);
   registerRequestGuard(app);
+  registerBrowserGuard(app, {
+    adminTokenSet: options.adminToken !== undefined,
+    allowedHosts: options.allowedHosts ?? [],
+  });
   registerHealthRoutes(app, deps);
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);

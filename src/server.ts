@@ -49,6 +49,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
         prettifier: prettifierFor(config.logFormat, process.stdout.isTTY === true),
       },
       adminToken: config.adminToken,
+      allowedHosts: config.allowedHosts,
       rateLimits: config.rateLimits,
       limits: config.limits,
       trustProxy: config.trustProxy,

@@ -34,6 +34,7 @@ test('with no SHEETPORT_ variables set every setting takes its documented defaul
     metrics: false,
     webhookAllowPrivate: false,
     databaseConnectTimeoutMs: 5000,
+    allowedHosts: [],
   };
   assert.deepEqual(settings(loadConfig({}), defaults), defaults);
 });
@@ -54,6 +55,7 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     shutdownTimeoutMs: 2500,
     metrics: true,
     webhookAllowPrivate: true,
+    allowedHosts: ['sheets.lan', 'box.local', '[fd00::1]'],
   };
   const config = loadConfig({
     SHEETPORT_HOST: '0.0.0.0',
@@ -70,6 +72,7 @@ test('every SHEETPORT_ variable is read and converted to its type', () => {
     SHEETPORT_SHUTDOWN_TIMEOUT: '2.5',
     SHEETPORT_METRICS: 'true',
     SHEETPORT_WEBHOOK_ALLOW_PRIVATE: 'true',
+    SHEETPORT_ALLOWED_HOSTS: 'Sheets.LAN, box.local:8080,[fd00::1]:9000,',
   });
   assert.deepEqual(settings(config, expected), expected);
 });
@@ -109,6 +112,10 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_METRICS', 'yes please'],
     ['SHEETPORT_WEBHOOK_ALLOW_PRIVATE', 'maybe'],
     ['SHEETPORT_HOST', ''],
+    ['SHEETPORT_ALLOWED_HOSTS', 'https://sheets.lan/'],
+    ['SHEETPORT_ALLOWED_HOSTS', 'a b;c'],
+    ['SHEETPORT_ALLOWED_HOSTS', 'sheets.lan, a b'],
+    ['SHEETPORT_ALLOWED_HOSTS', 'localhost:80:80'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
     ['SHEETPORT_GOOGLE_DRIVE_URL', 'www.googleapis.com'],

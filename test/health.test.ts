@@ -90,9 +90,9 @@ async function busyConnection(url: string) {
   let answers = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (answers += chunk));
   const closed = once(socket, 'close');
-  socket.write('GET /readyz HTTP/1.1\r\nHost: sheetport.test\r\n\r\n');
+  socket.write('GET /readyz HTTP/1.1\r\nHost: localhost\r\n\r\n');
   return {
-    send: (path: string) => socket.write(`GET ${path} HTTP/1.1\r\nHost: sheetport.test\r\n\r\n`),
+    send: (path: string) => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
     answers: async () => {
       await closed;
       return answers.split(/(?=HTTP\/1\.1 )/);

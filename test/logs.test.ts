@@ -53,6 +53,7 @@ test('request logs carry the sheet id and never a key, the admin token or a cook
     [`/api/v1/${id}`, { 'x-api-key': `${key.slice(0, -1)}x` }],
     [`/admin/v1/sheets/${id}?token=${adminToken}`, { ...admin, cookie }],
     [`/admin/v1/sheets/${id}/keys?access_token=${adminToken}`, admin],
+    [`/api/v1/${id}?sig=${adminToken}`, { referer: `http://localhost/page?token=${key}` }],
   ];
   for (const [path, headers] of requests) {
     const reply = await call(`${url}${path}`, { headers });
@@ -77,4 +78,37 @@ test('request logs carry the sheet id and never a key, the admin token or a cook
   assert.equal(headers[3]?.cookie, '[Redacted]');
   assert.match(incoming[4]?.req?.url ?? '', /\?api_key=\[Redacted\]&name=Ann$/);
   assert.equal(incoming[0]?.sheetId, undefined, 'a request naming no sheet has no sheet id');
+});
+
+test('a key sent where the sheet id goes is redacted in the URL and in the sheetId field', async (t) => {
+  const { url, read } = await logged(t);
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    headers: admin,
+    body: { name: 'misused', columns: ['name'] },
+  });
+  const { id } = created.body as { id: string };
+  const minted = await call(`${url}/admin/v1/sheets/${id}/keys`, {
+    method: 'POST',
+    headers: admin,
+    body: { scopes: ['read'] },
+  });
+  const { key } = minted.body as { key: string };
+  for (const path of [`/api/v1/${key}`, `/api/v1/sheets/${key}`, `/api/v1/${key.slice(0, 30)}`]) {
+    const reply = await call(`${url}${path}`, { headers: { 'x-api-key': key } });
+    assert.equal(reply.status, 401, reply.text);
+  }
+  const { text, entries } = await read(5);
+  for (const secret of [key, key.slice(-43), key.slice(0, 30)]) {
+    assert.ok(!text.includes(secret), `the log holds a secret: ${secret.slice(0, 8)}...`);
+  }
+  const misused = entries.filter((e) => e.msg === 'incoming request').slice(2);
+  assert.deepEqual(
+    misused.map((e) => [e.sheetId, e.req?.url]),
+    [
+      ['[Redacted]', '/api/v1/[Redacted]'],
+      ['[Redacted]', '/api/v1/sheets/[Redacted]'],
+      ['[Redacted]', '/api/v1/[Redacted]'],
+    ],
+  );
 });

@@ -300,6 +300,29 @@ test('the per-address limit still holds for requests that each carry a different
   assertProblem(replies[4] as Awaited<ReturnType<typeof call>>, 429, 'rate-limited');
 });
 
+test('wrong administrator tokens count against the per-address limit on every route', async (t) => {
+  for (const path of ['/admin/v1/sheets', '/metrics', '/api/v1/no-such-sheet']) {
+    const s = await secured(t, { rateLimits: { perAddress: 50, perKey: 0 }, metrics: true });
+    const wrong = { authorization: 'Bearer wrong-token-wrong-token' };
+    const statuses = [];
+    for (let i = 0; i < 200; i++)
+      statuses.push((await call(`${s.url}${path}`, { headers: wrong })).status);
+    assert.deepEqual(
+      [statuses.slice(0, 50).every((status) => status === 401), statuses[50]],
+      [true, 429],
+      `${path}: the 51st wrong guess meets the limit`,
+    );
+    assert.ok(
+      statuses.slice(50).every((status) => status === 429),
+      path,
+    );
+    // The right token, once the budget is spent, is refused the same way: the limit runs first.
+    assertProblem(await call(`${s.url}${path}`, { headers: admin }), 429, 'rate-limited');
+    // Health probes are never limited.
+    assert.equal((await call(`${s.url}/healthz`)).status, 200);
+  }
+});
+
 test('requests over a limit are refused whole with a problem document naming the limit', async (t) => {
   const s = await secured(t, {
     limits: { rowsPerRequest: 2, columnsPerSheet: 3, cellLength: 10, filtersPerRequest: 2 },

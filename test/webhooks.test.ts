@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { test, type TestContext } from 'node:test';
+import { runInNewContext } from 'node:vm';
 import { Webhook } from 'standardwebhooks';
 import type { AppOptions } from '../src/app.ts';
 import { build, call } from './helpers/build.ts';
@@ -103,6 +105,13 @@ test('destinations on loopback, private, link-local or metadata addresses are re
     'http://[::ffff:127.0.0.1]/hook',
     'http://[fd00:ec2::254]/hook',
     'http://0.0.0.0/hook',
+    'http://[::127.0.0.1]/hook',
+    'http://[::ffff:0:127.0.0.1]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'http://[64:ff9b:1::a00:1]/hook',
+    'http://[2002:7f00:1::]/hook',
+    'http://[2001:0:7f00:1::808:808]/hook',
+    'http://[fec0::1]/hook',
   ]) {
     const answer = await call(webhooks, { method: 'POST', body: { url } });
     assert.equal(answer.status, 400, url);
@@ -142,6 +151,71 @@ test('each committed write is delivered once, signed per Standard Webhooks, with
   assert.equal(hook.received.length, 3);
 });
 
+type Verifier = (secret: string, headers: Delivery['headers'], rawBody: string) => boolean;
+
+/** The README's verification snippet, run as it is printed there. */
+async function readmeVerifier(): Promise<Verifier> {
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const snippet =
+    /```js\n(import \{ createHmac, timingSafeEqual \} from 'node:crypto';\n[^]*?)```/.exec(
+      readme,
+    )?.[1];
+  assert.ok(snippet !== undefined, 'the README shows how to verify a delivery');
+  const code = `${snippet.replace(/^import .*$/m, '')}\nverifyWebhook;`;
+  return runInNewContext(code, { createHmac, timingSafeEqual, Buffer }) as Verifier;
+}
+
+test("a real delivery passes the README's check and the standardwebhooks package; forged, cut and replayed ones fail", async (t) => {
+  const { rows, webhooks } = await sheetWith(t);
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'Bob' } })).status, 201);
+  const [delivery] = await hook.until(1);
+  assert.ok(delivery !== undefined);
+  const headers = delivery.headers;
+  const readme = await readmeVerifier();
+  const library = (h: Delivery['headers'], body: string) => {
+    try {
+      new Webhook(made.secret).verify(body, h as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const signed = (timestamp: number) => ({
+    ...headers,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${createHmac('sha256', Buffer.from(made.secret.slice(6), 'base64'))
+      .update(`${String(headers['webhook-id'])}.${timestamp}.${delivery.body}`)
+      .digest('base64')}`,
+  });
+  const now = Math.floor(Date.now() / 1000);
+  const cases: [string, Delivery['headers'], string, boolean][] = [
+    ['the delivery as sent', headers, delivery.body, true],
+    ['another body', headers, delivery.body.replace('Bob', 'Eve'), false],
+    [
+      'a signature of another length',
+      { ...headers, 'webhook-signature': 'v1,c2hvcnQ=' },
+      delivery.body,
+      false,
+    ],
+    ['no signature', { ...headers, 'webhook-signature': '' }, delivery.body, false],
+    ['a timestamp 10 minutes old, signed', signed(now - 600), delivery.body, false],
+    ['a timestamp 10 minutes ahead, signed', signed(now + 600), delivery.body, false],
+    ['a timestamp 1 minute old, signed', signed(now - 60), delivery.body, true],
+    [
+      'another timestamp, same signature',
+      { ...headers, 'webhook-timestamp': String(now - 120) },
+      delivery.body,
+      false,
+    ],
+  ];
+  for (const [what, h, body, valid] of cases) {
+    assert.equal(readme(made.secret, h, body), valid, `README: ${what}`);
+    assert.equal(library(h, body), valid, `standardwebhooks: ${what}`);
+  }
+});
+
 test('failures and timeouts are retried with the later events waiting, in order; the log shows every attempt', async (t) => {
   const { rows, webhooks } = await sheetWith(t);
   const hook = await receiver(t, [500, 'hang', 503]);
@@ -175,6 +249,34 @@ test('failures and timeouts are retried with the later events waiting, in order;
     ],
   );
   assert.match(log[1]?.error ?? '', /no answer within 300 ms/);
+});
+
+test('the DNS lookup counts within the delivery timeout: a resolver that never answers fails the attempt in time', async (t) => {
+  let hang = true;
+  const lookups: string[] = [];
+  const resolver = async (host: string) => {
+    lookups.push(host);
+    if (hang) await new Promise(() => {});
+    return [{ address: '127.0.0.1', family: 4 }];
+  };
+  const { rows, webhooks } = await sheetWith(t, { webhooks: { ...quick, resolver } });
+  const hook = await receiver(t);
+  const made = await addWebhook(webhooks, { url: hook.url.replace('127.0.0.1', 'localhost') });
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'one' } })).status, 201);
+  const attempts = async (count: number) => {
+    for (const deadline = Date.now() + 5000; ;) {
+      const log = (await call(`${webhooks}/${made.id}/deliveries`)).body as { error: string }[];
+      if (log.length >= count) return log;
+      assert.ok(Date.now() < deadline, 'the attempt never ended');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const [first] = await attempts(1);
+  assert.match(first?.error ?? '', /"localhost" does not resolve \(no answer within 300 ms\)/);
+  assert.equal(hook.received.length, 0);
+  hang = false;
+  await hook.until(1);
+  assert.ok(lookups.every((host) => host === 'localhost'));
 });
 
 test('410 Gone switches a webhook off: nothing more is sent to it', async (t) => {

@@ -60,20 +60,30 @@ export async function registerRateLimits(
           },
         };
   await app.register(rateLimit, {
-    global: options.perAddress > 0,
-    max: options.perAddress,
+    global: false,
     timeWindow: windowMs,
-    hook: 'onRequest',
-    keyGenerator: (request) => `address:${request.ip}`,
     enableDraftSpec: true,
     skipOnError: true,
     ...shared,
     errorResponseBuilder: (_request, context) => tooMany(Math.ceil(context.ttl / 1000)),
   });
+  if (options.perAddress > 0) {
+    // A hook of the whole app, not of each route: it runs before the management API's and the
+    // row API's own hooks, which check credentials, so that a request refused for a wrong token
+    // counts too, and guessing meets 429 like any other flood. Health probes are never limited.
+    const perAddress = app.rateLimit({
+      max: options.perAddress,
+      keyGenerator: (request) => `address:${request.ip}`,
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config.rateLimit === false) return;
+      await perAddress.call(app, request, reply);
+    });
+  }
   if (options.perKey === 0) return async () => undefined;
   // An answer has room for one set of RateLimit headers: those of the limit nearer to running
-  // out. The address limit runs after the key limit (route hooks follow plugin hooks), so the
-  // choice is made as the answer leaves.
+  // out. The address limit has set its own by the time the key is known, so the choice is made
+  // as the answer leaves.
   app.addHook('onSend', async (request, reply) => {
     const budget = keyBudgets.get(request);
     if (budget === undefined) return;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import type { GoogleSettings } from '../providers/google/google-auth.ts';
 
@@ -40,6 +41,8 @@ export const configSchema = Type.Object({
   SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
   SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** Comma-separated host names, served without an admin token besides the loopback ones. */
+  SHEETPORT_ALLOWED_HOSTS: Type.String({ default: '', pattern: '^[A-Za-z0-9.\\-\\[\\]:, ]*$' }),
   SHEETPORT_TRUST_PROXY: Type.Boolean({ default: false }),
   SHEETPORT_RATE_LIMIT_PER_ADDRESS: Type.Integer({ default: 1200, minimum: 0 }),
   SHEETPORT_RATE_LIMIT_PER_KEY: Type.Integer({ default: 1200, minimum: 0 }),
@@ -86,6 +89,8 @@ export interface Config {
   logFormat: 'auto' | 'pretty' | 'json';
   google: GoogleSettings;
   adminToken: string | undefined;
+  /** Host names (lower case) served without an admin token besides localhost and loopback. */
+  allowedHosts: string[];
   trustProxy: boolean;
   rateLimits: { perAddress: number; perKey: number };
   limits: Limits;
@@ -127,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.SHEETPORT_LOG_LEVEL,
     logFormat: parsed.SHEETPORT_LOG_FORMAT,
     adminToken: parsed.SHEETPORT_ADMIN_TOKEN,
+    allowedHosts: allowedHosts(parsed.SHEETPORT_ALLOWED_HOSTS),
     trustProxy: parsed.SHEETPORT_TRUST_PROXY,
     rateLimits: {
       perAddress: parsed.SHEETPORT_RATE_LIMIT_PER_ADDRESS,
@@ -158,6 +164,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
     },
   };
+}
+
+/** `sheets.lan, box.local:8080` as host names without their ports, lower case. */
+function allowedHosts(setting: string): string[] {
+  return setting.split(',').flatMap((entry) => {
+    if (entry.trim() === '') return [];
+    const name = hostName(entry);
+    if (name === null) {
+      throw new ConfigError(
+        `Invalid configuration: SHEETPORT_ALLOWED_HOSTS holds "${entry.trim()}", which is not a host name.`,
+      );
+    }
+    return [name];
+  });
 }
 
 interface SchemaError {

@@ -14,6 +14,8 @@ export const problemKinds = {
   'uri-too-long': { status: 414, title: 'URI too long' },
   unauthorized: { status: 401, title: 'Missing or wrong credentials' },
   forbidden: { status: 403, title: 'Not allowed with this key' },
+  'host-not-allowed': { status: 403, title: 'Host not served' },
+  'cross-site-refused': { status: 403, title: 'Cross-site request refused' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'limit-exceeded': { status: 400, title: 'Over a limit' },
   'unknown-column': { status: 400, title: 'Unknown column' },

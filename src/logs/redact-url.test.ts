@@ -22,6 +22,17 @@ test('secret-like query parameters and API keys are replaced; everything else is
     [`/api/v1/abc?note=${key}`, '/api/v1/abc?note=[Redacted]'],
     [`/api/v1/${key}`, '/api/v1/[Redacted]'],
     ['/x?flag&key', '/x?flag&key'],
+    ['/x?sig=abc&sign=up', '/x?sig=[Redacted]&sign=up'],
+    ['/x?SIG=abc', '/x?SIG=[Redacted]'],
+    [
+      '/x?signature=s&token=t&access_token=a&key=k&apikey=p&password=w&secret=c',
+      '/x?signature=[Redacted]&token=[Redacted]&access_token=[Redacted]&key=[Redacted]&apikey=[Redacted]&password=[Redacted]&secret=[Redacted]',
+    ],
+    [`/api/v1/${key}/events`, '/api/v1/[Redacted]/events'],
+    [`/api/v1/sheets/${key.slice(0, -5)}`, '/api/v1/sheets/[Redacted]'],
+    [`/api/v1/${key}x`, '/api/v1/[Redacted]'],
+    ['/api/v1/Q2hhcmxpZXMgc2hlZXQ', '/api/v1/Q2hhcmxpZXMgc2hlZXQ'],
+    ['/api/v1/sp_short_id', '/api/v1/sp_short_id'],
     ['/x?', '/x?'],
   ];
   for (const [url, expected] of cases) assert.equal(redactUrl(url), expected, url);

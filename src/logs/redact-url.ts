@@ -1,7 +1,10 @@
-/** Query parameters whose names say they hold a secret. */
-const secretName = /key|token|secret|passw|pwd|auth|signature|session|credential/i;
-/** A Sheetport API key, wherever it turns up: `sp_<id>_<secret>`. */
-const apiKey = /sp_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}/g;
+/** Query parameters whose names say they hold a secret (`sig` for signed URLs). */
+const secretName = /^sig$|key|token|secret|passw|pwd|auth|signature|session|credential/i;
+/**
+ * Anything shaped like a Sheetport API key, `sp_<12-character id>_<43-character secret>`, and
+ * also one cut short or mistyped: sp_ and 20 or more characters of the key alphabet.
+ */
+const apiKey = /sp_[A-Za-z0-9_-]{20,}/g;
 
 export const redacted = '[Redacted]';
 
@@ -20,7 +23,12 @@ export function redactUrl(url: string): string {
           .split('&')
           .map(redactParameter)
           .join('&')}`;
-  return `${path}${query}`.replace(apiKey, redacted);
+  return redactKeys(`${path}${query}`);
+}
+
+/** Text fit for a log (a path segment, a header), with anything shaped like an API key replaced. */
+export function redactKeys(text: string): string {
+  return text.replace(apiKey, redacted);
 }
 
 function redactParameter(parameter: string): string {

@@ -4,7 +4,7 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { redacted, redactUrl } from './redact-url.ts';
+import { redacted, redactKeys, redactUrl } from './redact-url.ts';
 
 export interface LogSettings {
   level: string;
@@ -19,8 +19,8 @@ const secretHeaders = ['authorization', 'x-api-key', 'cookie', 'proxy-authorizat
 
 /**
  * The application logger: a line per request coming in and going out, with the request's
- * method, URL (secrets replaced), address and headers (credentials replaced). Never a key or
- * the administrator token, in any format.
+ * method, URL (secrets replaced), address and headers (credentials replaced, the Referer's URL
+ * redacted like the request's). Never a key or the administrator token, in any format.
  */
 export function loggerOptions(settings: LogSettings): FastifyServerOptions['logger'] {
   const { prettifier, stream } = settings;
@@ -51,7 +51,13 @@ function describeRequest(request: FastifyRequest) {
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
-    headers: request.headers,
+    headers: {
+      ...request.headers,
+      // The page a request came from may carry secrets in its own URL.
+      ...(request.headers.referer === undefined
+        ? {}
+        : { referer: redactUrl(request.headers.referer) }),
+    },
   };
 }
 
@@ -63,7 +69,8 @@ export class RequestLog extends LogController {
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
     const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
     if (typeof sheetId === 'string') {
-      request.log = request.log.child({ sheetId });
+      // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
+      request.log = request.log.child({ sheetId: redactKeys(sheetId) });
       reply.log = request.log;
     }
     super.incomingRequest(request, reply);

@@ -32,14 +32,10 @@ export function registerMetrics(
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
   });
-  app.get(
-    '/metrics',
-    { logLevel: 'warn', config: { rateLimit: false }, schema: { hide: true } },
-    async (request, reply) => {
-      access.admin(request);
-      void reply.type(metrics.registry.contentType);
-      return metrics.registry.metrics();
-    },
-  );
+  app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
+    access.admin(request);
+    void reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
   return metrics;
 }

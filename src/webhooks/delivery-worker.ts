@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Problem } from '../errors/problem.ts';
 import type { DeliveryRecord, SheetStore, WebhookProgress, WebhookRecord } from '../store/store.ts';
-import { resolveDestination, type Destination } from './destination.ts';
+import { resolveDestination, type Destination, type Resolver } from './destination.ts';
 import { signatureHeader, signingSecrets } from './signature.ts';
 
 export interface DeliverySettings {
@@ -15,8 +15,10 @@ export interface DeliverySettings {
   retryDelaysMs: number[];
   /** An event still failing this long after its first attempt is given up on. */
   giveUpMs: number;
-  /** A receiver that has not answered in this time has failed the attempt. */
+  /** An attempt not answered in this time, from the DNS lookup on, has failed. */
   timeoutMs: number;
+  /** How destinations are resolved at delivery; the system's resolver unless a test injects one. */
+  resolver?: Resolver;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -199,11 +201,22 @@ export class DeliveryWorker {
     id: string,
     body: string,
   ): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+    // One deadline for the whole attempt: lookup, connection and answer.
+    const timeoutMs = this.settings.timeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const timedOut = new Error(`no answer within ${timeoutMs} ms`);
+    const lookupDeadline = new AbortController();
+    const lookupTimer = setTimeout(() => lookupDeadline.abort(timedOut), timeoutMs);
     let destination: Destination;
     try {
-      destination = await resolveDestination(webhook.url, this.settings.allowPrivate);
+      destination = await resolveDestination(webhook.url, this.settings.allowPrivate, {
+        ...(this.settings.resolver === undefined ? {} : { resolver: this.settings.resolver }),
+        signal: lookupDeadline.signal,
+      });
     } catch (error) {
       return { ok: false, status: null, error: (error as Problem).detail ?? String(error) };
+    } finally {
+      clearTimeout(lookupTimer);
     }
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
@@ -242,10 +255,7 @@ export class DeliveryWorker {
         },
       );
       // The whole answer must be in within the timeout, however slowly it trickles.
-      const timer = setTimeout(
-        () => request.destroy(new Error(`no answer within ${this.settings.timeoutMs} ms`)),
-        this.settings.timeoutMs,
-      );
+      const timer = setTimeout(() => request.destroy(timedOut), Math.max(0, deadline - Date.now()));
       request.on('close', () => clearTimeout(timer));
       request.on('error', (error) => resolve({ ok: false, status: null, error: error.message }));
       request.end(body);

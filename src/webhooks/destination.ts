@@ -1,53 +1,19 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { Problem } from '../errors/problem.ts';
+import { isForbiddenAddress } from './forbidden-address.ts';
 
 /**
  * Where a webhook may be sent. Server-side request forgery is refused: a destination must be
- * http(s), and every address its name resolves to must be public, not loopback, private,
- * link-local (cloud metadata services live there), shared, multicast or reserved, unless
- * SHEETPORT_WEBHOOK_ALLOW_PRIVATE allows them. It is checked when a webhook is made and again at
- * each delivery, after DNS, and the delivery connects to the very address checked.
+ * http(s), and every address its name resolves to must be public (see forbidden-address.ts),
+ * unless SHEETPORT_WEBHOOK_ALLOW_PRIVATE allows the others. It is checked when a webhook is made
+ * and again at each delivery, after DNS, and the delivery connects to the very address checked.
  */
-const forbidden = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 127],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv6');
-}
 
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return forbidden.check(address, 'ipv4');
-  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is the IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped !== undefined) return forbidden.check(mapped, 'ipv4');
-  return family === 6 ? forbidden.check(address, 'ipv6') : true;
-}
+/** Every address of a host name; the system's resolver unless another is given. */
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (host) => lookup(host, { all: true });
 
 export interface Destination {
   url: URL;
@@ -80,10 +46,14 @@ export function parseDestination(text: string): URL {
   return url;
 }
 
-/** Resolves a destination and checks every address it has; answers the first. */
+/**
+ * Resolves a destination and checks every address it has; answers the first. Gives up when
+ * `signal` aborts: a resolver that never answers must not hold a delivery past its deadline.
+ */
 export async function resolveDestination(
   text: string,
   allowPrivate: boolean,
+  { resolver = systemResolver, signal }: { resolver?: Resolver; signal?: AbortSignal } = {},
 ): Promise<Destination> {
   const url = parseDestination(text);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -92,7 +62,7 @@ export async function resolveDestination(
     addresses =
       isIP(host) !== 0
         ? [{ address: host, family: isIP(host) }]
-        : await lookup(host, { all: true });
+        : await abortable(resolver(host), signal);
   } catch (error) {
     throw new Problem(
       'webhook-destination-refused',
@@ -119,4 +89,15 @@ export async function resolveDestination(
     });
   }
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** `work`, or a rejection with the signal's reason once it aborts, whichever comes first. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason as Error);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

@@ -33,5 +33,5 @@ export async function sendRaw(url: string, request: string): Promise<RawAnswer> 
 /** A request line and headers (each ending in CRLF) with a body, closed after one answer. */
 export function rawRequest(line: string, headers = '', body?: string): string {
   const length = body === undefined ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`;
-  return `${line} HTTP/1.1\r\nHost: sheetport.test\r\nConnection: close\r\n${headers}${length}\r\n${body ?? ''}`;
+  return `${line} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers}${length}\r\n${body ?? ''}`;
 }

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
@@ -17,6 +15,7 @@ import type { ApiKeyRecord, DeliveryRecord, WebhookProgress, WebhookRecord } fro
 import { runSync, step, type Work } from '../work.ts';
 import { entryValues, sqliteEntries } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
+import { privateDatabaseFile, privateDirectory } from './private-files.ts';
 
 export interface SqliteOptions {
   /** A file path, or ':memory:'. */
@@ -58,7 +57,10 @@ export class SqliteDialect implements Dialect {
   readonly #statements = new Map<string, Statement>();
 
   constructor(options: SqliteOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    if (options.path !== ':memory:') {
+      privateDirectory(options.path);
+      privateDatabaseFile(options.path);
+    }
     this.#path = options.path;
     this.#db = new Database(options.path);
     this.#db.pragma('journal_mode = WAL');
