@@ -35,7 +35,16 @@ export const problemKinds = {
   'spreadsheet-not-found': { status: 404, title: 'Spreadsheet not found' },
   'tab-not-found': { status: 404, title: 'Tab not found' },
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
+  'invalid-idempotency-key': { status: 400, title: 'Invalid Idempotency-Key' },
   'header-changed': { status: 409, title: 'The header row changed' },
+  'idempotency-key-in-use': {
+    status: 409,
+    title: 'A request with this Idempotency-Key is running',
+  },
+  'idempotency-key-mismatch': {
+    status: 422,
+    title: 'The Idempotency-Key was used for another request',
+  },
   'precondition-failed': { status: 412, title: 'The sheet changed since it was read' },
   'request-timeout': { status: 408, title: 'Request timeout' },
   'body-too-large': { status: 413, title: 'Request body too large' },
