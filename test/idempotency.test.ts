@@ -254,23 +254,35 @@ describe('Idempotency-Key', () => {
     assert.deepEqual(await names(rows), ['a', 'b', 'c']);
   });
 
-  test('requests sent at once with one key apply once; the others answer 409 or the same answer', async (t) => {
-    const { url } = await build(t);
-    const { rows } = await sheetAt(url, []);
+  test('while the first request with a key is being written, the others with it answer 409 and apply nothing', async (t) => {
+    const server = await faultyServer(t);
+    const { rows } = await sheetAt(server.url, []);
     const key = randomUUID();
-    const replies = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        call(rows, { method: 'POST', headers: keyed(key), body: { name: 'once' } }),
-      ),
-    );
-    const applied = replies.filter(
-      (r) => r.status === 201 && !r.headers.has('idempotent-replayed'),
-    );
-    assert.equal(applied.length, 1, replies.map((r) => `${r.status} ${r.text}`).join('\n'));
-    for (const reply of replies) {
-      assert.ok(reply.status === 201 || code(reply) === 'idempotency-key-in-use', reply.text);
+    const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'once' } });
+    let entered = () => {};
+    const writing = new Promise<void>((resolve) => (entered = resolve));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.failNext(async (commit) => {
+      entered();
+      await gate;
+      return commit();
+    });
+    const first = send();
+    await writing;
+    // The others are answered while the first is held; if they waited for it instead, the gate
+    // opens after a while so that the test ends, and fails.
+    const fallback = setTimeout(release, 5000);
+    const others = await Promise.all(Array.from({ length: 7 }, send)).finally(release);
+    clearTimeout(fallback);
+    assert.equal((await first).status, 201);
+    for (const reply of others) {
+      assert.equal(reply.status, 409, reply.text);
+      assert.equal(code(reply), 'idempotency-key-in-use');
     }
     assert.deepEqual(await names(rows), ['once']);
+    const after = await send();
+    assert.equal(after.headers.get('idempotent-replayed'), 'true');
   });
 
   for (const [status, problem] of [
