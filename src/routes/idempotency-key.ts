@@ -83,7 +83,7 @@ export function requestFingerprint(request: FingerprintedRequest): string {
   return createHash('sha256').update(canonical).digest('base64url');
 }
 
-/** JSON text with every object's members in code-point order of their names. */
+/** JSON text with every object's members sorted by name (as JavaScript sorts strings). */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
