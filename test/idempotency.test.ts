@@ -362,6 +362,54 @@ describe('Idempotency-Key', () => {
   });
 });
 
+test('the OpenAPI document gives every write the Idempotency-Key header and its 409 and 422 problems', async (t) => {
+  const { url } = await build(t);
+  type Operation = {
+    parameters?: { name: string; in: string }[];
+    responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  };
+  const { paths } = (await call(`${url}/openapi.json`)).body as {
+    paths: Record<string, Record<string, Operation>>;
+  };
+  for (const path of ['/api/v1/{sheetId}', '/api/v1/sheets/{sheetId}']) {
+    for (const method of ['post', 'put', 'patch', 'delete']) {
+      const operation = paths[path]?.[method];
+      const headers = (operation?.parameters ?? []).filter((p) => p.in === 'header');
+      assert.deepEqual(
+        headers.map((p) => p.name),
+        ['idempotency-key'],
+        `${method} ${path}`,
+      );
+      for (const status of ['409', '422']) {
+        const content = operation?.responses[status]?.content?.['application/problem+json'];
+        assert.ok(content?.schema?.$ref?.endsWith('Problem'), `${method} ${path} ${status}`);
+      }
+    }
+    const read = paths[path]?.get;
+    assert.ok(!(read?.parameters ?? []).some((p) => p.in === 'header'), 'reads take no key');
+  }
+});
+
+test('a browser page may send the header, and read whether an answer was replayed', async (t) => {
+  const { url } = await build(t);
+  const { rows } = await sheetAt(url);
+  const preflight = await call(rows, {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'https://app.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, idempotency-key',
+    },
+  });
+  assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /idempotency-key/);
+  const answer = await call(rows, {
+    method: 'POST',
+    headers: keyed(randomUUID(), { origin: 'https://app.example' }),
+    body: { name: 'c' },
+  });
+  assert.match(answer.headers.get('access-control-expose-headers') ?? '', /idempotent-replayed/);
+});
+
 describe('change events name their actor', () => {
   const adminToken = 'idempotency-admin-token-0123456789';
 
