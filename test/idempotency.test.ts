@@ -12,6 +12,7 @@ import { requestFingerprint } from '../src/routes/idempotency-key.ts';
 import { storeUnavailable } from '../src/store/dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { build, call } from './helpers/build.ts';
+import { bothSides, connect, setup } from './helpers/google.ts';
 import { openTestStore } from './helpers/stores.ts';
 
 type Row = Record<string, unknown>;
@@ -360,6 +361,23 @@ describe('Idempotency-Key', () => {
     assert.equal(held.status, 409, held.text);
     assert.deepEqual(await names(rows), ['a', 'b']);
   });
+});
+
+test('on a Google sheet, a write sent again with its key is answered from the first and lands in the spreadsheet once', async (t) => {
+  const google = await setup(t);
+  const id = await connect(google);
+  const rows = `${google.url}/api/v1/${id}`;
+  const key = randomUUID();
+  const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'Zed' } });
+  const first = await send();
+  assert.equal(first.status, 201, first.text);
+  const again = await send();
+  assert.equal(again.status, 201, again.text);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(again.headers.get('etag'), first.headers.get('etag'));
+  const { api, sheet } = await bothSides(google, id);
+  assert.deepEqual(api, sheet);
+  assert.equal((sheet as Row[]).filter((row) => row.name === 'Zed').length, 1);
 });
 
 test('the OpenAPI document gives every write the Idempotency-Key header and its 409 and 422 problems', async (t) => {
