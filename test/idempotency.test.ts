@@ -471,3 +471,38 @@ describe('change events name their actor', () => {
     assert.ok(!events.some((event) => event.body.includes(secret)), 'no event holds the secret');
   });
 });
+
+describe('keys of a provider push', () => {
+  async function pushedKey(t: TestContext) {
+    const { url, store } = await build(t);
+    const { id } = await sheetAt(url);
+    const claimKey = (key: string) =>
+      store.claimIdempotencyKey({ sheetId: id, scope: 'admin', key }, 'f', -1);
+    const claim = await claimKey('k');
+    assert.equal(claim.kind, 'claimed');
+    const held = claim.kind === 'claimed' ? claim.held : assert.fail();
+    await store.pushIdempotencyKeys(id, 'push-1', [held]);
+    return { store, id, held, claimKey };
+  }
+
+  test('a key tied to a push stays in use past its lease, until the push settles', async (t) => {
+    const { claimKey } = await pushedKey(t);
+    assert.deepEqual(await claimKey('k'), { kind: 'in-use' });
+  });
+
+  test('a push that landed records its keys’ outcomes, answered to their retries', async (t) => {
+    const { store, id, held, claimKey } = await pushedKey(t);
+    const outcome = { kind: 'result', outcome: { created: 1 }, version: 7 } as const;
+    await store.settlePushedKeys(id, 'push-1', [{ held, outcome }]);
+    assert.deepEqual(await claimKey('k'), { kind: 'replay', outcome });
+  });
+
+  test('a push that did not land frees its keys, and the route’s own settling leaves them alone', async (t) => {
+    const { store, id, held, claimKey } = await pushedKey(t);
+    // Only the push may settle it: an answer stored by the route meanwhile is not kept.
+    await store.settleIdempotencyKey(held, { kind: 'result', outcome: { created: 1 } });
+    assert.deepEqual(await claimKey('k'), { kind: 'in-use' });
+    await store.settlePushedKeys(id, 'push-1', null);
+    assert.equal((await claimKey('k')).kind, 'claimed');
+  });
+});
