@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, test, type TestContext } from 'node:test';
+import { describe, mock, test, type TestContext } from 'node:test';
 import { createApp } from '../src/app.ts';
 import { Problem } from '../src/errors/problem.ts';
 import { requestFingerprint } from '../src/routes/idempotency-key.ts';
@@ -286,6 +286,36 @@ describe('Idempotency-Key', () => {
     assert.equal(after.headers.get('idempotent-replayed'), 'true');
   });
 
+  test('a write that runs past its lease keeps its key: its server renews the lease meanwhile', async (t) => {
+    const leaseMs = 200;
+    const server = await faultyServer(t, leaseMs);
+    const { rows } = await sheetAt(server.url, []);
+    const key = randomUUID();
+    const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'once' } });
+    let entered = () => {};
+    const writing = new Promise<void>((resolve) => (entered = resolve));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.failNext(async (commit) => {
+      entered();
+      await gate;
+      return commit();
+    });
+    const first = send();
+    await writing;
+    // A retry that took the key over would wait behind the held write: the gate opens after a
+    // while so that the test ends, and fails.
+    const fallback = setTimeout(release, 5000);
+    const until = Date.now() + 5 * leaseMs;
+    const retries: Reply[] = [];
+    while (Date.now() < until) retries.push(await send());
+    release();
+    clearTimeout(fallback);
+    assert.equal((await first).status, 201);
+    for (const reply of retries) assert.equal(code(reply), 'idempotency-key-in-use', reply.text);
+    assert.deepEqual(await names(rows), ['once']);
+  });
+
   for (const [status, problem] of [
     [503, storeUnavailable()],
     [429, new Problem('provider-rate-limited', 'Slow down.', {}, { 'retry-after': '1' })],
@@ -505,4 +535,24 @@ describe('keys of a provider push', () => {
     await store.settlePushedKeys(id, 'push-1', null);
     assert.equal((await claimKey('k')).kind, 'claimed');
   });
+});
+
+test('keys are kept a day: pruned after it, and a key past it names a new request', async (t) => {
+  const { url, store } = await build(t);
+  const { id } = await sheetAt(url);
+  const claim = (fingerprint: string) =>
+    store.claimIdempotencyKey({ sheetId: id, scope: 'admin', key: 'k' }, fingerprint, 30_000);
+  const first = await claim('f');
+  assert.equal(first.kind, 'claimed');
+  if (first.kind === 'claimed') {
+    await store.settleIdempotencyKey(first.held, { kind: 'result', outcome: { created: 1 } });
+  }
+  assert.equal(await store.pruneIdempotencyKeys(), 0, 'a key within its day is kept');
+  assert.equal((await claim('g')).kind, 'mismatch');
+  mock.timers.enable({ apis: ['Date'], now: Date.now() + 24 * 3_600_000 + 1000 });
+  t.after(() => mock.timers.reset());
+  assert.equal((await claim('g')).kind, 'claimed', 'past its day, a key is new');
+  mock.timers.setTime(Date.now() + 24 * 3_600_000 + 1000);
+  assert.equal(await store.pruneIdempotencyKeys(), 1);
+  assert.equal((await claim('h')).kind, 'claimed');
 });
