@@ -10,7 +10,7 @@ import { createApp } from '../src/app.ts';
 import { Problem } from '../src/errors/problem.ts';
 import { requestFingerprint } from '../src/routes/idempotency-key.ts';
 import { storeUnavailable } from '../src/store/dialect.ts';
-import type { SheetStore } from '../src/store/store.ts';
+import type { HeldKey, SheetStore } from '../src/store/store.ts';
 import { build, call } from './helpers/build.ts';
 import { bothSides, connect, setup } from './helpers/google.ts';
 import { openTestStore } from './helpers/stores.ts';
@@ -39,7 +39,7 @@ const code = (reply: Reply) => (reply.body as { code?: string }).code;
 const versionOf = async (rows: string) => (await call(rows)).headers.get('etag');
 
 /** A server whose store's next write can be made to fail, before or after it commits. */
-async function faultyServer(t: TestContext, leaseMs = 300) {
+async function faultyServer(t: TestContext, leaseMs = 300, { renews = true } = {}) {
   const opened = await openTestStore();
   type WriteRows = SheetStore['writeRows'];
   type Fault = (
@@ -47,6 +47,8 @@ async function faultyServer(t: TestContext, leaseMs = 300) {
     writes: Parameters<WriteRows>[1],
   ) => ReturnType<WriteRows>;
   let fault: Fault | null = null;
+  const claimed: HeldKey[] = [];
+  const onClaim: (() => void)[] = [];
   const store = new Proxy(opened.store, {
     get(target, name) {
       if (name === 'writeRows') {
@@ -57,6 +59,16 @@ async function faultyServer(t: TestContext, leaseMs = 300) {
           return next === null ? commit() : next(commit, args[1]);
         };
       }
+      if (name === 'claimIdempotencyKey') {
+        return async (...args: Parameters<SheetStore['claimIdempotencyKey']>) => {
+          const claim = await target.claimIdempotencyKey(...args);
+          if (claim.kind === 'claimed') claimed.push(claim.held);
+          for (const listener of onClaim.splice(0)) listener();
+          return claim;
+        };
+      }
+      // A server cut off from the store: its renewals never arrive.
+      if (name === 'renewIdempotencyKey' && !renews) return async () => false;
       const value = Reflect.get(target, name, target) as unknown;
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
     },
@@ -75,6 +87,10 @@ async function faultyServer(t: TestContext, leaseMs = 300) {
     store: opened.store,
     failNext: (next: Fault) => {
       fault = next;
+    },
+    /** Resolves once keys have been claimed `count` times in all. */
+    claims: async (count: number) => {
+      while (claimed.length < count) await new Promise<void>((resolve) => onClaim.push(resolve));
     },
   };
 }
@@ -313,6 +329,33 @@ describe('Idempotency-Key', () => {
     clearTimeout(fallback);
     assert.equal((await first).status, 201);
     for (const reply of retries) assert.equal(code(reply), 'idempotency-key-in-use', reply.text);
+    assert.deepEqual(await names(rows), ['once']);
+  });
+
+  test('a write whose lease ran out while it waited applies nothing once a retry took its key over', async (t) => {
+    const server = await faultyServer(t, 100, { renews: false });
+    const { rows } = await sheetAt(server.url, []);
+    const key = randomUUID();
+    const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'once' } });
+    let entered = () => {};
+    const writing = new Promise<void>((resolve) => (entered = resolve));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.failNext(async (commit) => {
+      entered();
+      await gate;
+      return commit();
+    });
+    const first = send();
+    await writing;
+    // The retry takes the key over once the lease has passed; its write queues behind the first.
+    const retry = untilSettled(send);
+    await server.claims(2);
+    release();
+    const late = await first;
+    assert.equal(late.status, 409, late.text);
+    assert.equal(code(late), 'idempotency-key-in-use');
+    assert.equal((await retry).status, 201);
     assert.deepEqual(await names(rows), ['once']);
   });
 
