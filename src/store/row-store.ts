@@ -274,6 +274,8 @@ export class RowStore implements SheetStore {
       yield* finish(db, source, events);
       return { results, record: source.record };
     });
+    // Committed, or cut off having changed no row: then a key that did not land stays running,
+    // and a retry past its lease runs the same write, which changes nothing, again.
     for (const { idempotency } of writes) if (idempotency?.carried) idempotency.recorded = true;
     this.#remember(record);
     return results;
