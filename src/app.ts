@@ -28,6 +28,11 @@ import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { Sheets, type Providers } from './sheets/sheets.ts';
+import {
+  defaultIdempotencySettings,
+  IdempotencyKeys,
+  type IdempotencySettings,
+} from './sheets/idempotency-keys.ts';
 import type { SheetStore } from './store/store.ts';
 
 export interface AppDeps extends HealthDeps {
@@ -59,6 +64,8 @@ export interface AppOptions {
   webhooks?: Partial<DeliverySettings>;
   /** Serve `GET /metrics` in the Prometheus text format (behind the admin token, when set). */
   metrics?: boolean;
+  /** How `Idempotency-Key`s are held and pruned; `defaultIdempotencySettings` otherwise. */
+  idempotency?: Partial<IdempotencySettings>;
 }
 
 const defaultTimeouts = { requestMs: 120_000, headersMs: 10_000, keepAliveMs: 5_000 };
@@ -154,12 +161,20 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     deps.store,
     options.rateLimits ?? { perAddress: 0, perKey: 0 },
   );
+  const keys = new IdempotencyKeys(
+    metrics?.timed(deps.store) ?? deps.store,
+    { ...defaultIdempotencySettings, ...options.idempotency },
+    (error) => app.log.warn({ err: error }, 'idempotency key'),
+  );
+  keys.startPruning();
+  app.addHook('onClose', () => keys.stopPruning());
   await app.register(rowRoutes, {
     sheets,
     cache,
     access,
     keyLimit,
     limits,
+    keys,
     heartbeatMs: options.eventHeartbeatMs ?? 15_000,
   });
   const delivery = { ...defaultDeliverySettings, ...options.webhooks };

@@ -27,6 +27,7 @@ export async function registerCors(app: FastifyInstance, sheets: Sheets): Promis
           'if-none-match',
           'if-match',
           'last-event-id',
+          'idempotency-key',
         ],
         exposedHeaders: [
           'etag',
@@ -37,6 +38,7 @@ export async function registerCors(app: FastifyInstance, sheets: Sheets): Promis
           'ratelimit-remaining',
           'ratelimit-reset',
           'content-disposition',
+          'idempotent-replayed',
         ],
         maxAge: 600,
         strictPreflight: false,

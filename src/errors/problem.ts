@@ -40,7 +40,16 @@ export const problemKinds = {
   'tab-not-found': { status: 404, title: 'Tab not found' },
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
   'already-connected': { status: 409, title: 'The tab is already connected as a sheet' },
+  'invalid-idempotency-key': { status: 400, title: 'Invalid Idempotency-Key' },
   'header-changed': { status: 409, title: 'The header row changed' },
+  'idempotency-key-in-use': {
+    status: 409,
+    title: 'A request with this Idempotency-Key is running',
+  },
+  'idempotency-key-mismatch': {
+    status: 422,
+    title: 'The Idempotency-Key was used for another request',
+  },
   'precondition-failed': { status: 412, title: 'The sheet changed since it was read' },
   'request-timeout': { status: 408, title: 'Request timeout' },
   // The client is gone, so this answer is only ever seen in the log and the metrics.

@@ -15,7 +15,11 @@ import {
 import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { clientGoneSignal } from './client-gone.ts';
-import type { AccessControl } from '../access/access-control.ts';
+import type { AccessControl, Caller } from '../access/access-control.ts';
+import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
+import type { HeldKey } from '../store/store.ts';
+import type { WriteResult } from '../sheets/write-effect.ts';
+import { actorOf, keyedWrite } from './keyed-write.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -31,6 +35,8 @@ export interface RowRouteDeps {
   /** Counts a request against its API key's rate limit. */
   keyLimit: KeyLimit;
   limits: Limits;
+  /** Where writes' `Idempotency-Key`s are claimed and kept. */
+  keys: IdempotencyKeys;
   /** How often an idle event stream sends a heartbeat comment. */
   heartbeatMs: number;
 }
@@ -45,8 +51,10 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { sheets, cache, access, keyLimit, limits, heartbeatMs }: RowRouteDeps,
+  { sheets, cache, access, keyLimit, limits, keys, heartbeatMs }: RowRouteDeps,
 ): Promise<void> {
+  /** Who sent each request, as the access check found: keys and events are scoped by it. */
+  const callers = new WeakMap<object, Caller>();
   // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
   app.removeContentTypeParser('text/plain');
 
@@ -55,6 +63,7 @@ export async function rowRoutes(
     const { sheetId } = request.params as { sheetId?: string };
     if (sheetId === undefined || request.method === 'OPTIONS') return;
     const caller = await access.row(request, await sheets.lookup(request, sheetId));
+    callers.set(request, caller);
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
   await app.register(eventRoutes, { sheets, heartbeatMs });
@@ -127,6 +136,20 @@ export async function rowRoutes(
   async function write(request: RowRequest, reply: FastifyReply) {
     // Watched from the start: a client may leave while the write waits for a re-read.
     const signal = clientGoneSignal(reply);
+    const caller = callers.get(request) ?? { kind: 'anonymous' };
+    // A key is kept with its sheet: one that does not exist is answered before any is claimed.
+    if ((await sheets.lookup(request, request.params.sheetId)) === null) {
+      throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
+    }
+    return keyedWrite(keys, request, reply, caller, (held) => apply(request, caller, held, signal));
+  }
+
+  async function apply(
+    request: RowRequest,
+    caller: Caller,
+    held: HeldKey | undefined,
+    signal: AbortSignal,
+  ): Promise<WriteResult> {
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.forRead(request, request.params.sheetId);
     const query = parseRowQuery(request.query);
@@ -174,14 +197,12 @@ export async function rowRoutes(
     }
     checkWrite(op, limits);
     const ifMatch = parseIfMatch(request.headers['if-match']);
-    const { outcome, version } = await sheets.write(sheet, { op, ifMatch }, { signal });
-    // The version this write made: a GET answering the same ETag shows exactly its effect.
-    if (version !== undefined) void reply.header('etag', `W/"${version}"`);
-    // An upsert that only updated rows created nothing.
-    const created = 'created' in outcome && outcome.created > 0;
-    return reply
-      .code(method === 'POST' && ('updated' in outcome ? created : true) ? 201 : 200)
-      .send(outcome);
+    const actor = actorOf(caller);
+    return sheets.write(
+      sheet,
+      { op, ifMatch, actor, ...(held && { idempotency: held }) },
+      { signal },
+    );
   }
 
   for (const path of ['/api/v1/:sheetId', '/api/v1/sheets/:sheetId']) {

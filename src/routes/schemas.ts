@@ -84,13 +84,30 @@ const errors = {
 
 const count = (name: string) => Type.Object({ [name]: Type.Integer() });
 
+/** The `Idempotency-Key` header every write takes, and the answers it adds. */
+const idempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'Makes the write safe to send again: a retry with the same key, method, query and body within 24 hours is answered with the first answer (marked `Idempotent-Replayed: true`) and applies nothing. A quoted string ("8e03978e-40d5-43e8-bc93-6894a57f9324") or a bare token, at most 255 characters; a fresh UUID per write is best.',
+    }),
+  ),
+});
+const idempotencyErrors = {
+  409: problem(
+    'idempotency-key-in-use: a request with this Idempotency-Key is still running, or its outcome is not known yet (header-changed: the header row changed).',
+  ),
+  422: problem('idempotency-key-mismatch: this Idempotency-Key was used for another request.'),
+};
+
 const rowWrite = (summary: string, body: TSchema, status: number, counted: string) => ({
   summary,
   tags: ['rows'],
   params: sheetParams,
   querystring: filterQuery,
+  headers: idempotencyHeaders,
   body,
-  response: { [status]: count(counted), ...errors },
+  response: { [status]: count(counted), ...errors, ...idempotencyErrors },
 });
 
 export const rowRouteSchemas = {
@@ -133,6 +150,7 @@ export const rowRouteSchemas = {
       201: Type.Object({ created: Type.Integer(), updated: Type.Optional(Type.Integer()) }),
       200: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
       ...errors,
+      ...idempotencyErrors,
     },
   },
   PUT: {
@@ -154,10 +172,12 @@ export const rowRouteSchemas = {
     tags: ['rows'],
     params: sheetParams,
     querystring: filterQuery,
+    headers: idempotencyHeaders,
     response: {
       200: count('deleted'),
       405: problem('DELETE is switched off for this sheet.'),
       ...errors,
+      ...idempotencyErrors,
     },
   },
 };

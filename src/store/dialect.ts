@@ -2,12 +2,14 @@ import { Problem } from '../errors/problem.ts';
 import type { Selection } from '../query/plan.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
+import type { IdempotencyRecord } from './idempotency-records.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
 import type {
   ApiKeyRecord,
   ConnectionCounts,
   DeliveryRecord,
+  KeyId,
   WebhookProgress,
   WebhookRecord,
 } from './store.ts';
@@ -190,6 +192,19 @@ export interface Dialect {
   insertDelivery(delivery: DeliveryRecord, keep: number): Work<void>;
   deliveriesOf(webhookId: string, limit: number): Work<DeliveryRecord[]>;
   eventsExist(ids: string[]): Work<boolean>;
+
+  // Idempotency keys
+  /** A key as stored; `lock` holds its row until the unit ends. */
+  idempotencyKey(id: KeyId, lock: boolean): Work<IdempotencyRecord | null>;
+  /** The keys tied to a provider push, locked. */
+  idempotencyKeysOfPush(sheetId: string, pushId: string): Work<IdempotencyRecord[]>;
+  /** False when the key is there already (another server's, just committed). */
+  insertIdempotencyKey(record: IdempotencyRecord): Work<boolean>;
+  /** Saves a key if `token` still holds it; false otherwise. */
+  updateIdempotencyKey(record: IdempotencyRecord, token: string): Work<boolean>;
+  deleteIdempotencyKey(id: KeyId, token: string): Work<boolean>;
+  /** Removes keys that expired before `before`; answers how many. */
+  pruneIdempotencyKeys(before: string): Work<number>;
 
   // Everything else a server keeps
   claimFlag(name: string): Work<boolean>;

@@ -12,6 +12,16 @@ import {
   type SheetRecord,
   type Snapshot,
 } from './dialect.ts';
+import {
+  claimKey,
+  heldRecord,
+  keyOutcome,
+  keyTakenOver,
+  pushKeys,
+  renewKey,
+  settleKey,
+  settlePush,
+} from './idempotency-records.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
 import { cellsOf, chooseRows, jsonOf, type Chosen, type Rendered } from './read-rows.ts';
 import { diffRows } from './replace-rows.ts';
@@ -19,11 +29,16 @@ import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows, type RowChange } from './stored-rows.ts';
 import type {
+  Actor,
   ApiKeyRecord,
   CellRows,
   ChangeSource,
   ConnectionCounts,
   DeliveryRecord,
+  HeldKey,
+  KeyClaim,
+  KeyId,
+  KeyOutcome,
   NewSheet,
   PlannedWrite,
   ReadAnswer,
@@ -244,28 +259,27 @@ export class RowStore implements SheetStore {
       events.length = 0;
       const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
       const results: (WriteResult | Problem)[] = [];
-      for (const { op, ifMatch } of writes) {
-        const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
-        if (mismatch !== null) {
-          results.push(mismatch);
+      for (const { op, ifMatch, actor, idempotency: held } of writes) {
+        // A keyed write's outcome commits with it, so a retry finds it whatever happens next.
+        const key = held === undefined ? null : yield* heldRecord(db, held);
+        if (held !== undefined && key === null) {
+          results.push(keyTakenOver(held.key));
           continue;
         }
-        const changes = source.changes.length;
-        try {
-          const planned = yield* planWrite(source, op);
-          if (planned.effects.length > 0) {
-            source.record.version++;
-            events.push(...rowEvents(source.record, source.changes.slice(changes), 'api'));
-          }
-          results.push({ ...planned, version: source.record.version });
-        } catch (error) {
-          if (!(error instanceof Problem)) throw error;
-          results.push(error);
+        const result = yield* applyWrite(source, events, op, ifMatch, actor);
+        results.push(result);
+        if (held !== undefined && key !== null) {
+          held.carried = true;
+          const outcome = JSON.stringify(keyOutcome(result));
+          yield* db.updateIdempotencyKey({ ...key, state: 'done', outcome }, held.token);
         }
       }
       yield* finish(db, source, events);
       return { results, record: source.record };
     });
+    // Committed, or cut off having changed no row: then a key that did not land stays running,
+    // and a retry past its lease runs the same write, which changes nothing, again.
+    for (const { idempotency } of writes) if (idempotency?.carried) idempotency.recorded = true;
     this.#remember(record);
     return results;
   }
@@ -370,6 +384,34 @@ export class RowStore implements SheetStore {
     if (cached !== undefined) return cached.pushing;
     const record = await this.#db.read(() => this.#db.sheetById(sheetId));
     return record?.pushing ?? null;
+  }
+
+  claimIdempotencyKey(id: KeyId, fingerprint: string, leaseMs: number): Promise<KeyClaim> {
+    return this.#db.write(() => claimKey(this.#db, id, fingerprint, leaseMs));
+  }
+
+  renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean> {
+    return this.#db.write(() => renewKey(this.#db, held, leaseMs));
+  }
+
+  settleIdempotencyKey(held: HeldKey, outcome: KeyOutcome | 'unknown' | null): Promise<void> {
+    return this.#db.write(() => settleKey(this.#db, held, outcome));
+  }
+
+  pushIdempotencyKeys(_sheetId: string, pushId: string, held: HeldKey[]): Promise<void> {
+    return this.#db.write(() => pushKeys(this.#db, pushId, held));
+  }
+
+  settlePushedKeys(
+    sheetId: string,
+    pushId: string,
+    landed: { held: HeldKey; outcome: KeyOutcome }[] | null,
+  ): Promise<void> {
+    return this.#db.write(() => settlePush(this.#db, sheetId, pushId, landed));
+  }
+
+  pruneIdempotencyKeys(): Promise<number> {
+    return this.#db.write(() => this.#db.pruneIdempotencyKeys(new Date().toISOString()));
   }
 
   async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {
@@ -593,8 +635,40 @@ function* finish(db: Dialect, source: StoredRows, events: RowEvent[], save = fal
   yield* db.saveSheet(source.record);
 }
 
-/** One event per kind of change a write made, with the rows it touched. */
-function rowEvents(sheet: SheetRecord, changes: RowChange[], origin: ChangeSource): RowEvent[] {
+/** Plans and applies one write of a unit: its result, or the problem that refused it whole. */
+function* applyWrite(
+  source: StoredRows,
+  events: RowEvent[],
+  op: WriteRequest['op'],
+  ifMatch: number[] | null,
+  actor: Actor | undefined,
+): Work<WriteResult | Problem> {
+  const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
+  if (mismatch !== null) return mismatch;
+  const changes = source.changes.length;
+  try {
+    const planned = yield* planWrite(source, op);
+    if (planned.effects.length > 0) {
+      source.record.version++;
+      events.push(...rowEvents(source.record, source.changes.slice(changes), 'api', actor));
+    }
+    return { ...planned, version: source.record.version };
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    return error;
+  }
+}
+
+/**
+ * One event per kind of change a write made, with the rows it touched and who made it (a
+ * provider's changes are the provider's; an API write's actor comes with its request).
+ */
+function rowEvents(
+  sheet: SheetRecord,
+  changes: RowChange[],
+  origin: ChangeSource,
+  actor: Actor | undefined = origin === 'provider' ? { type: 'provider' } : undefined,
+): RowEvent[] {
   const timestamp = new Date().toISOString();
   const byType = new Map<RowChange['type'], { rows: string[]; previous: string[] }>();
   for (const change of changes) {
@@ -606,7 +680,9 @@ function rowEvents(sheet: SheetRecord, changes: RowChange[], origin: ChangeSourc
   return [...byType].map(([type, { rows, previous }]) => {
     const id = `evt_${randomBytes(16).toString('base64url')}`;
     const data =
-      `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"${origin}","rows":[${rows.join(',')}]` +
+      `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"${origin}",` +
+      (actor === undefined ? '' : `"actor":${JSON.stringify(actor)},`) +
+      `"rows":[${rows.join(',')}]` +
       (type === 'rows.updated' ? `,"previous":[${previous.join(',')}]}` : '}');
     const body = `{"id":"${id}","type":"${type}","timestamp":"${timestamp}","data":${data}}`;
     return { id, sheetId: sheet.id, type, body, createdAt: timestamp };

@@ -1,6 +1,6 @@
 import type { Cell } from '../cells/cell.ts';
-import type { Problem } from '../errors/problem.ts';
-import type { ReadPlan, WriteOp } from '../query/plan.ts';
+import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
+import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
 import type { WriteEffect, WriteResult } from '../sheets/write-effect.ts';
 
@@ -37,7 +37,50 @@ export interface WriteRequest {
   op: WriteOp;
   /** `If-Match`: the write applies only if the sheet is still at one of these versions. */
   ifMatch: number[] | null;
+  /** Who sent it, as its row events name them. */
+  actor?: Actor;
+  /** Its `Idempotency-Key`, held by this server: the outcome is recorded with the write. */
+  idempotency?: HeldKey;
 }
+
+/** Who made a change, as its row events name them: an API key by its id, never its secret. */
+export type Actor =
+  { type: 'key'; id: string } | { type: 'admin' } | { type: 'anonymous' } | { type: 'provider' };
+
+/** An `Idempotency-Key`, scoped to its sheet and to the credential that sent it. */
+export interface KeyId {
+  sheetId: string;
+  /** `key:<api key id>`, `admin` or `anonymous`. */
+  scope: string;
+  key: string;
+}
+
+/** A key this server holds while its request runs; `token` tells this hold from a later one. */
+export interface HeldKey extends KeyId {
+  token: string;
+  /** Set by a store that records the key's outcome in the write's own transaction. */
+  carried?: boolean;
+  /** Set once that transaction committed: the outcome is recorded with the write. */
+  recorded?: boolean;
+}
+
+/** What a keyed write answered, kept to be answered again: its outcome, or its problem. */
+export type KeyOutcome =
+  | { kind: 'result'; outcome: WriteOutcome; version?: number | undefined }
+  | {
+      kind: 'problem';
+      code: ProblemCode;
+      detail: string;
+      extensions: ProblemExtensions;
+      headers: Record<string, string>;
+    };
+
+/** What claiming a key found. */
+export type KeyClaim =
+  | { kind: 'claimed'; held: HeldKey }
+  | { kind: 'replay'; outcome: KeyOutcome }
+  | { kind: 'mismatch' }
+  | { kind: 'in-use' };
 
 /** The writes of a provider-backed sheet, planned in memory and already applied upstream. */
 export interface PlannedWrite {
@@ -180,6 +223,36 @@ export interface SheetStore {
   /** Sets or clears the marker of a provider push whose outcome is not yet known to the copy. */
   markPushing(sheetId: string, marker: string | null): Promise<void>;
   pushingMarker(sheetId: string): Promise<string | null>;
+
+  // Idempotency keys (see idempotency-records.ts)
+  /**
+   * Claims a key for a request with this fingerprint, for `leaseMs`: or finds its stored
+   * outcome, another request's fingerprint on it, or another request holding it.
+   */
+  claimIdempotencyKey(id: KeyId, fingerprint: string, leaseMs: number): Promise<KeyClaim>;
+  /** Extends a held key's lease; false when it is no longer held. */
+  renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean>;
+  /**
+   * Ends a hold: records the outcome to be answered again, or `unknown` (answered 409 until a
+   * settle), or with null frees the key for the client to try again.
+   */
+  settleIdempotencyKey(held: HeldKey, outcome: KeyOutcome | 'unknown' | null): Promise<void>;
+  /**
+   * Ties held keys to a provider push before it is sent: until `settlePushedKeys`, they answer
+   * 409 however long their server is gone.
+   */
+  pushIdempotencyKeys(sheetId: string, pushId: string, held: HeldKey[]): Promise<void>;
+  /**
+   * Settles the keys of a push: with outcomes (it landed), each key's is recorded; with null (it
+   * certainly did not), they are freed. A key of the push without an outcome is freed.
+   */
+  settlePushedKeys(
+    sheetId: string,
+    pushId: string,
+    landed: { held: HeldKey; outcome: KeyOutcome }[] | null,
+  ): Promise<void>;
+  /** Removes the keys kept past their time; answers how many. */
+  pruneIdempotencyKeys(): Promise<number>;
 
   /** Row events of a sheet after `after` (an event id), oldest first. */
   eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;

@@ -1,6 +1,7 @@
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
+import type { IdempotencyRecord } from '../idempotency-records.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
   CommitOutcomeUnknown,
@@ -16,6 +17,7 @@ import type {
   ApiKeyRecord,
   ConnectionCounts,
   DeliveryRecord,
+  KeyId,
   WebhookProgress,
   WebhookRecord,
 } from '../store.ts';
@@ -729,6 +731,59 @@ export class PostgresDialect implements Dialect {
     return rows.length > 0;
   }
 
+  // Idempotency keys
+
+  idempotencyKey(id: KeyId, lock: boolean): Work<IdempotencyRecord | null> {
+    return this.#one(
+      `SELECT * FROM idempotency_keys WHERE sheet_id = $1 AND scope = $2 AND key = $3${lock ? ' FOR UPDATE' : ''}`,
+      [id.sheetId, id.scope, id.key],
+      toIdempotencyKey,
+    );
+  }
+
+  idempotencyKeysOfPush(sheetId: string, pushId: string): Work<IdempotencyRecord[]> {
+    return this.#all(
+      'SELECT * FROM idempotency_keys WHERE sheet_id = $1 AND push = $2 FOR UPDATE',
+      [sheetId, pushId],
+      toIdempotencyKey,
+    );
+  }
+
+  /** A key another server inserts at once waits for its transaction, then is left alone. */
+  *insertIdempotencyKey(record: IdempotencyRecord): Work<boolean> {
+    const rows = yield* this.#all(
+      `INSERT INTO idempotency_keys (sheet_id, scope, key, ${keyColumns})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING key`,
+      [record.sheetId, record.scope, record.key, ...keyFields(record)],
+    );
+    return rows.length === 1;
+  }
+
+  *updateIdempotencyKey(record: IdempotencyRecord, token: string): Work<boolean> {
+    const rows = yield* this.#all(
+      `UPDATE idempotency_keys SET (${keyColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8)
+       WHERE sheet_id = $9 AND scope = $10 AND key = $11 AND token = $12 RETURNING key`,
+      [...keyFields(record), record.sheetId, record.scope, record.key, token],
+    );
+    return rows.length === 1;
+  }
+
+  *deleteIdempotencyKey(id: KeyId, token: string): Work<boolean> {
+    const rows = yield* this.#all(
+      'DELETE FROM idempotency_keys WHERE sheet_id = $1 AND scope = $2 AND key = $3 AND token = $4 RETURNING key',
+      [id.sheetId, id.scope, id.key, token],
+    );
+    return rows.length === 1;
+  }
+
+  *pruneIdempotencyKeys(before: string): Work<number> {
+    const rows = yield* this.#all(
+      'DELETE FROM idempotency_keys WHERE expires_at < $1 RETURNING key',
+      [before],
+    );
+    return rows.length;
+  }
+
   // Flags, keys and rate limits
 
   *claimFlag(name: string): Work<boolean> {
@@ -1026,6 +1081,52 @@ function toKey(row: KeyRow): ApiKeyRecord {
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at?.toISOString() ?? null,
     rotatedTo: row.rotated_to,
+  };
+}
+
+/** The columns of `idempotency_keys` past its primary key, in the order of `keyFields`. */
+const keyColumns = 'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
+
+function keyFields(record: IdempotencyRecord): unknown[] {
+  return [
+    record.fingerprint,
+    record.state,
+    record.token,
+    record.leaseUntil,
+    record.push,
+    record.outcome,
+    record.createdAt,
+    record.expiresAt,
+  ];
+}
+
+interface IdempotencyRow {
+  sheet_id: string;
+  scope: string;
+  key: string;
+  fingerprint: string;
+  state: IdempotencyRecord['state'];
+  token: string;
+  lease_until: Date;
+  push: string | null;
+  outcome: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+function toIdempotencyKey(row: IdempotencyRow): IdempotencyRecord {
+  return {
+    sheetId: row.sheet_id,
+    scope: row.scope,
+    key: row.key,
+    fingerprint: row.fingerprint,
+    state: row.state,
+    token: row.token,
+    leaseUntil: row.lease_until.toISOString(),
+    push: row.push,
+    outcome: row.outcome,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
   };
 }
 

@@ -225,6 +225,29 @@ const migrations: Migration<PoolClient>[] = [
         ADD COLUMN previous_secret_expires_at timestamptz;
     `),
   },
+  {
+    // Idempotency keys: per sheet and credential, kept a day (see idempotency-records.ts).
+    version: 8,
+    up: sql(`
+      CREATE TABLE idempotency_keys (
+        sheet_id text NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+        scope text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        state text NOT NULL,
+        token text NOT NULL,
+        lease_until timestamptz NOT NULL,
+        push text,
+        outcome text,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (sheet_id, scope, key)
+      );
+      CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+      CREATE INDEX idempotency_keys_by_push ON idempotency_keys (sheet_id, push)
+        WHERE push IS NOT NULL;
+    `),
+  },
 ];
 
 interface LegacySheet {

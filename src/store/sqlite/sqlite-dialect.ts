@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
+import type { IdempotencyRecord } from '../idempotency-records.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
   storeUnavailable,
@@ -11,7 +12,13 @@ import {
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
-import type { ApiKeyRecord, DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
+import type {
+  ApiKeyRecord,
+  DeliveryRecord,
+  KeyId,
+  WebhookProgress,
+  WebhookRecord,
+} from '../store.ts';
 import { runSync, step, type Work } from '../work.ts';
 import { entryValues, sqliteEntries } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -663,6 +670,64 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  // Idempotency keys: one writer at a time, so `lock` needs nothing more here.
+
+  idempotencyKey(id: KeyId): Work<IdempotencyRecord | null> {
+    return this.#one(
+      'SELECT * FROM idempotency_keys WHERE sheet_id = ? AND scope = ? AND key = ?',
+      [id.sheetId, id.scope, id.key],
+      toIdempotencyKey,
+    );
+  }
+
+  idempotencyKeysOfPush(sheetId: string, pushId: string): Work<IdempotencyRecord[]> {
+    return this.#all(
+      'SELECT * FROM idempotency_keys WHERE sheet_id = ? AND push = ?',
+      [sheetId, pushId],
+      toIdempotencyKey,
+    );
+  }
+
+  insertIdempotencyKey(record: IdempotencyRecord): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          `INSERT INTO idempotency_keys (sheet_id, scope, key, ${keyColumns})
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        ).run(record.sheetId, record.scope, record.key, ...keyFields(record)).changes === 1,
+    );
+  }
+
+  updateIdempotencyKey(record: IdempotencyRecord, token: string): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          `UPDATE idempotency_keys SET (${keyColumns}) = (?, ?, ?, ?, ?, ?, ?, ?)
+           WHERE sheet_id = ? AND scope = ? AND key = ? AND token = ?`,
+        ).run(...keyFields(record), record.sheetId, record.scope, record.key, token).changes === 1,
+    );
+  }
+
+  deleteIdempotencyKey(id: KeyId, token: string): Work<boolean> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          'DELETE FROM idempotency_keys WHERE sheet_id = ? AND scope = ? AND key = ? AND token = ?',
+        ).run(id.sheetId, id.scope, id.key, token).changes === 1,
+    );
+  }
+
+  pruneIdempotencyKeys(before: string): Work<number> {
+    return step(
+      (db: Db) =>
+        this.#statement(db, 'DELETE FROM idempotency_keys WHERE expires_at < ?').run(before)
+          .changes,
+    );
+  }
+
   // Statements
 
   /** Statements prepared once per connection and text; SQL text never holds request data. */
@@ -696,6 +761,52 @@ export class SqliteDialect implements Dialect {
       return row === undefined ? null : map(row);
     });
   }
+}
+
+/** The columns of `idempotency_keys` past its primary key, in the order of `keyFields`. */
+const keyColumns = 'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
+
+function keyFields(record: IdempotencyRecord): unknown[] {
+  return [
+    record.fingerprint,
+    record.state,
+    record.token,
+    record.leaseUntil,
+    record.push,
+    record.outcome,
+    record.createdAt,
+    record.expiresAt,
+  ];
+}
+
+interface IdempotencyRow {
+  sheet_id: string;
+  scope: string;
+  key: string;
+  fingerprint: string;
+  state: IdempotencyRecord['state'];
+  token: string;
+  lease_until: string;
+  push: string | null;
+  outcome: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+function toIdempotencyKey(row: IdempotencyRow): IdempotencyRecord {
+  return {
+    sheetId: row.sheet_id,
+    scope: row.scope,
+    key: row.key,
+    fingerprint: row.fingerprint,
+    state: row.state,
+    token: row.token,
+    leaseUntil: row.lease_until,
+    push: row.push,
+    outcome: row.outcome,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
 }
 
 /** Up to this many bytes of the file are mapped into memory for reading. */

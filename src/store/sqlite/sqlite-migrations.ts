@@ -193,6 +193,30 @@ const migrations: Migration<Db>[] = [
         ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at TEXT;
       `),
   },
+  {
+    // Idempotency keys: per sheet and credential, kept a day (see idempotency-records.ts).
+    version: 7,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE idempotency_keys (
+          sheet_id TEXT NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+          scope TEXT NOT NULL,
+          key TEXT NOT NULL,
+          fingerprint TEXT NOT NULL,
+          state TEXT NOT NULL,
+          token TEXT NOT NULL,
+          lease_until TEXT NOT NULL,
+          push TEXT,
+          outcome TEXT,
+          created_at TEXT NOT NULL,
+          expires_at TEXT NOT NULL,
+          PRIMARY KEY (sheet_id, scope, key)
+        );
+        CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+        CREATE INDEX idempotency_keys_by_push ON idempotency_keys (sheet_id, push)
+          WHERE push IS NOT NULL;
+      `),
+  },
 ];
 
 interface LegacySheet {

@@ -1,3 +1,4 @@
+import { mayRetry, newIdempotencyKey, retryDelaysMs } from '../lib/idempotency-key.ts';
 import { ApiProblem, problemOf, unreachable } from './problem.ts';
 import { adminToken, signInNeeded } from './session.ts';
 
@@ -17,7 +18,9 @@ export interface RequestOptions {
 
 /**
  * One request to this server's public API. Answers 2xx with the response (its body not yet
- * read); throws an ApiProblem holding the answer's problem document otherwise.
+ * read); throws an ApiProblem holding the answer's problem document otherwise. A row write
+ * carries a fresh Idempotency-Key, and is sent again with the same key (and body) when it got
+ * no answer or a 503: if the first one did apply, the retry is answered with its answer.
  */
 export async function send(
   method: Method,
@@ -30,16 +33,10 @@ export async function send(
     ...more,
   };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw unreachable(error);
-  }
+  const retries = method !== 'GET' && path.startsWith('/api/') ? retryDelaysMs : [];
+  if (retries.length > 0) headers['idempotency-key'] ??= newIdempotencyKey();
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  const response = await fetchWithRetries(path, init, retries);
   if (!response.ok) {
     const type = response.headers.get('content-type') ?? '';
     const problem = problemOf(response.status, response.statusText, type, await response.text());
@@ -49,6 +46,26 @@ export async function send(
     throw problem;
   }
   return response;
+}
+
+/** Sends a request, and again after each delay while it gets no answer or a 503. */
+async function fetchWithRetries(
+  path: string,
+  init: RequestInit,
+  delays: readonly number[],
+): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response | null = null;
+    try {
+      response = await fetch(path, init);
+    } catch (error) {
+      if (attempt >= delays.length) throw unreachable(error);
+    }
+    if (response !== null && (attempt >= delays.length || !mayRetry(response.status))) {
+      return response;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+  }
 }
 
 /** A JSON request: answers the parsed body (undefined for an empty one). */

@@ -1,0 +1,97 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../access/access-control.ts';
+import { Problem } from '../errors/problem.ts';
+import type { WriteOutcome } from '../query/plan.ts';
+import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
+import type { WriteResult } from '../sheets/write-effect.ts';
+import type { Actor, HeldKey, KeyOutcome } from '../store/store.ts';
+import { sendProblem } from './error-handler.ts';
+import { parseIdempotencyKey, replayedHeader, requestFingerprint } from './idempotency-key.ts';
+
+export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A key is scoped to the credential that sent it: an API key by its id, the admin, or none. */
+export function keyScope(caller: Caller): string {
+  return caller.kind === 'key' ? `key:${caller.keyId}` : caller.kind;
+}
+
+export function actorOf(caller: Caller): Actor {
+  return caller.kind === 'key' ? { type: 'key', id: caller.keyId } : { type: caller.kind };
+}
+
+/** POST answers 201 when it created a row (an upsert that only updated rows created none). */
+export function writeStatus(method: WriteMethod, outcome: WriteOutcome): number {
+  if (method !== 'POST') return 200;
+  return !('updated' in outcome) || ('created' in outcome && outcome.created > 0) ? 201 : 200;
+}
+
+/**
+ * Runs a row write under its `Idempotency-Key`, if it has one: a key seen before with the same
+ * request answers what it answered then (marked `Idempotent-Replayed: true`) and applies nothing;
+ * with another request, 422; while its first request runs, 409. Without a key, the write runs.
+ */
+export async function keyedWrite(
+  keys: IdempotencyKeys,
+  request: FastifyRequest<{ Params: { sheetId: string } }>,
+  reply: FastifyReply,
+  caller: Caller,
+  write: (held: HeldKey | undefined) => Promise<WriteResult>,
+): Promise<FastifyReply> {
+  const method = request.method as WriteMethod;
+  const key = parseIdempotencyKey(request.headers['idempotency-key']);
+  if (key === null) return sendResult(reply, method, await write(undefined));
+  const { sheetId } = request.params;
+  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  const fingerprint = requestFingerprint({ method, sheetId, query, body: request.body });
+  const claim = await keys.claim({ sheetId, scope: keyScope(caller), key }, fingerprint);
+  switch (claim.kind) {
+    case 'mismatch':
+      throw new Problem(
+        'idempotency-key-mismatch',
+        `Idempotency-Key "${key}" was used within the last day for a different request to this sheet; a retry must repeat the method, query and body exactly. Use a new key for a new request.`,
+      );
+    case 'in-use':
+      throw new Problem(
+        'idempotency-key-in-use',
+        `A request with Idempotency-Key "${key}" is still running, or its outcome is not known yet; nothing was applied by this one. Send it again later to get its answer.`,
+        {},
+        { 'retry-after': '1' },
+      );
+    case 'replay':
+      void reply.header(replayedHeader, 'true');
+      return sendOutcome(request, reply, method, claim.outcome);
+  }
+  const { held } = claim;
+  const release = keys.hold(held);
+  let result: WriteResult;
+  try {
+    result = await write(held);
+  } catch (error) {
+    release();
+    await keys.end(held, error);
+    throw error;
+  }
+  release();
+  await keys.end(held, result);
+  return sendResult(reply, method, result);
+}
+
+function sendResult(reply: FastifyReply, method: WriteMethod, result: WriteResult): FastifyReply {
+  // The version this write made: a GET answering the same ETag shows exactly its effect.
+  if (result.version !== undefined) void reply.header('etag', `W/"${result.version}"`);
+  return reply.code(writeStatus(method, result.outcome)).send(result.outcome);
+}
+
+/** A stored answer, as it was first sent. */
+function sendOutcome(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  method: WriteMethod,
+  outcome: KeyOutcome,
+): FastifyReply {
+  if (outcome.kind === 'result') {
+    return sendResult(reply, method, { ...outcome, effects: [] });
+  }
+  const { code, detail, extensions, headers } = outcome;
+  return sendProblem(request, reply, new Problem(code, detail, extensions, headers));
+}

@@ -1,0 +1,88 @@
+import { Problem } from '../errors/problem.ts';
+import { keyOutcome } from '../store/idempotency-records.ts';
+import type { HeldKey, KeyClaim, KeyId, KeyOutcome, SheetStore } from '../store/store.ts';
+import type { WriteResult } from './write-effect.ts';
+
+export interface IdempotencySettings {
+  /**
+   * How long a request holds its key before another server may take it over; renewed every
+   * third of it while the request runs, so only a server that is gone lets it pass.
+   */
+  leaseMs: number;
+  /** How often keys past their day are removed. */
+  pruneMs: number;
+}
+
+export const defaultIdempotencySettings: IdempotencySettings = {
+  leaseMs: 30_000,
+  pruneMs: 10 * 60_000,
+};
+
+/** Answers that say nothing was done and ask the client to come back: a retry may apply. */
+const retryable = new Set<number>([429, 503]);
+/** Answers that do not know whether the write applied. */
+const undecided = new Set(['store-outcome-unknown', 'upstream-outcome-unknown']);
+
+/**
+ * Idempotency keys as the row routes use them: claimed before a write, held under a renewed
+ * lease while it runs, and ended with what it answered. Expired keys are pruned on a schedule.
+ */
+export class IdempotencyKeys {
+  #pruning: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: SheetStore,
+    readonly settings: IdempotencySettings = defaultIdempotencySettings,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  claim(id: KeyId, fingerprint: string): Promise<KeyClaim> {
+    return this.store.claimIdempotencyKey(id, fingerprint, this.settings.leaseMs);
+  }
+
+  /** Renews the key's lease until the returned function is called. */
+  hold(held: HeldKey): () => void {
+    const timer = setInterval(() => {
+      this.store.renewIdempotencyKey(held, this.settings.leaseMs).catch(this.onError);
+    }, this.settings.leaseMs / 3);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /**
+   * Ends a hold with the write's result or error. A store that recorded the outcome with the
+   * write leaves nothing to do. Otherwise 2xx and 4xx answers are kept to be sent again; 429
+   * and 503 (nothing done, try later) and other failures free the key; an outcome not known
+   * leaves it answering 409, held by the write's own transaction when the store carried it (its
+   * lease then runs out), or marked unknown until the write path settles it.
+   */
+  async end(held: HeldKey, result: WriteResult | unknown): Promise<void> {
+    if (held.recorded === true) return;
+    let outcome: KeyOutcome | 'unknown' | null;
+    if (!(result instanceof Problem)) {
+      outcome = isWriteResult(result) ? keyOutcome(result) : null;
+    } else if (undecided.has(result.code)) {
+      if (held.carried === true) return;
+      outcome = 'unknown';
+    } else {
+      outcome = result.status >= 500 || retryable.has(result.status) ? null : keyOutcome(result);
+    }
+    await this.store.settleIdempotencyKey(held, outcome).catch(this.onError);
+  }
+
+  startPruning(): void {
+    this.#pruning ??= setInterval(() => {
+      this.store.pruneIdempotencyKeys().catch(this.onError);
+    }, this.settings.pruneMs);
+    this.#pruning.unref();
+  }
+
+  stopPruning(): void {
+    clearInterval(this.#pruning);
+    this.#pruning = undefined;
+  }
+}
+
+function isWriteResult(value: unknown): value is WriteResult {
+  return typeof value === 'object' && value !== null && 'outcome' in value && 'effects' in value;
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { Problem } from '../errors/problem.ts';
+import type { WriteResult } from '../sheets/write-effect.ts';
+import type { Dialect } from './dialect.ts';
+import type { HeldKey, KeyClaim, KeyId, KeyOutcome } from './store.ts';
+import type { Work } from './work.ts';
+
+/** How long a key is kept: a retry within this time is answered from it. */
+export const keyLifetimeMs = 24 * 60 * 60 * 1000;
+
+/**
+ * A key as stored. `running` while a request holds it under a lease (which its server renews);
+ * `done` with the outcome to answer again; `unknown` when the write's fate is not known yet. A
+ * `push` ties a running key to a provider push: only settling that push frees or ends it.
+ */
+export interface IdempotencyRecord extends KeyId {
+  fingerprint: string;
+  state: 'running' | 'done' | 'unknown';
+  token: string;
+  /** ISO time; a running key whose lease passed was held by a server that is gone. */
+  leaseUntil: string;
+  push: string | null;
+  /** The JSON of a done key's KeyOutcome. */
+  outcome: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type ClaimDecision = 'insert' | 'renew' | 'take-over' | 'replay' | 'mismatch' | 'in-use';
+
+/**
+ * What a claim does with the key as stored. A key past its lifetime counts as absent (`renew`:
+ * made again from scratch); another request's fingerprint wins over every state, so that a key
+ * is never reused for a different write; a running key is taken over only once its lease has
+ * passed and no push holds it.
+ */
+export function decideClaim(
+  record: IdempotencyRecord | null,
+  fingerprint: string,
+  now: Date,
+): ClaimDecision {
+  if (record === null) return 'insert';
+  const at = now.toISOString();
+  if (record.expiresAt <= at) return 'renew';
+  if (record.fingerprint !== fingerprint) return 'mismatch';
+  if (record.state === 'done') return 'replay';
+  if (record.state === 'unknown' || record.push !== null || record.leaseUntil > at) return 'in-use';
+  return 'take-over';
+}
+
+const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+export function* claimKey(
+  db: Dialect,
+  id: KeyId,
+  fingerprint: string,
+  leaseMs: number,
+): Work<KeyClaim> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const now = new Date();
+    const record = yield* db.idempotencyKey(id, true);
+    const decision = decideClaim(record, fingerprint, now);
+    if (decision === 'mismatch' || decision === 'in-use') return { kind: decision };
+    if (decision === 'replay') {
+      return { kind: 'replay', outcome: JSON.parse(record?.outcome ?? 'null') as KeyOutcome };
+    }
+    const token = randomBytes(12).toString('base64url');
+    const fresh = record === null || decision === 'renew';
+    const claimed: IdempotencyRecord = {
+      sheetId: id.sheetId,
+      scope: id.scope,
+      key: id.key,
+      fingerprint,
+      state: 'running',
+      token,
+      leaseUntil: later(now, leaseMs),
+      push: null,
+      outcome: null,
+      createdAt: fresh ? now.toISOString() : record.createdAt,
+      expiresAt: fresh ? later(now, keyLifetimeMs) : record.expiresAt,
+    };
+    const saved =
+      record === null
+        ? yield* db.insertIdempotencyKey(claimed)
+        : yield* db.updateIdempotencyKey(claimed, record.token);
+    if (saved) return { kind: 'claimed', held: { ...id, token } };
+    // Another server inserted the key meanwhile: its row is committed now, and is looked at again.
+  }
+  return { kind: 'in-use' };
+}
+
+/** The key as stored, if `held` still holds it and no push has taken it over. */
+export function* heldRecord(db: Dialect, held: HeldKey): Work<IdempotencyRecord | null> {
+  const record = yield* db.idempotencyKey(held, true);
+  const holds = record?.token === held.token && record.state === 'running' && record.push === null;
+  return holds ? record : null;
+}
+
+export function* renewKey(db: Dialect, held: HeldKey, leaseMs: number): Work<boolean> {
+  const record = yield* heldRecord(db, held);
+  if (record === null) return false;
+  return yield* db.updateIdempotencyKey(
+    { ...record, leaseUntil: later(new Date(), leaseMs) },
+    held.token,
+  );
+}
+
+/** Ends a hold with an outcome, as unknown, or (null) by freeing the key. */
+export function* settleKey(
+  db: Dialect,
+  held: HeldKey,
+  outcome: KeyOutcome | 'unknown' | null,
+): Work<void> {
+  const record = yield* heldRecord(db, held);
+  if (record === null) return;
+  if (outcome === null) yield* db.deleteIdempotencyKey(held, held.token);
+  else yield* db.updateIdempotencyKey(settled(record, outcome), held.token);
+}
+
+function settled(record: IdempotencyRecord, outcome: KeyOutcome | 'unknown'): IdempotencyRecord {
+  return outcome === 'unknown'
+    ? { ...record, state: 'unknown', push: null, outcome: null }
+    : { ...record, state: 'done', push: null, outcome: JSON.stringify(outcome) };
+}
+
+/** A write's answer as a key keeps it. */
+export function keyOutcome(result: WriteResult | Problem): KeyOutcome {
+  if (result instanceof Problem) {
+    const { code, detail, extensions, headers } = result;
+    return { kind: 'problem', code, detail, extensions, headers };
+  }
+  return { kind: 'result', outcome: result.outcome, version: result.version };
+}
+
+/** The problem a write gets when its server lost its key's lease to a retry meanwhile. */
+export function keyTakenOver(key: string): Problem {
+  return new Problem(
+    'idempotency-key-in-use',
+    `Another request with Idempotency-Key "${key}" took it over while this one waited; this one applied nothing.`,
+  );
+}
+
+export function* pushKeys(db: Dialect, pushId: string, held: HeldKey[]): Work<void> {
+  for (const each of held) {
+    const record = yield* heldRecord(db, each);
+    if (record !== null) yield* db.updateIdempotencyKey({ ...record, push: pushId }, each.token);
+  }
+}
+
+export function* settlePush(
+  db: Dialect,
+  sheetId: string,
+  pushId: string,
+  landed: { held: HeldKey; outcome: KeyOutcome }[] | null,
+): Work<void> {
+  for (const record of yield* db.idempotencyKeysOfPush(sheetId, pushId)) {
+    const found = landed?.find(
+      ({ held }) =>
+        held.token === record.token && held.key === record.key && held.scope === record.scope,
+    );
+    if (found === undefined) yield* db.deleteIdempotencyKey(record, record.token);
+    else yield* db.updateIdempotencyKey(settled(record, found.outcome), record.token);
+  }
+}
