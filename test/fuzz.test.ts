@@ -470,11 +470,16 @@ const encodeQuery = (params: string[][]) =>
     .map(([name = '', value = '']) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('&');
 
-/** How a CSV cell is typed (README "Cells"): a plain decimal that reads back as the same text. */
-const plainDecimal = /^-?[0-9]+(\.[0-9]+)?$/;
+/**
+ * How a CSV cell is typed (README "Cells"): a plain decimal of at most 15 significant digits
+ * (from the first non-zero digit to the last), not -0.
+ */
+const plainDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 function csvCell(text: string): Cell {
   if (text === '') return null;
-  return plainDecimal.test(text) && String(Number(text)) === text ? Number(text) : text;
+  const significant = text.replace(/[-.]/g, '').replace(/^0+/, '').length;
+  const n = Number(text);
+  return plainDecimal.test(text) && significant <= 15 && !Object.is(n, -0) ? n : text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1415,7 +1420,8 @@ describe('fuzz: sheets from generated columns and uploads', () => {
   // prettier-ignore
   const csvNumberLike = [
     '007', '1.50', '+5', '1e3', '1,000', '-0', '0', '-7', '3.25', '+1 555 0100', '5550100',
-    '12345678901234567', '100000000000000000000',
+    '12345678901234567', '100000000000000000000', '20.00', '0.10', '-0.0', '02134', '.5', '5.',
+    '999999999999999', '1000000000000000', '0.1234567890123456',
   ];
   // prettier-ignore
   const csvPieces = ['"', ',', '\n', '\r', '\r\n', '""', '\ufeff', '\u0000', 'name', '1', ' ', ';', '\t', '"a,b"', '\\'];

@@ -23,7 +23,7 @@ const peopleRows = [
     name: 'Ann',
     age: 31,
     code: '007',
-    price: '1.50',
+    price: 1.5,
     plus: '+5',
     sci: '1e3',
     amount: '1,000',

@@ -35,7 +35,8 @@ export async function readCsv(
   let columns: string[];
   try {
     const first = await next(records);
-    columns = columnsFromHeader(first.done ? [] : first.value.map(typed));
+    // A column is named by its text as written: a header `20.00` is not the number 20.
+    columns = columnsFromHeader(first.done ? [] : first.value.map((name) => name || null));
   } catch (error) {
     parser.destroy();
     throw error;
