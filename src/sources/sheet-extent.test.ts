@@ -14,10 +14,10 @@ const sheet = (rows: string) =>
 
 test("a worksheet's extent is the far corner of its cells with content", () => {
   const table: [string, Partial<Extent>][] = [
-    [sheet(''), { lastRow: 0, lastColumn: 0, cells: 0, depth: 2 }],
+    [sheet(''), { lastRow: 0, lastColumn: 0, held: 0, depth: 2 }],
     [
       sheet('<row r="1"><c r="A1"><v>1</v></c></row>'),
-      { lastRow: 1, lastColumn: 1, cells: 1, depth: 5 },
+      { lastRow: 1, lastColumn: 1, held: 2, depth: 5 },
     ],
     [
       sheet('<row r="3"><c r="C3" t="inlineStr"><is><t>x</t></is></c></row>'),
@@ -30,7 +30,7 @@ test("a worksheet's extent is the far corner of its cells with content", () => {
     // A cell that only carries formatting, or a row of such cells, is no content.
     [
       sheet('<row r="1"><c r="A1"><v>1</v></c></row><row r="900000"><c r="Z900000" s="1"/></row>'),
-      { lastRow: 1, lastColumn: 1, cells: 1 },
+      { lastRow: 1, lastColumn: 1, held: 4 },
     ],
     [
       sheet('<row r="1"><c r="A1"><v>1</v></c></row><row r="5" s="2" customFormat="1"/>'),
@@ -39,7 +39,7 @@ test("a worksheet's extent is the far corner of its cells with content", () => {
     // References may be left out: rows and cells then follow the one before.
     [
       sheet('<row><c><v>1</v></c><c><v>2</v></c></row><row><c><v>3</v></c></row>'),
-      { lastRow: 2, lastColumn: 2, cells: 3 },
+      { lastRow: 2, lastColumn: 2, held: 5 },
     ],
     [
       sheet('<row r="7"><c r="B7"><v>1</v></c><c><v>2</v></c></row>'),
@@ -69,7 +69,7 @@ test('the extent is the same however the XML is cut into pieces', () => {
       '<row r="40"><c r="AB40"><v>1</v></c><c r="AC40" s="3"/></row><row r="41"><c><v>1</v></c></row>',
   );
   const whole = scan(xml);
-  assert.deepEqual(whole, { lastRow: 41, lastColumn: 28, cells: 4, depth: 6 });
+  assert.deepEqual(whole, { lastRow: 41, lastColumn: 28, held: 8, depth: 6 });
   fc.assert(
     fc.property(fc.uniqueArray(fc.nat(xml.length), { maxLength: 12 }), (cuts) => {
       const at = [0, ...cuts.sort((a, b) => a - b), xml.length];
@@ -83,7 +83,7 @@ test('a tag cut off and never closed is let go rather than held', () => {
   const scanner = extentScanner();
   scanner.push(`<row r="1"><c r="A1"><v>1</v></c></row><c r="A9" x="`);
   for (let i = 0; i < 40; i++) scanner.push('y'.repeat(10_000));
-  assert.deepEqual(scanner.extent, { lastRow: 1, lastColumn: 1, cells: 1, depth: 3 });
+  assert.deepEqual(scanner.extent, { lastRow: 1, lastColumn: 1, held: 2, depth: 3 });
 });
 
 test('column letters count from A as 1', () => {

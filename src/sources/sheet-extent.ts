@@ -8,8 +8,8 @@ export interface Extent {
   lastRow: number;
   /** The last column, 1-based, holding a cell with content; 0 for none. */
   lastColumn: number;
-  /** Cells with content. */
-  cells: number;
+  /** Rows and cells a reader would build, with content or formatting only. */
+  held: number;
   /** The deepest nesting of elements. */
   depth: number;
 }
@@ -21,7 +21,7 @@ const reference = /^([A-Z]{1,3})([0-9]{1,7})$/;
 
 /** Starts a scan; `push` it the XML's text piece by piece, then read its `extent`. */
 export function extentScanner() {
-  const extent: Extent = { lastRow: 0, lastColumn: 0, cells: 0, depth: 0 };
+  const extent: Extent = { lastRow: 0, lastColumn: 0, held: 0, depth: 0 };
   let depth = 0;
   let row = 0;
   let column = 0;
@@ -34,9 +34,11 @@ export function extentScanner() {
     if (!empty) extent.depth = Math.max(extent.depth, ++depth);
     const local = name.slice(name.indexOf(':') + 1);
     if (local === 'row') {
+      extent.held++;
       row = numberAttribute(attributes) ?? row + 1;
       column = 0;
     } else if (local === 'c') {
+      extent.held++;
       const ref = reference.exec(/\br\s*=\s*["']([^"']*)["']/.exec(attributes)?.[1] ?? '');
       if (ref !== null) {
         column = columnNumber(ref[1] as string);
@@ -44,7 +46,6 @@ export function extentScanner() {
       } else column++;
       // `<c r="XFD1048576" s="1"/>` only formats a cell; one with content has a body.
       if (!empty) {
-        extent.cells++;
         extent.lastRow = Math.max(extent.lastRow, row);
         extent.lastColumn = Math.max(extent.lastColumn, column);
       }

@@ -7,7 +7,7 @@ import type { ZipEntry } from './zip-archive.ts';
 export interface WorkbookBounds {
   /** Columns of a sheet (`SHEETPORT_MAX_COLUMNS`). */
   maxColumns: number;
-  /** Cells of a worksheet's extent, last row × last column, and cells with content in all. */
+  /** Cells of a worksheet's extent, last row × last column, and rows and cells held in all. */
   maxCells: number;
 }
 
@@ -24,7 +24,7 @@ const worksheetPart = /^xl\/worksheets\/[^/]+\.xml$/;
  * sheet with one cell at row 1,048,576 under 500 named columns is half a billion cells.
  */
 export function boundsWatcher(bounds: WorkbookBounds) {
-  let cells = 0;
+  let held = 0;
   return (entry: ZipEntry) => {
     if (!/\.(xml|rels|vml)$/i.test(entry.name)) return undefined;
     const scanner = extentScanner();
@@ -39,8 +39,11 @@ export function boundsWatcher(bounds: WorkbookBounds) {
         checkDepth(entry.name, scanner.extent);
         if (!worksheetPart.test(entry.name)) return;
         checkExtent(scanner.extent, bounds);
-        cells += scanner.extent.cells;
-        if (cells > bounds.maxCells) throw tooManyCells(bounds.maxCells, `${cells} cells in all`);
+        // ExcelJS builds every row and cell element, formatting-only ones too.
+        held += scanner.extent.held;
+        if (held > bounds.maxCells) {
+          throw tooManyCells(bounds.maxCells, `${held} rows and cells in its worksheets' XML`);
+        }
       },
     };
   };
