@@ -272,7 +272,7 @@ test('`sheetport import` prints the new sheet as one JSON line, and `sheetport s
       name: 'Ann',
       age: 31,
       code: '007',
-      price: '1.50',
+      price: 1.5,
       plus: '+5',
       sci: '1e3',
       amount: '1,000',

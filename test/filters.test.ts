@@ -77,7 +77,14 @@ for (const { name, open } of stores) {
       ['age=__le(31.5)', ['Ann', 'Bob', 'John']],
       ['age=__eq(31)', ['Ann']],
       ['age=__eq(31.50)', ['John']],
-      ['age=31.50', []],
+      ['age=31.50', ['John']],
+      ['age=31.0', ['Ann']],
+      ['note=31.0', []],
+      ['age=31.5*', ['John']],
+      ['age=31.50*', []],
+      ['age=-0', []],
+      ['age=__in(31.50,27.0)', ['Bob', 'John']],
+      ['age=__nin(31.00,unknown)', ['Bob', 'Joan', 'John', 'jo']],
       ['age=31.5', ['John']],
       ['age=031', []],
       ['member=__gt(a)', []],
@@ -159,6 +166,8 @@ const edgeCells: Cell[] = [
   '31',
   '031',
   '1e+21',
+  '1.50',
+  '31.0',
   'Ann',
   'ann',
   'a*b',
@@ -204,7 +213,22 @@ for (const { name, open } of stores) {
     );
     const shown = edgeCells.filter((cell) => cell !== null).map(cellText);
     const value = fc.oneof(
-      fc.constantFrom(...shown, '', '30', '31.0', '1e21', '1E+21', 'M', '2022-01', 'a', 'TRUE'),
+      fc.constantFrom(
+        ...shown,
+        '',
+        '30',
+        '31.0',
+        '31.50',
+        '0.10',
+        '1.5',
+        '-0.0',
+        '1e21',
+        '1E+21',
+        'M',
+        '2022-01',
+        'a',
+        'TRUE',
+      ),
       fc.string({ maxLength: 4 }),
     );
     const piece = fc.oneof(

@@ -17,6 +17,7 @@ import type { AppOptions } from '../src/app.ts';
 import { problemKinds } from '../src/errors/problem.ts';
 import { build } from './helpers/build.ts';
 import { startServer } from './helpers/server-process.ts';
+import { workbookEntries, zipArchive, type ZipEntry } from './helpers/zip-writer.ts';
 import { openTestStore } from './helpers/stores.ts';
 
 type Cell = string | number | boolean | null;
@@ -470,11 +471,16 @@ const encodeQuery = (params: string[][]) =>
     .map(([name = '', value = '']) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('&');
 
-/** How a CSV cell is typed (README "Cells"): a plain decimal that reads back as the same text. */
-const plainDecimal = /^-?[0-9]+(\.[0-9]+)?$/;
+/**
+ * How a CSV cell is typed (README "Cells"): a plain decimal of at most 15 significant digits
+ * (from the first non-zero digit to the last), not -0.
+ */
+const plainDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 function csvCell(text: string): Cell {
   if (text === '') return null;
-  return plainDecimal.test(text) && String(Number(text)) === text ? Number(text) : text;
+  const significant = text.replace(/[-.]/g, '').replace(/^0+/, '').length;
+  const n = Number(text);
+  return plainDecimal.test(text) && significant <= 15 && !Object.is(n, -0) ? n : text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -762,58 +768,6 @@ async function sampleWorkbook(): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-interface ZipEntry {
-  name: string;
-  deflated: Buffer;
-  /** The inflated size written in the archive's headers. */
-  size: number;
-  crc: number;
-}
-
-function zipEntry(name: string, content: string): ZipEntry {
-  const raw = Buffer.from(content);
-  return { name, deflated: deflateRawSync(raw), size: raw.length, crc: crc32(raw) };
-}
-
-/** A zip archive: local headers and data, the central directory, the end record. */
-function zipArchive(entries: ZipEntry[]): Buffer {
-  const local: Buffer[] = [];
-  const directory: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name);
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt32LE(entry.crc >>> 0, 14);
-    header.writeUInt32LE(entry.deflated.length, 18);
-    header.writeUInt32LE(entry.size >>> 0, 22);
-    header.writeUInt16LE(name.length, 26);
-    const record = Buffer.alloc(46);
-    record.writeUInt32LE(0x02014b50, 0);
-    record.writeUInt16LE(20, 4);
-    record.writeUInt16LE(20, 6);
-    record.writeUInt16LE(8, 10);
-    record.writeUInt32LE(entry.crc >>> 0, 16);
-    record.writeUInt32LE(entry.deflated.length, 20);
-    record.writeUInt32LE(entry.size >>> 0, 24);
-    record.writeUInt16LE(name.length, 28);
-    record.writeUInt32LE(offset, 42);
-    local.push(header, name, entry.deflated);
-    directory.push(record, name);
-    offset += header.length + name.length + entry.deflated.length;
-  }
-  const central = Buffer.concat(directory);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(central.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...local, central, end]);
-}
-
 const sheetXmlHead =
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
   '<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c></row><row r="2"><c r="A2"><v>42</v></c></row>';
@@ -843,28 +797,7 @@ function blankSpaceWorkbook(mebibytes: number, declaredSize?: number): Buffer {
     size: declaredSize ?? sheetXmlHead.length + mebibytes * mebibyte + sheetXmlTail.length,
     crc,
   };
-  const xml = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
-  const relationships = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-  const packageRelationships = 'http://schemas.openxmlformats.org/package/2006/relationships';
-  return zipArchive([
-    zipEntry(
-      '[Content_Types].xml',
-      `${xml}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
-    ),
-    zipEntry(
-      '_rels/.rels',
-      `${xml}<Relationships xmlns="${packageRelationships}"><Relationship Id="rId1" Type="${relationships}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    ),
-    zipEntry(
-      'xl/workbook.xml',
-      `${xml}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${relationships}"><sheets><sheet name="Space" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    ),
-    zipEntry(
-      'xl/_rels/workbook.xml.rels',
-      `${xml}<Relationships xmlns="${packageRelationships}"><Relationship Id="rId1" Type="${relationships}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
-    ),
-    sheet,
-  ]);
+  return zipArchive(workbookEntries(sheet));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1415,7 +1348,8 @@ describe('fuzz: sheets from generated columns and uploads', () => {
   // prettier-ignore
   const csvNumberLike = [
     '007', '1.50', '+5', '1e3', '1,000', '-0', '0', '-7', '3.25', '+1 555 0100', '5550100',
-    '12345678901234567', '100000000000000000000',
+    '12345678901234567', '100000000000000000000', '20.00', '0.10', '-0.0', '02134', '.5', '5.',
+    '999999999999999', '1000000000000000', '0.1234567890123456',
   ];
   // prettier-ignore
   const csvPieces = ['"', ',', '\n', '\r', '\r\n', '""', '\ufeff', '\u0000', 'name', '1', ' ', ';', '\t', '"a,b"', '\\'];

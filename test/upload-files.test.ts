@@ -46,7 +46,7 @@ test('a .tsv file uploaded as text/tab-separated-values imports with tabs betwee
   assert.deepEqual(body, [expected.peopleTsv.rows[0]]);
 });
 
-test('decimal="," reads numbers written with a decimal comma, and only those that read back the same', async (t) => {
+test('decimal="," reads numbers written with a decimal comma, grouped or not, trailing zeros and all', async (t) => {
   const { url } = await build(t);
   const options = { fields: { decimal: ',' } };
   await assertImports(url, 'excel-de.csv', expected.excelGermanDecimalComma, options);
@@ -54,7 +54,45 @@ test('decimal="," reads numbers written with a decimal comma, and only those tha
   // Numbers compare as numbers from then on.
   const id = await assertImports(url, 'excel-de.csv', expected.excelGermanDecimalComma, options);
   const { body } = await call(`${url}/api/v1/${id}?Betrag=__gt(1000)`);
-  assert.deepEqual(body, [expected.excelGermanDecimalComma.rows[2]]);
+  assert.deepEqual(body, [
+    expected.excelGermanDecimalComma.rows[0],
+    expected.excelGermanDecimalComma.rows[2],
+  ]);
+});
+
+test('amounts with trailing zeros import as numbers, so filters and sorts read the column as one', async (t) => {
+  const { url } = await build(t);
+  const { status, body } = await uploadFixture(url, 'prices.csv');
+  assert.equal(status, 201, JSON.stringify(body));
+  const id = body.id as string;
+  assert.deepEqual(await rowsOf(url, id), [
+    { item: 'pen', price: 1.5, code: '007' },
+    { item: 'book', price: 12.99, code: '02134' },
+    { item: 'bag', price: 20, code: '4111111111111111' },
+    { item: 'ink', price: 0.1, code: '1e3' },
+  ]);
+  const items = async (query: string) =>
+    ((await call(`${url}/api/v1/${id}?${query}`)).body as { item: string }[]).map((r) => r.item);
+  assert.deepEqual(await items('price=__gt(1)'), ['pen', 'book', 'bag']);
+  assert.deepEqual(await items('_sort=price'), ['ink', 'pen', 'book', 'bag']);
+  // An amount written as in the file matches the number by value.
+  assert.deepEqual(await items('price=1.50'), ['pen']);
+  assert.deepEqual(await items('price=20.00'), ['bag']);
+  assert.deepEqual(await items('price=__in(0.10,12.99)'), ['book', 'ink']);
+  assert.deepEqual(await items('code=007'), ['pen']);
+
+  const de = await uploadFixture(url, 'prices-de.csv', { fields: { decimal: ',' } });
+  assert.equal(de.status, 201, JSON.stringify(de.body));
+  assert.deepEqual(await rowsOf(url, de.body.id as string), [
+    { Artikel: 'Stift', Preis: 1234.5, Menge: 1234 },
+    { Artikel: 'Buch', Preis: 12.99, Menge: '1.5' },
+    { Artikel: 'Tasche', Preis: 20, Menge: '-0' },
+    { Artikel: 'Tinte', Preis: 0.1, Menge: 1.234 },
+  ]);
+  // Column names keep their text as written.
+  const header = await upload(url, Buffer.from('name,20.00,0.10\nx,1,2\n'), 'header.csv');
+  assert.equal(header.status, 201, JSON.stringify(header.body));
+  assert.deepEqual(header.body.columns, ['name', '20.00', '0.10']);
 });
 
 test('the "delimiter" and "encoding" parts override what would be detected', async (t) => {

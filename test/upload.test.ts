@@ -23,7 +23,7 @@ const peopleRows = [
     name: 'Ann',
     age: 31,
     code: '007',
-    price: '1.50',
+    price: 1.5,
     plus: '+5',
     sci: '1e3',
     amount: '1,000',
@@ -312,6 +312,27 @@ test('blank lines at the end of a CSV file are not rows of the sheet', async (t)
   assert.equal(status, 201, JSON.stringify(body));
   assert.equal(body.rowCount, 1);
   assert.deepEqual(await rowsOf(url, body.id as string), [{ name: 'Ann', age: 31 }]);
+});
+
+test('blank lines between data rows are empty rows, however many there are', async (t) => {
+  const { url } = await build(t);
+  const small = await upload(url, 'name,age\nAnn,31\n\n,\n\nBob,27\n\n', 'gaps.csv');
+  assert.equal(small.status, 201, JSON.stringify(small.body));
+  assert.deepEqual(await rowsOf(url, small.body.id as string), [
+    { name: 'Ann', age: 31 },
+    { name: null, age: null },
+    { name: null, age: null },
+    { name: null, age: null },
+    { name: 'Bob', age: 27 },
+  ]);
+  // Far more blank lines than a function call takes arguments, before and after the data row.
+  const blanks = 150_000;
+  const content = `name,age\n${'\n'.repeat(blanks)}Ann,31\n${'\n'.repeat(blanks)}`;
+  const { status, body } = await upload(url, content, 'blanks.csv');
+  assert.equal(status, 201, JSON.stringify(body));
+  assert.equal(body.rowCount, blanks + 1);
+  const { body: found } = await call(`${url}/api/v1/${body.id as string}?name=Ann&_with_id=true`);
+  assert.deepEqual(found, [{ _id: blanks, name: 'Ann', age: 31 }]);
 });
 
 test('a CSV file that is not UTF-8 is read as Windows-1252, even when its first such byte comes late', async (t) => {

@@ -2,36 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cellFromText, cellText, dateCell, DateCell } from './cell.ts';
 
-test('CSV text becomes a number only when it is a plain decimal that reads back unchanged', () => {
-  const table: [string, string | number | null][] = [
-    ['42', 42],
-    ['-7', -7],
-    ['3.25', 3.25],
-    ['0', 0],
-    ['0.5', 0.5],
-    ['', null],
-    ['007', '007'],
-    ['1.50', '1.50'],
-    ['+5', '+5'],
-    ['1e3', '1e3'],
-    ['1,000', '1,000'],
-    ['-0', '-0'],
-    ['.5', '.5'],
-    ['5.', '5.'],
-    [' 5', ' 5'],
-    ['0x10', '0x10'],
-    ['Infinity', 'Infinity'],
-    ['NaN', 'NaN'],
-    ['+1 555 0100', '+1 555 0100'],
-    ['555-0100', '555-0100'],
-    ['0612345678', '0612345678'],
-    ['12345678901234567890', '12345678901234567890'],
-    ['Ann', 'Ann'],
-    ['true', 'true'],
-  ];
-  for (const [text, expected] of table) {
-    assert.equal(cellFromText(text), expected, `cellFromText(${JSON.stringify(text)})`);
-  }
+test('a field of delimited text is an empty cell, a number as numberFromText reads it, or text', () => {
+  assert.equal(cellFromText(''), null);
+  assert.equal(cellFromText('1.50'), 1.5);
+  assert.equal(cellFromText('007'), '007');
+  assert.equal(cellFromText('1.234,50', ','), 1234.5);
+  assert.equal(cellFromText('1.50', ','), '1.50');
 });
 
 test('cell text is what a person sees in the cell', () => {
@@ -71,44 +47,4 @@ test('date serials read as typed: a time alone, a date, or a date-time, never wi
     assert.equal(dateCell(serial, shows).iso, expected, `${serial} ${JSON.stringify(shows)}`);
   }
   assert.equal(JSON.stringify({ d: new DateCell('2024-01-05') }), '{"d":"2024-01-05"}');
-});
-
-test('with a decimal comma, CSV text becomes a number only when it reads back unchanged', () => {
-  const table: [string, string | number | null][] = [
-    ['12,5', 12.5],
-    ['-7,25', -7.25],
-    ['0,5', 0.5],
-    ['100', 100],
-    ['1234,5', 1234.5],
-    ['1.234,5', 1234.5],
-    ['1.234.567,5', 1234567.5],
-    ['1.234', 1234],
-    ['1 234,5', 1234.5],
-    ['1\u00a0234,5', 1234.5],
-    ['12\u202f345\u202f678,25', 12345678.25],
-    ['-1.234', -1234],
-    ['', null],
-    ['1.234,50', '1.234,50'],
-    ['12,50', '12,50'],
-    ['1,50', '1,50'],
-    ['1.5', '1.5'],
-    ['3.25', '3.25'],
-    ['1.23,5', '1.23,5'],
-    ['1.234 567', '1.234 567'],
-    ['12.34.567', '12.34.567'],
-    ['1234.567', '1234.567'],
-    ['0.123', '0.123'],
-    ['007', '007'],
-    ['-0', '-0'],
-    ['-0,0', '-0,0'],
-    [',5', ',5'],
-    ['5,', '5,'],
-    ['+5', '+5'],
-    ['1e3', '1e3'],
-    ['1.000.000.000.000.000.000.000', '1.000.000.000.000.000.000.000'],
-    ['Ann', 'Ann'],
-  ];
-  for (const [text, expected] of table) {
-    assert.equal(cellFromText(text, ','), expected, `cellFromText(${JSON.stringify(text)}, ',')`);
-  }
 });

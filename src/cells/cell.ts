@@ -1,3 +1,5 @@
+import { numberFromText, type DecimalMark } from './number-text.ts';
+
 /**
  * A cell as the API shows it. Dates are carried as ISO 8601 text, marked so that a store or a
  * provider can keep them apart from text that merely looks like a date.
@@ -12,50 +14,15 @@ export class DateCell {
   }
 }
 
-const plainDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-
-/** The character between a number's whole part and its fraction, as a CSV file writes it. */
-export const decimalMarks = ['.', ','] as const;
-export type DecimalMark = (typeof decimalMarks)[number];
+export { decimalMarks, type DecimalMark } from './number-text.ts';
 
 /**
- * A number written with a decimal comma, as in much of Europe: `-1234,5`, optionally grouped in
- * thousands by `.`, a space or a no-break space (U+00A0, U+202F), the same one throughout.
- */
-const commaDecimal =
-  /^-?(0|[1-9][0-9]{0,2}(?:([. \u00a0\u202f])[0-9]{3})(?:\2[0-9]{3})*|[1-9][0-9]*)(,[0-9]+)?$/;
-
-/**
- * Types a cell read from CSV text. It becomes a number only when the text is a plain decimal that
- * reads back to the very same text, so `007`, `1.50`, `+5`, `1e3`, `1,000` and `-0` stay text.
- * With a decimal comma, `1.234,5`, `12,5` and `1 000` are numbers, while `1.234,50` stays text
- * as `1.50` does. An empty field is an empty cell.
+ * Types a cell read from delimited text: a number when `numberFromText` says it plainly is one
+ * (`1.50` is 1.5), an empty field an empty cell, and anything else text as written.
  */
 export function cellFromText(text: string, decimal: DecimalMark = '.'): Scalar {
   if (text === '') return null;
-  if (decimal === ',') return commaNumber(text) ?? text;
-  if (plainDecimal.test(text)) {
-    const n = Number(text);
-    if (String(n) === text) return n;
-  }
-  return text;
-}
-
-function commaNumber(text: string): number | null {
-  const match = commaDecimal.exec(text);
-  if (match === null) return null;
-  const group = match[2];
-  const n = Number((group === undefined ? text : text.split(group).join('')).replace(',', '.'));
-  const [whole = '', fraction] = String(n).split('.');
-  const grouped = group === undefined ? whole : groupThousands(whole, group);
-  return `${grouped}${fraction === undefined ? '' : `,${fraction}`}` === text ? n : null;
-}
-
-/** `-1234567` grouped by `.` is `-1.234.567`. */
-function groupThousands(whole: string, group: string): string {
-  const sign = whole.startsWith('-') ? '-' : '';
-  const digits = sign === '' ? whole : whole.slice(1);
-  return sign + digits.replace(/\B(?=(\d{3})+$)/g, group);
+  return numberFromText(text, decimal) ?? text;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isStorableText } from '../cells/cell.ts';
+import { numberFromText } from '../cells/number-text.ts';
 import { Problem } from '../errors/problem.ts';
 import { parseValueList } from './parse-value-list.ts';
 
@@ -32,12 +33,15 @@ function operatorValue(text: string): FilterValue {
 }
 
 /**
- * A plain `col=text` compares with the text a person sees in the cell, so it stands for a number
- * only when the number would be shown as exactly that text: `31` matches 31, `031` does not.
+ * A plain `col=text` (and each `__in` value) matches text cells showing exactly that text, and
+ * number cells equal to the number it stands for: one a file would be read as (`1.50` is 1.5,
+ * as people write amounts; `031` is no number), or one shown as exactly that text (`1e+21`).
  */
 export function equalityValue(text: string): FilterValue {
-  const number = text === '' ? Number.NaN : Number(text);
-  return { text, number: Number.isFinite(number) && String(number) === text ? number : null };
+  const shown = text === '' ? Number.NaN : Number(text);
+  const number =
+    numberFromText(text) ?? (Number.isFinite(shown) && String(shown) === text ? shown : null);
+  return { text, number };
 }
 
 /**

@@ -1,12 +1,14 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { defaultLimits, type Limits } from '../access/limits.ts';
 import { Problem } from '../errors/problem.ts';
 import { readCsv } from './csv-file.ts';
 import type { CsvOptions } from './csv-options.ts';
 import type { EveryTab } from './every-tab.ts';
 import type { SheetFile } from './sheet-file.ts';
 import { encodingFromBom } from './text-encoding.ts';
-import { readXlsx, readXlsxTabs } from './xlsx-file.ts';
+import { defaultMaxCells } from './workbook-bounds.ts';
+import { readXlsx, readXlsxTabs, type XlsxBounds } from './xlsx-file.ts';
 
 /** `csv` is any delimited text file: comma, semicolon, tab or pipe separated. */
 export type UploadFormat = 'csv' | 'xlsx';
@@ -21,9 +23,20 @@ export interface UploadOptions {
   csv?: CsvOptions | undefined;
   /** A workbook is read whole in memory: this bounds what it may unpack to. */
   maxUnzippedBytes?: number;
+  /** The cells a workbook may span and hold ({@link defaultMaxCells} by default). */
+  maxWorkbookCells?: number;
+  limits?: Pick<Limits, 'columnsPerSheet'>;
 }
 
 const defaultMaxUnzippedBytes = 256 * 1_048_576;
+
+function xlsxBounds(options: UploadOptions): XlsxBounds {
+  return {
+    maxUnzippedBytes: options.maxUnzippedBytes ?? defaultMaxUnzippedBytes,
+    maxCells: options.maxWorkbookCells ?? defaultMaxCells,
+    maxColumns: (options.limits ?? defaultLimits).columnsPerSheet,
+  };
+}
 
 /**
  * Opens an uploaded file by what it holds rather than what it is called: a workbook is a zip
@@ -39,7 +52,7 @@ export async function openUpload(
   checkOptions(format, options);
   const file =
     format === 'xlsx'
-      ? await readXlsx(path, options.tab, options.maxUnzippedBytes ?? defaultMaxUnzippedBytes)
+      ? await readXlsx(path, options.tab, xlsxBounds(options))
       : await readCsv(path, options.csv ?? { decimal: '.' }, preferredDelimiter(fileName));
   return { format, file };
 }
@@ -52,7 +65,7 @@ export async function openUploadTabs(
 ): Promise<{ format: UploadFormat; files: EveryTab<SheetFile> }> {
   const format = await sniffFormat(path, fileName, options.csv?.encoding !== undefined);
   checkOptions(format, { ...options, tab: '*' });
-  const files = await readXlsxTabs(path, options.maxUnzippedBytes ?? defaultMaxUnzippedBytes);
+  const files = await readXlsxTabs(path, xlsxBounds(options));
   return { format, files };
 }
 

@@ -11,10 +11,17 @@ import { Problem } from '../errors/problem.ts';
 import { readEveryTab, type EveryTab } from './every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
 import type { SheetFile } from './sheet-file.ts';
+import { boundsWatcher, checkExtent, type WorkbookBounds } from './workbook-bounds.ts';
 import { readEntryText, readZipDirectory } from './zip-archive.ts';
 import { checkUnzippedSize } from './zip-size.ts';
 
 const dayMs = 86_400_000;
+const chunkRows = 1000;
+
+/** Bounds on what a workbook may unpack to and hold, checked before ExcelJS reads it. */
+export interface XlsxBounds extends WorkbookBounds {
+  maxUnzippedBytes: number;
+}
 
 /** A workbook read whole, with how to turn the dates ExcelJS hands over back into serials. */
 interface Workbook {
@@ -25,19 +32,21 @@ interface Workbook {
   system: DateSystem;
   /** The one ExcelJS applied when it made Dates of serials. */
   readAs: DateSystem;
+  bounds: XlsxBounds;
 }
 
 /**
  * Reads one worksheet of an XLSX workbook, keeping each cell's type: numbers, text, booleans,
- * dates, and the value a formula last computed. The workbook is read whole, within the upload
- * size limit; only CSV imports stream.
+ * dates, and the value a formula last computed. ExcelJS reads the workbook whole, so what it
+ * may unpack to and the cells it may hold are checked first, from the zip and the worksheets'
+ * XML as they stream; the rows are then handed on in chunks, empty ones made only as they go.
  */
 export async function readXlsx(
   path: string,
   tab: string | undefined,
-  maxUnzippedBytes: number,
+  bounds: XlsxBounds,
 ): Promise<SheetFile> {
-  const workbook = await readWorkbook(path, maxUnzippedBytes);
+  const workbook = await readWorkbook(path, bounds);
   const tabs = workbook.worksheets.map((sheet) => sheet.name);
   const worksheet =
     tab === undefined
@@ -56,25 +65,22 @@ export async function readXlsx(
 }
 
 /** Reads every worksheet of a workbook, from one read of the file. */
-export async function readXlsxTabs(
-  path: string,
-  maxUnzippedBytes: number,
-): Promise<EveryTab<SheetFile>> {
-  const workbook = await readWorkbook(path, maxUnzippedBytes);
+export async function readXlsxTabs(path: string, bounds: XlsxBounds): Promise<EveryTab<SheetFile>> {
+  const workbook = await readWorkbook(path, bounds);
   const byName = new Map(workbook.worksheets.map((sheet) => [sheet.name, sheet]));
   return readEveryTab([...byName.keys()], (tab) =>
     worksheetFile(byName.get(tab) as ExcelJS.Worksheet, workbook),
   );
 }
 
-async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Workbook> {
+async function readWorkbook(path: string, bounds: XlsxBounds): Promise<Workbook> {
   const handle = await open(path);
   let system: DateSystem;
   try {
     const entries = await readZipDirectory(handle);
-    await checkUnzippedSize(handle, path, entries, maxUnzippedBytes);
+    await checkUnzippedSize(path, entries, bounds.maxUnzippedBytes, boundsWatcher(bounds));
     system = declaredDateSystem(
-      await readEntryText(handle, path, entries, 'xl/workbook.xml', maxUnzippedBytes),
+      await readEntryText(path, entries, 'xl/workbook.xml', bounds.maxUnzippedBytes),
     );
   } finally {
     await handle.close();
@@ -96,6 +102,7 @@ async function readWorkbook(path: string, maxUnzippedBytes: number): Promise<Wor
     system,
     // A damaged workbook can come through ExcelJS without its properties.
     readAs: workbook.properties?.date1904 === true ? 1904 : 1900,
+    bounds,
   };
 }
 
@@ -112,36 +119,55 @@ function declaredDateSystem(workbookXml: string | null): DateSystem {
 }
 
 function worksheetFile(worksheet: ExcelJS.Worksheet, workbook: Workbook): SheetFile {
-  const table: Cell[][] = [];
-  worksheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
-    const cells: Cell[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, columnNumber) => {
-      const value = cellValue(cell, workbook);
-      if (typeof value === 'string' && !isStorableText(value)) {
-        throw new Problem(
-          'invalid-upload',
-          `Cell ${cell.address} of tab "${worksheet.name}" holds a NUL character or a lone surrogate, which a sheet cannot hold; is the workbook damaged?`,
-        );
-      }
-      cells[columnNumber - 1] = value;
-    });
-    table[rowNumber - 1] = Array.from(cells, (cell) => cell ?? null);
+  const header = worksheet.findRow(1);
+  const columns = columnsFromHeader(
+    header === undefined ? [] : rowCells(header, worksheet, workbook),
+  );
+  // One pass over the rows the file has (`eachRow` skips the others, where `getRow` would make
+  // them), to refuse a bad cell before anything is written and to find the last row with data:
+  // rows that only carry formatting below the data are not rows of the sheet.
+  let lastRow = 1;
+  worksheet.eachRow((row, rowNumber) => {
+    if (rowNumber === 1) return;
+    const cells = rowCells(row, worksheet, workbook);
+    checkRowWidth(cells, columns.length, rowNumber);
+    if (cells.some((cell) => cell !== null)) lastRow = rowNumber;
   });
-  const columns = columnsFromHeader(table[0] ?? []);
-  // Rows that only carry formatting below the data are not rows of the sheet.
-  while (table.length > 1 && (table.at(-1) ?? []).every((cell) => cell === null)) table.pop();
-  const rows = Array.from(table.slice(1), (row, i) => {
-    const cells = row ?? [];
-    checkRowWidth(cells, columns.length, i + 2);
-    return columns.map((_, index) => cells[index] ?? null);
-  });
+  // What the XML scan could not see (a reference it could not read) is held to the same bounds.
+  checkExtent({ lastRow, lastColumn: columns.length }, workbook.bounds);
   return {
     columns,
     tab: worksheet.name,
     rows: (async function* () {
-      if (rows.length > 0) yield rows;
+      let chunk: Cell[][] = [];
+      for (let rowNumber = 2; rowNumber <= lastRow; rowNumber++) {
+        const row = worksheet.findRow(rowNumber);
+        const cells = row === undefined ? [] : rowCells(row, worksheet, workbook);
+        chunk.push(columns.map((_, index) => cells[index] ?? null));
+        if (chunk.length >= chunkRows) {
+          yield chunk;
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) yield chunk;
     })(),
   };
+}
+
+/** A row's cells by position, up to its last cell; gaps are empty cells. */
+function rowCells(row: ExcelJS.Row, worksheet: ExcelJS.Worksheet, workbook: Workbook): Cell[] {
+  const cells: Cell[] = [];
+  row.eachCell({ includeEmpty: false }, (cell, columnNumber) => {
+    const value = cellValue(cell, workbook);
+    if (typeof value === 'string' && !isStorableText(value)) {
+      throw new Problem(
+        'invalid-upload',
+        `Cell ${cell.address} of tab "${worksheet.name}" holds a NUL character or a lone surrogate, which a sheet cannot hold; is the workbook damaged?`,
+      );
+    }
+    cells[columnNumber - 1] = value;
+  });
+  return Array.from(cells, (cell) => cell ?? null);
 }
 
 function cellValue(cell: ExcelJS.Cell, workbook: Workbook): Cell {

@@ -1,36 +1,46 @@
-import type { FileHandle } from 'node:fs/promises';
 import { Problem } from '../errors/problem.ts';
-import { corruptZip, entryDataStart, inflateEntry, type ZipEntry } from './zip-archive.ts';
+import { inconsistentZip, inflateEntry, type ZipEntry } from './zip-archive.ts';
 
 /**
  * Refuses a zip archive (an XLSX workbook) that would inflate past `maxBytes`: a few megabytes
  * of "zip bomb" must not become gigabytes in memory. The sizes its directory declares are
- * checked first; then, since a directory can lie, every entry is inflated as a stream, counting
- * bytes and keeping none, until the limit is passed. Sizes that need ZIP64 are refused.
+ * summed first; then, since a directory can lie, every entry is inflated as a stream, counting
+ * bytes and keeping none, and must come to exactly the size it declares (a workbook reader
+ * trusts it), stopping as soon as an entry passes it or the whole passes the limit.
  */
 export async function checkUnzippedSize(
-  handle: FileHandle,
   path: string,
   entries: ZipEntry[],
   maxBytes: number,
+  /** Sees each entry's bytes as they inflate, and may refuse it by throwing once it ends. */
+  watch: (entry: ZipEntry) => { data(chunk: Buffer): void; end(): void } | undefined = () =>
+    undefined,
 ): Promise<void> {
-  let declared = 0;
-  for (const entry of entries) {
-    declared += entry.size === 0xffffffff ? Number.POSITIVE_INFINITY : entry.size;
-  }
+  const declared = entries.reduce((sum, entry) => sum + entry.size, 0);
   if (declared > maxBytes) throw tooBig(maxBytes);
-  let inflated = 0;
   for (const entry of entries) {
-    const start = await entryDataStart(handle, entry);
-    if (entry.method === 0) inflated += entry.compressedSize;
-    else if (entry.method === 8) {
-      // A damaged stream is left for the workbook reader to report; only its size matters here.
-      await inflateEntry(path, start, entry, (chunk) => {
-        inflated += chunk.length;
-        return inflated <= maxBytes;
-      });
-    } else throw corruptZip();
-    if (inflated > maxBytes) throw tooBig(maxBytes);
+    let inflated = 0;
+    const watcher = watch(entry);
+    let refused: unknown = null;
+    await inflateEntry(path, entry, (chunk) => {
+      inflated += chunk.length;
+      if (inflated > entry.size) return false;
+      try {
+        watcher?.data(chunk);
+        return true;
+      } catch (error) {
+        // Thrown here, inside a stream's listener, it would escape the request.
+        refused = error;
+        return false;
+      }
+    });
+    if (refused !== null) throw refused;
+    if (inflated !== entry.size) {
+      throw inconsistentZip(
+        `"${entry.name}" unpacks to ${inflated > entry.size ? 'more' : 'less'} than the ${entry.size} bytes it declares`,
+      );
+    }
+    watcher?.end();
   }
 }
 

@@ -1,22 +1,17 @@
+import { numberFromText } from '../../../src/cells/number-text.ts';
 import type { Cell } from '../api/types.ts';
 
-const plainDecimal = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-
 /**
- * What a cell typed into the grid is sent as. The rule is the server's rule for CSV text, so a
- * value typed here and the same value uploaded in a CSV file agree: a plain decimal that reads
- * back as the same text is a number (`42`, `3.25`, not `007` or `1.50`), `true` and `false` are
- * booleans, an empty box is an empty cell, and anything else is text.
+ * What a cell typed into the grid is sent as. Numbers follow the server's rule for CSV text (the
+ * same module), so a value typed here and the same value uploaded in a CSV file agree: `42`,
+ * `3.25` and `1.50` are numbers, `007`, `+5` and a 16-digit card number are text. `true` and
+ * `false` are booleans, an empty box is an empty cell, and anything else is text.
  */
 export function cellFromInput(text: string): Cell {
   if (text === '') return null;
   if (text === 'true') return true;
   if (text === 'false') return false;
-  if (text.length <= 17 && plainDecimal.test(text)) {
-    const n = Number(text);
-    if (String(n) === text) return n;
-  }
-  return text;
+  return numberFromText(text) ?? text;
 }
 
 /** The text a person sees in a cell, and edits in its box. */
