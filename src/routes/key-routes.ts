@@ -5,7 +5,14 @@ import { newApiKey } from '../access/api-keys.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { ApiKeyRecord } from '../store/store.ts';
-import { adminParams, ApiKeyDescription, keyParams, NewApiKey, problem } from './schemas.ts';
+import {
+  adminOperation,
+  adminParams,
+  ApiKeyDescription,
+  keyParams,
+  NewApiKey,
+  problemResponses,
+} from './schemas.ts';
 
 const describeKey = (key: ApiKeyRecord) => ({
   id: key.id,
@@ -26,14 +33,10 @@ export async function keyRoutes(
     {
       schema: {
         summary: 'Create an API key for a sheet (its secret is in this answer only)',
-        tags: ['keys'],
+        ...adminOperation('createApiKey', 'keys'),
         params: adminParams,
         body: NewApiKey,
-        response: {
-          201: ApiKeyDescription,
-          400: problem('Bad scopes.'),
-          404: problem('Unknown sheet.'),
-        },
+        response: { 201: ApiKeyDescription, ...problemResponses('createApiKey') },
       },
     },
     async (request: KeysRequest, reply) => {
@@ -58,9 +61,9 @@ export async function keyRoutes(
     {
       schema: {
         summary: "List a sheet's API keys, without their secrets",
-        tags: ['keys'],
+        ...adminOperation('listApiKeys', 'keys'),
         params: adminParams,
-        response: { 200: Type.Array(ApiKeyDescription), 404: problem('Unknown sheet.') },
+        response: { 200: Type.Array(ApiKeyDescription), ...problemResponses('listApiKeys') },
       },
     },
     async (request: KeysRequest) => {
@@ -74,9 +77,9 @@ export async function keyRoutes(
     {
       schema: {
         summary: 'Revoke an API key, at once',
-        tags: ['keys'],
+        ...adminOperation('revokeApiKey', 'keys'),
         params: keyParams,
-        response: { 204: Type.Null(), 404: problem('Unknown sheet or key.') },
+        response: { 204: Type.Null(), ...problemResponses('revokeApiKey') },
       },
     },
     async (request: FastifyRequest<{ Params: Static<typeof keyParams> }>, reply) => {

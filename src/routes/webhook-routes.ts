@@ -6,7 +6,7 @@ import type { Sheets } from '../sheets/sheets.ts';
 import type { DeliveryRecord, WebhookRecord } from '../store/store.ts';
 import { resolveDestination } from '../webhooks/destination.ts';
 import { newWebhookSecret } from '../webhooks/signature.ts';
-import { adminParams, problem } from './schemas.ts';
+import { adminOperation, adminParams, problemResponses } from './schemas.ts';
 
 const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
 
@@ -74,14 +74,10 @@ export async function webhookRoutes(
         summary: "Send a sheet's row events to a URL",
         description:
           'Deliveries follow Standard Webhooks: a POST of the event JSON with `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the decoded secret. A 2xx within 10 s delivers; anything else is retried with backoff for a day; 410 switches the webhook off. Destinations on loopback, private or link-local addresses are refused.',
-        tags: ['webhooks'],
+        ...adminOperation('createWebhook', 'webhooks'),
         params: adminParams,
         body: NewWebhook,
-        response: {
-          201: WebhookDescription,
-          400: problem('Bad URL or event types, or a refused destination.'),
-          404: problem('Unknown sheet.'),
-        },
+        response: { 201: WebhookDescription, ...problemResponses('createWebhook') },
       },
     },
     async (request: SheetRequest, reply) => {
@@ -106,9 +102,9 @@ export async function webhookRoutes(
     {
       schema: {
         summary: "List a sheet's webhooks, without their secrets",
-        tags: ['webhooks'],
+        ...adminOperation('listWebhooks', 'webhooks'),
         params: adminParams,
-        response: { 200: Type.Array(WebhookDescription), 404: problem('Unknown sheet.') },
+        response: { 200: Type.Array(WebhookDescription), ...problemResponses('listWebhooks') },
       },
     },
     async (request: SheetRequest) => {
@@ -122,9 +118,9 @@ export async function webhookRoutes(
     {
       schema: {
         summary: 'Remove a webhook: nothing more is sent to it',
-        tags: ['webhooks'],
+        ...adminOperation('deleteWebhook', 'webhooks'),
         params: webhookParams,
-        response: { 204: Type.Null(), 404: problem('Unknown sheet or webhook.') },
+        response: { 204: Type.Null(), ...problemResponses('deleteWebhook') },
       },
     },
     async (request: WebhookRequest, reply) => {
@@ -141,12 +137,9 @@ export async function webhookRoutes(
     {
       schema: {
         summary: "A webhook's recent delivery attempts, newest first",
-        tags: ['webhooks'],
+        ...adminOperation('listDeliveries', 'webhooks'),
         params: webhookParams,
-        response: {
-          200: Type.Array(DeliveryDescription),
-          404: problem('Unknown sheet or webhook.'),
-        },
+        response: { 200: Type.Array(DeliveryDescription), ...problemResponses('listDeliveries') },
       },
     },
     async (request: WebhookRequest) => {
