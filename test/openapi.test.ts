@@ -25,6 +25,7 @@ test('an OpenAPI 3.1 document of the row and management APIs is served at /opena
     Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/sheets/')),
     [],
   );
+  assert.deepEqual(Object.keys(doc.paths['/api/v1/{sheetId}/openapi.json'] ?? {}), ['get']);
   assert.deepEqual(Object.keys(doc.paths['/api/v1/{sheetId}/query'] ?? {}), ['get']);
   assert.deepEqual(Object.keys(doc.paths['/admin/v1/sheets'] ?? {}).sort(), ['get', 'post']);
   assert.deepEqual(Object.keys(doc.paths['/admin/v1/sheets/{sheetId}'] ?? {}).sort(), [

@@ -21,6 +21,7 @@ import type { ReadCache } from './read-cache.ts';
 import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
+import { sheetDocumentRoutes } from './sheet-document-routes.ts';
 import { documentedOnce, rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
@@ -57,6 +58,7 @@ export async function rowRoutes(
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
   await app.register(eventRoutes, { sheets, heartbeatMs });
+  await app.register(sheetDocumentRoutes, { sheets });
 
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheets.forRead(request, request.params.sheetId);
