@@ -15,7 +15,7 @@ export const securitySchemes = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'An API key of the sheet (`sk_…`), within its scopes: read, create, update, delete.',
+      'An API key of the sheet (`sp_…`), within its scopes: read, create, update, delete.',
   },
   apiKeyHeader: {
     type: 'apiKey',

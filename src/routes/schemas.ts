@@ -73,11 +73,11 @@ const readQuery = Type.Object(
 
 const count = (name: string) => Type.Object({ [name]: Type.Integer() });
 
+type Security = Record<string, string[]>[];
 /**
  * Who may call the row API: a key of the sheet (as a bearer token or in X-Api-Key), the
  * administrator token, or no one at all where the sheet's access mode lets anyone (`{}`).
  */
-type Security = Record<string, string[]>[];
 export const rowSecurity: Security = [{ apiKey: [] }, { apiKeyHeader: [] }, { adminToken: [] }, {}];
 /** The management API takes the administrator token. */
 export const adminSecurity: Security = [{ adminToken: [] }];
