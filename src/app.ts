@@ -10,6 +10,7 @@ import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.
 import { loggerOptions, RequestLog, type LogSettings } from './logs/request-log.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
+import { documentOptions } from './routes/openapi-document.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -112,24 +113,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   registerHealthRoutes(app, deps);
   app.addSchema(ProblemDocument);
   app.addSchema(SheetDescription);
-  await app.register(swagger, {
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
-    },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Sheetport',
-        version: '1',
-        description:
-          'Spreadsheets as REST APIs of rows. Errors are RFC 9457 problem documents with a stable `code`.',
-      },
-      tags: [
-        { name: 'rows', description: 'Read and write the rows of a sheet' },
-        { name: 'sheets', description: 'Manage sheets' },
-      ],
-    },
-  });
+  await app.register(swagger, documentOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

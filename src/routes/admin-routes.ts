@@ -25,7 +25,8 @@ import {
   adminParams,
   NewGoogleSheet,
   NewScratchSheet,
-  problem,
+  adminOperation,
+  problemResponses,
   ProvidersDescription,
   sheetRef,
   SheetPatch,
@@ -88,7 +89,7 @@ export async function adminRoutes(
       schema: {
         summary:
           'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart); tab=* makes one per tab',
-        tags: ['sheets'],
+        ...adminOperation('createSheet', 'sheets'),
         body: {
           content: {
             'application/json': { schema: Type.Union([NewScratchSheet, NewGoogleSheet]) },
@@ -96,11 +97,7 @@ export async function adminRoutes(
         },
         response: {
           201: Type.Union([sheetRef, SheetsCreatedDescription]),
-          400: problem('Bad header, body or upload.'),
-          403: problem('The spreadsheet is not shared with Sheetport.'),
-          404: problem('No such spreadsheet or tab.'),
-          409: problem('The Google tab (or, with tab=*, every tab) is already connected.'),
-          415: problem('Not CSV or XLSX.'),
+          ...problemResponses('createSheet'),
         },
       },
       config: { swaggerTransform: documentUploadForm },
@@ -133,8 +130,8 @@ export async function adminRoutes(
     {
       schema: {
         summary: 'List sheets',
-        tags: ['sheets'],
-        response: { 200: Type.Array(sheetRef) },
+        ...adminOperation('listSheets', 'sheets'),
+        response: { 200: Type.Array(sheetRef), ...problemResponses('listSheets') },
       },
     },
     async () => (await sheets.list()).map(describeSheet),
@@ -145,9 +142,9 @@ export async function adminRoutes(
     {
       schema: {
         summary: 'Describe a sheet',
-        tags: ['sheets'],
+        ...adminOperation('getSheet', 'sheets'),
         params: adminParams,
-        response: { 200: sheetRef, 404: problem('Unknown sheet.') },
+        response: { 200: sheetRef, ...problemResponses('getSheet') },
       },
     },
     async (request: SheetRequest) => describeSheet(await sheetFor(request)),
@@ -158,10 +155,10 @@ export async function adminRoutes(
     {
       schema: {
         summary: 'Rename a sheet or change its settings',
-        tags: ['sheets'],
+        ...adminOperation('updateSheet', 'sheets'),
         params: adminParams,
         body: SheetPatch,
-        response: { 200: sheetRef, 400: problem('Bad settings.'), 404: problem('Unknown sheet.') },
+        response: { 200: sheetRef, ...problemResponses('updateSheet') },
       },
     },
     async (request: SheetRequest) => {
@@ -193,9 +190,9 @@ export async function adminRoutes(
     {
       schema: {
         summary: 'Remove a sheet and all its rows (the spreadsheet it mirrors is left alone)',
-        tags: ['sheets'],
+        ...adminOperation('deleteSheet', 'sheets'),
         params: adminParams,
-        response: { 204: Type.Null(), 404: problem('Unknown sheet.') },
+        response: { 204: Type.Null(), ...problemResponses('deleteSheet') },
       },
     },
     async (request: SheetRequest, reply) => {
@@ -209,13 +206,9 @@ export async function adminRoutes(
     {
       schema: {
         summary: 'Re-read a sheet from the spreadsheet it mirrors, now',
-        tags: ['sheets'],
+        ...adminOperation('refreshSheet', 'sheets'),
         params: adminParams,
-        response: {
-          200: sheetRef,
-          400: problem('Not a mirrored sheet.'),
-          404: problem('Unknown sheet.'),
-        },
+        response: { 200: sheetRef, ...problemResponses('refreshSheet') },
       },
     },
     async (request: SheetRequest) => describeSheet(await sheets.refresh(request.params.sheetId)),
@@ -229,8 +222,8 @@ export async function adminRoutes(
     {
       schema: {
         summary: 'Which spreadsheet services this server can reach, and as whom',
-        tags: ['sheets'],
-        response: { 200: ProvidersDescription },
+        ...adminOperation('getProviders', 'sheets'),
+        response: { 200: ProvidersDescription, ...problemResponses('getProviders') },
       },
     },
     async () => {

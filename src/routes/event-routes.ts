@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sheets } from '../sheets/sheets.ts';
+import { documentedOnce, problemResponses, rowSecurity } from './schemas.ts';
 
 export interface EventRouteOptions {
   sheets: Sheets;
@@ -90,13 +91,15 @@ export async function eventRoutes(
   }
 
   for (const url of ['/api/v1/:sheetId/events', '/api/v1/sheets/:sheetId/events']) {
-    app.get(url, { schema: eventsSchema }, stream);
+    app.get(url, { schema: documentedOnce(eventsSchema, url) }, stream);
   }
 }
 
 const eventsSchema = {
   summary: 'Stream the row events of a sheet (server-sent events)',
+  operationId: 'streamEvents',
   tags: ['rows'],
+  security: rowSecurity,
   description:
     'A `text/event-stream` of `rows.created`, `rows.updated` and `rows.deleted` events, one per committed write: `id:` the event id, `event:` its type, `data:` its JSON (the same body webhooks deliver). Starts after the newest event, or after the `Last-Event-ID` header when resuming; a comment line every 15 s keeps it open. Needs the read scope on a private sheet.',
   params: {
@@ -109,5 +112,6 @@ const eventsSchema = {
       description: 'The stream',
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     },
+    ...problemResponses('streamEvents'),
   },
-} as const;
+};

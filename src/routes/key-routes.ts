@@ -7,12 +7,13 @@ import { Problem } from '../errors/problem.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { ApiKeyRecord } from '../store/store.ts';
 import {
+  adminOperation,
   adminParams,
   ApiKeyDescription,
   emptyBodyAsObject,
   keyParams,
   NewApiKey,
-  problem,
+  problemResponses,
   RotateApiKey,
 } from './schemas.ts';
 
@@ -60,14 +61,10 @@ export async function keyRoutes(
     {
       schema: {
         summary: 'Create an API key for a sheet (its secret is in this answer only)',
-        tags: ['keys'],
+        ...adminOperation('createApiKey', 'keys'),
         params: adminParams,
         body: NewApiKey,
-        response: {
-          201: ApiKeyDescription,
-          400: problem('Bad scopes, or an expiry that is not a future date-time.'),
-          404: problem('Unknown sheet.'),
-        },
+        response: { 201: ApiKeyDescription, ...problemResponses('createApiKey') },
       },
     },
     async (request: KeysRequest, reply) => {
@@ -85,9 +82,9 @@ export async function keyRoutes(
     {
       schema: {
         summary: "List a sheet's API keys, without their secrets",
-        tags: ['keys'],
+        ...adminOperation('listApiKeys', 'keys'),
         params: adminParams,
-        response: { 200: Type.Array(ApiKeyDescription), 404: problem('Unknown sheet.') },
+        response: { 200: Type.Array(ApiKeyDescription), ...problemResponses('listApiKeys') },
       },
     },
     async (request: KeysRequest) => {
@@ -105,15 +102,10 @@ export async function keyRoutes(
         summary: 'Replace an API key with a new one of the same scopes and name',
         description:
           'The new key is in this answer only. The old one works on for `overlapSeconds` (a day by default; 0 revokes it now), never longer than it would have. A key is rotated once: rotate its successor next.',
-        tags: ['keys'],
+        ...adminOperation('rotateApiKey', 'keys'),
         params: keyParams,
         body: RotateApiKey,
-        response: {
-          201: ApiKeyDescription,
-          400: problem('An overlap or expiry out of range.'),
-          404: problem('Unknown sheet or key.'),
-          409: problem('The key was already rotated.'),
-        },
+        response: { 201: ApiKeyDescription, ...problemResponses('rotateApiKey') },
       },
       preValidation: emptyBodyAsObject,
     },
@@ -145,9 +137,9 @@ export async function keyRoutes(
     {
       schema: {
         summary: 'Revoke an API key, at once',
-        tags: ['keys'],
+        ...adminOperation('revokeApiKey', 'keys'),
         params: keyParams,
-        response: { 204: Type.Null(), 404: problem('Unknown sheet or key.') },
+        response: { 204: Type.Null(), ...problemResponses('revokeApiKey') },
       },
     },
     async (request: KeyRequest, reply) => {

@@ -26,7 +26,8 @@ import type { ReadCache } from './read-cache.ts';
 import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
-import { rowRouteSchemas } from './schemas.ts';
+import { sheetDocumentRoutes } from './sheet-document-routes.ts';
+import { documentedOnce, rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
   sheets: Sheets;
@@ -67,6 +68,7 @@ export async function rowRoutes(
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
   await app.register(eventRoutes, { sheets, heartbeatMs });
+  await app.register(sheetDocumentRoutes, { sheets });
 
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheets.forRead(request, request.params.sheetId);
@@ -206,13 +208,14 @@ export async function rowRoutes(
   }
 
   for (const path of ['/api/v1/:sheetId', '/api/v1/sheets/:sheetId']) {
-    app.get(path, { schema: rowRouteSchemas.read }, read);
+    app.get(path, { schema: documentedOnce(rowRouteSchemas.read, path) }, read);
     for (const method of writeMethods) {
-      app.route({ method, url: path, schema: rowRouteSchemas[method], handler: write });
+      const schema = documentedOnce(rowRouteSchemas[method], path);
+      app.route({ method, url: path, schema, handler: write });
     }
   }
   for (const url of ['/api/v1/:sheetId/query', '/api/v1/sheets/:sheetId/query']) {
-    app.get(url, { schema: rowRouteSchemas.read }, read);
+    app.get(url, { schema: documentedOnce(rowRouteSchemas.query, url) }, read);
     app.route({
       method: [...writeMethods],
       url,

@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { maxLifetimeSeconds, maxOverlapSeconds } from '../access/key-expiry.ts';
 import { operators } from '../query/parse-filter.ts';
 import { accessModes } from '../sheets/sheet.ts';
+import { problemResponses, type OperationId } from './operation-problems.ts';
 
 /**
  * Request and response shapes, for validation where the framework can do it and for the
@@ -18,11 +19,6 @@ export const ProblemDocument = Type.Object(
   },
   { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem document.' },
 );
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
-});
 
 const CellValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 const RowObject = Type.Record(Type.String(), CellValue, {
@@ -76,15 +72,33 @@ const readQuery = Type.Object(
   { additionalProperties: true, description: filters },
 );
 
-const errors = {
-  400: problem('Bad filter, _id, column or body.'),
-  404: problem('Unknown sheet, or _id past the last row.'),
-  415: problem('Body is not application/json.'),
-};
-
 const count = (name: string) => Type.Object({ [name]: Type.Integer() });
 
-/** The `Idempotency-Key` header every write takes, and the answers it adds. */
+type Security = Record<string, string[]>[];
+/**
+ * Who may call the row API: a key of the sheet (as a bearer token or in X-Api-Key), the
+ * administrator token, or no one at all where the sheet's access mode lets anyone (`{}`).
+ */
+export const rowSecurity: Security = [{ apiKey: [] }, { apiKeyHeader: [] }, { adminToken: [] }, {}];
+/** The management API takes the administrator token. */
+export const adminSecurity: Security = [{ adminToken: [] }];
+
+/** A management operation: its id, its security, and the problems it can answer. */
+export const adminOperation = (operationId: OperationId, tag: string) => ({
+  operationId,
+  tags: [tag],
+  security: adminSecurity,
+});
+export { problemResponses };
+
+const rowOperation = (operationId: OperationId) => ({
+  operationId,
+  tags: ['rows'],
+  security: rowSecurity,
+  params: sheetParams,
+});
+
+/** The `Idempotency-Key` header every write takes. */
 const idempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
     Type.String({
@@ -93,47 +107,51 @@ const idempotencyHeaders = Type.Object({
     }),
   ),
 });
-const idempotencyErrors = {
-  409: problem(
-    'idempotency-key-in-use: a request with this Idempotency-Key is still running, or its outcome is not known yet (header-changed: the header row changed).',
-  ),
-  422: problem('idempotency-key-mismatch: this Idempotency-Key was used for another request.'),
-};
 
-const rowWrite = (summary: string, body: TSchema, status: number, counted: string) => ({
+const rowWrite = (
+  operationId: OperationId,
+  summary: string,
+  body: TSchema,
+  status: number,
+  counted: string,
+) => ({
+  ...rowOperation(operationId),
   summary,
-  tags: ['rows'],
-  params: sheetParams,
+  description: filters,
   querystring: filterQuery,
   headers: idempotencyHeaders,
   body,
-  response: { [status]: count(counted), ...errors, ...idempotencyErrors },
+  response: { [status]: count(counted), ...problemResponses(operationId) },
+});
+
+const readRows = (operationId: OperationId, summary: string) => ({
+  ...rowOperation(operationId),
+  summary,
+  description: filters,
+  querystring: readQuery,
+  response: {
+    200: {
+      description:
+        'Rows in sheet order (or _sort order); CSV with Accept: text/csv; an XLSX workbook (header row, typed cells) with Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.',
+      content: {
+        'application/json': { schema: Type.Array(RowObject) },
+        'text/csv': { schema: Type.String() },
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+          schema: Type.String({ format: 'binary' }),
+        },
+      },
+    },
+    304: Type.Null({ description: 'Not modified: If-None-Match names the current version.' }),
+    ...problemResponses(operationId),
+  },
 });
 
 export const rowRouteSchemas = {
-  read: {
-    summary: 'Read rows, optionally filtered, sorted and paged',
-    description: filters,
-    tags: ['rows'],
-    params: sheetParams,
-    querystring: readQuery,
-    response: {
-      200: {
-        description:
-          'Rows in sheet order (or _sort order); CSV with Accept: text/csv; an XLSX workbook (header row, typed cells) with Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.',
-        content: {
-          'application/json': { schema: Type.Array(RowObject) },
-          'text/csv': { schema: Type.String() },
-          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
-            schema: Type.String({ format: 'binary' }),
-          },
-        },
-      },
-      ...errors,
-    },
-  },
+  read: readRows('readRows', 'Read rows, optionally filtered, sorted and paged'),
+  query: readRows('queryRows', 'Read rows, as GET /api/v1/{sheetId} does'),
   POST: {
     ...rowWrite(
+      'appendRows',
       'Append one row (object) or several (array), atomically; with _upsert, insert or update by a key column',
       Type.Union([RowObject, Type.Array(RowObject)]),
       201,
@@ -141,6 +159,7 @@ export const rowRouteSchemas = {
     ),
     description:
       'With `_upsert=<column>`, each body row updates (as PATCH) every row whose `<column>` equals its own value (the equality of `<column>=<value>`: `*` is literal), or is appended when none does; body rows apply in order, in one atomic write. Answers `{"created","updated"}` (updated counts existing rows changed), 201 when a row was created, else 200. A body row without a value in the column answers 400 `upsert-key-missing`; an unknown column 400 `unknown-column`.',
+    headers: idempotencyHeaders,
     querystring: Type.Object({
       _upsert: Type.Optional(
         Type.String({ description: 'The key column: insert or update by its value.' }),
@@ -149,38 +168,40 @@ export const rowRouteSchemas = {
     response: {
       201: Type.Object({ created: Type.Integer(), updated: Type.Optional(Type.Integer()) }),
       200: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
-      ...errors,
-      ...idempotencyErrors,
+      ...problemResponses('appendRows'),
     },
   },
-  PUT: {
-    ...rowWrite(
-      'Replace the chosen rows whole; columns left out become empty',
-      RowObject,
-      200,
-      'updated',
-    ),
-    description: filters,
-  },
-  PATCH: {
-    ...rowWrite('Change only the columns sent in the chosen rows', RowObject, 200, 'updated'),
-    description: filters,
-  },
+  PUT: rowWrite(
+    'replaceRows',
+    'Replace the chosen rows whole; columns left out become empty',
+    RowObject,
+    200,
+    'updated',
+  ),
+  PATCH: rowWrite(
+    'patchRows',
+    'Change only the columns sent in the chosen rows',
+    RowObject,
+    200,
+    'updated',
+  ),
   DELETE: {
+    ...rowOperation('deleteRows'),
     summary: 'Delete the chosen rows; rows below move up',
     description: filters,
-    tags: ['rows'],
-    params: sheetParams,
     querystring: filterQuery,
     headers: idempotencyHeaders,
-    response: {
-      200: count('deleted'),
-      405: problem('DELETE is switched off for this sheet.'),
-      ...errors,
-      ...idempotencyErrors,
-    },
+    response: { 200: count('deleted'), ...problemResponses('deleteRows') },
   },
 };
+
+/**
+ * Each row route also answers under `/api/v1/sheets/`; the document shows one path of each,
+ * since a path of either family could match the other's (`/api/v1/sheets/query`).
+ */
+export function documentedOnce<T extends object>(schema: T, url: string): T {
+  return url.startsWith('/api/v1/sheets/') ? { ...schema, hide: true } : schema;
+}
 
 const SheetSource = Type.Union(
   [
@@ -422,4 +443,3 @@ export const SheetsCreatedDescription = Type.Object(
   },
   { description: 'Sheets made from every tab at once (tab=*).' },
 );
-export { problem };

@@ -7,7 +7,13 @@ import type { DeliveryRecord, WebhookRecord } from '../store/store.ts';
 import { resolveDestination } from '../webhooks/destination.ts';
 import { overlapEnd } from '../access/key-expiry.ts';
 import { newWebhookSecret } from '../webhooks/signature.ts';
-import { adminParams, emptyBodyAsObject, problem, RotateWebhookSecret } from './schemas.ts';
+import {
+  adminOperation,
+  adminParams,
+  emptyBodyAsObject,
+  problemResponses,
+  RotateWebhookSecret,
+} from './schemas.ts';
 
 const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
 
@@ -83,14 +89,10 @@ export async function webhookRoutes(
         summary: "Send a sheet's row events to a URL",
         description:
           'Deliveries follow Standard Webhooks: a POST of the event JSON with `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the decoded secret. A 2xx within 10 s delivers; anything else is retried with backoff for a day; 410 switches the webhook off. Destinations on loopback, private or link-local addresses are refused.',
-        tags: ['webhooks'],
+        ...adminOperation('createWebhook', 'webhooks'),
         params: adminParams,
         body: NewWebhook,
-        response: {
-          201: WebhookDescription,
-          400: problem('Bad URL or event types, or a refused destination.'),
-          404: problem('Unknown sheet.'),
-        },
+        response: { 201: WebhookDescription, ...problemResponses('createWebhook') },
       },
     },
     async (request: SheetRequest, reply) => {
@@ -115,9 +117,9 @@ export async function webhookRoutes(
     {
       schema: {
         summary: "List a sheet's webhooks, without their secrets",
-        tags: ['webhooks'],
+        ...adminOperation('listWebhooks', 'webhooks'),
         params: adminParams,
-        response: { 200: Type.Array(WebhookDescription), 404: problem('Unknown sheet.') },
+        response: { 200: Type.Array(WebhookDescription), ...problemResponses('listWebhooks') },
       },
     },
     async (request: SheetRequest) => {
@@ -131,9 +133,9 @@ export async function webhookRoutes(
     {
       schema: {
         summary: 'Remove a webhook: nothing more is sent to it',
-        tags: ['webhooks'],
+        ...adminOperation('deleteWebhook', 'webhooks'),
         params: webhookParams,
-        response: { 204: Type.Null(), 404: problem('Unknown sheet or webhook.') },
+        response: { 204: Type.Null(), ...problemResponses('deleteWebhook') },
       },
     },
     async (request: WebhookRequest, reply) => {
@@ -152,14 +154,10 @@ export async function webhookRoutes(
         summary: "Replace a webhook's signing secret (the new one is in this answer only)",
         description:
           'For `overlapSeconds` (a day by default; 0 for none) deliveries carry two signatures, `webhook-signature: v1,<new> v1,<old>`, so a receiver verifies with either secret while it switches; then only the new one. Rotating again within an overlap drops the oldest secret.',
-        tags: ['webhooks'],
+        ...adminOperation('rotateWebhookSecret', 'webhooks'),
         params: webhookParams,
         body: RotateWebhookSecret,
-        response: {
-          200: WebhookDescription,
-          400: problem('An overlap out of range.'),
-          404: problem('Unknown sheet or webhook.'),
-        },
+        response: { 200: WebhookDescription, ...problemResponses('rotateWebhookSecret') },
       },
       preValidation: emptyBodyAsObject,
     },
@@ -184,12 +182,9 @@ export async function webhookRoutes(
     {
       schema: {
         summary: "A webhook's recent delivery attempts, newest first",
-        tags: ['webhooks'],
+        ...adminOperation('listDeliveries', 'webhooks'),
         params: webhookParams,
-        response: {
-          200: Type.Array(DeliveryDescription),
-          404: problem('Unknown sheet or webhook.'),
-        },
+        response: { 200: Type.Array(DeliveryDescription), ...problemResponses('listDeliveries') },
       },
     },
     async (request: WebhookRequest) => {

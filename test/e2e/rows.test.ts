@@ -68,6 +68,16 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
   });
   after(() => browser?.close());
 
+  test("the endpoints panel links the sheet's typed OpenAPI document", async (t) => {
+    const { url, id, page } = await sheetPage(t, browser);
+    const link = page.getByRole('link', { name: `${url}/api/v1/${id}/openapi.json` });
+    const document = await call((await link.getAttribute('href')) ?? '');
+    assert.equal(document.status, 200);
+    const row = (document.body as { components: { schemas: { Row: { required: string[] } } } })
+      .components.schemas.Row;
+    assert.deepEqual(row.required, ['name', 'city', 'age']);
+  });
+
   test('filters typed into the bar show their query string and narrow the grid', async (t) => {
     const { page } = await sheetPage(t, browser);
     assert.deepEqual(await column(page, 1, 4), ['Ann', 'Bob', 'Joan', 'Ivo']);

@@ -1,6 +1,7 @@
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type AppDeps, type AppOptions } from '../../src/app.ts';
+import { AnswerGuard } from './answer-guard.ts';
 import { openTestStore } from './stores.ts';
 import type { RowStoreOptions } from '../../src/store/row-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
@@ -17,7 +18,9 @@ export interface TestServer {
 
 /**
  * Starts the real application on a free loopback port over a fresh store (see stores.ts), and
- * stops it and removes the store when the test ends.
+ * stops it and removes the store when the test ends. Every answer it sends is checked against
+ * its OpenAPI document (see answer-guard.ts): the test fails on any the document does not
+ * describe.
  */
 export async function build(
   t: TestContext,
@@ -34,10 +37,13 @@ export async function build(
     { store, providers, ...health },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );
+  const guard = new AnswerGuard(app);
+  guard.watch(app.server);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   t.after(async () => {
     await app.close();
     await dispose();
+    guard.check();
   });
   return { app, store, url, env };
 }

@@ -35,6 +35,12 @@ export function EndpointsPanel({ sheet, filters, sort }: Props) {
   const endpoints = [
     { label: 'Rows', url: base, does: 'GET, POST, PUT, PATCH, DELETE' },
     { label: 'Query', url: `${base}/query`, does: 'GET with the same filters' },
+    {
+      label: 'OpenAPI',
+      url: `${base}/openapi.json`,
+      does: "this sheet's document, its columns typed, for generated clients",
+      link: true,
+    },
   ];
   return (
     <section class="panel" aria-labelledby="endpoints-heading">
@@ -46,7 +52,9 @@ export function EndpointsPanel({ sheet, filters, sort }: Props) {
               {endpoint.label} <span class="hint">{endpoint.does}</span>
             </dt>
             <dd>
-              <code>{endpoint.url}</code>
+              <code>
+                {endpoint.link === true ? <a href={endpoint.url}>{endpoint.url}</a> : endpoint.url}
+              </code>
               <CopyButton text={endpoint.url} label={`the ${endpoint.label} URL`} />
             </dd>
           </div>

@@ -1,0 +1,86 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * The problem statuses each documented operation can answer, in one place: a new kind of
+ * problem in `errors/problem.ts` is documented by adding its status to the operations that can
+ * answer it. The HTTP tests check every answer against the document, so a status missing here
+ * fails them.
+ */
+const meanings = {
+  400: 'The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which.',
+  401: 'Missing or wrong credentials: the administrator token, or an API key of this sheet.',
+  403: 'Not allowed: an API key without the scope, a spreadsheet that is not shared or is read-only here, or (on a server without an administrator token) a `Host` that is not this server or a cross-site management write.',
+  404: 'Unknown sheet, row (an `_id` past the last row), API key, webhook, spreadsheet or tab.',
+  405: 'DELETE is switched off for this sheet (see the `Allow` header).',
+  409: 'A conflict, `code` says which: the header row changed in the spreadsheet while the write waited, a request with this Idempotency-Key is still running or its outcome is not known yet, the tab is already connected as a sheet, or the key was already rotated; nothing was written.',
+  412: 'If-Match names a version the sheet has moved past; nothing was written.',
+  413: 'The body is larger than this server accepts.',
+  414: 'A segment of the path is longer than this server reads (100 characters); ids are shorter.',
+  415: 'The body is not JSON (or, for a new sheet, a multipart upload of a CSV or XLSX file).',
+  422: 'The Idempotency-Key was used for another request (`idempotency-key-mismatch`); nothing was written.',
+  429: 'Too many requests from this address or with this key (see `Retry-After`), or the spreadsheet service is limiting writes.',
+  500: 'A fault of the server; it has been logged.',
+  502: 'The spreadsheet service refused the request or its credentials.',
+  503: 'The server is shutting down, or the database or the spreadsheet service is unavailable; send it again.',
+  504: 'The database or the spreadsheet service did not say whether it applied the write.',
+} as const satisfies Record<number, string>;
+
+export type ProblemStatus = keyof typeof meanings;
+
+/**
+ * Any request: a Host or cross-site request refused (without an administrator token), over the
+ * per-address rate limit, during shutdown, a fault.
+ */
+const always = [403, 429, 500, 503] as const;
+/** Row API requests: the sheet's access rules, and a mirrored sheet re-read on the way. */
+const rowRead = [...always, 400, 401, 403, 404, 414, 502] as const;
+const rowWrite = [...rowRead, 409, 412, 413, 415, 422, 504] as const;
+/** Management API requests: the administrator token. */
+const admin = [...always, 401] as const;
+const adminBody = [...admin, 400, 413, 415] as const;
+/** Management requests naming a sheet, key or webhook in their path. */
+const adminOne = [...admin, 400, 404, 414] as const;
+
+export const operationProblems = {
+  readRows: rowRead,
+  queryRows: rowRead,
+  appendRows: rowWrite,
+  replaceRows: rowWrite,
+  patchRows: rowWrite,
+  deleteRows: [...rowWrite, 405],
+  streamEvents: rowRead,
+  describeSheetApi: rowRead,
+  createSheet: [...adminBody, 404, 409, 502, 504],
+  listSheets: admin,
+  getSheet: adminOne,
+  updateSheet: [...adminOne, 413, 415],
+  deleteSheet: adminOne,
+  refreshSheet: [...adminOne, 502, 504],
+  createApiKey: [...adminOne, 413, 415],
+  listApiKeys: adminOne,
+  rotateApiKey: [...adminOne, 409, 413, 415],
+  revokeApiKey: adminOne,
+  createWebhook: [...adminOne, 413, 415],
+  listWebhooks: adminOne,
+  rotateWebhookSecret: [...adminOne, 413, 415],
+  deleteWebhook: adminOne,
+  listDeliveries: adminOne,
+  getProviders: admin,
+} as const satisfies Record<string, readonly ProblemStatus[]>;
+
+export type OperationId = keyof typeof operationProblems;
+
+/**
+ * The problem answers of an operation, as route `response` entries; `schema` is how the
+ * problem document is referred to (a route's schemas name it by its `$id`).
+ */
+export function problemResponses(operation: OperationId, schema: object = Type.Ref('Problem')) {
+  const responses: Record<number, { description: string; content: object }> = {};
+  for (const status of [...operationProblems[operation]].sort((a, b) => a - b)) {
+    responses[status] = {
+      description: meanings[status],
+      content: { 'application/problem+json': { schema } },
+    };
+  }
+  return responses;
+}

@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DateCell } from '../cells/cell.ts';
+import { kindOf, type CellKind } from './column-kinds.ts';
+import { columnSchema } from './sheet-document.ts';
+
+test('each cell has the kind the row API shows it as; an empty cell has none', () => {
+  const cases: [Parameters<typeof kindOf>[0], CellKind | null][] = [
+    [null, null],
+    [0, 'number'],
+    [-1.5, 'number'],
+    ['', 'text'],
+    ['2026-02-01', 'text'],
+    [false, 'boolean'],
+    [new DateCell('2026-02-01'), 'date'],
+    [new DateCell('09:30:00'), 'time'],
+    [new DateCell('2026-02-01T14:05:00'), 'date-time'],
+  ];
+  for (const [cell, kind] of cases) assert.equal(kindOf(cell), kind, String(cell));
+});
+
+test('a column schema is the union of the kinds its cells hold, and null', () => {
+  const time = { type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$', description: 'HH:MM:SS' };
+  const cases: [CellKind[], object][] = [
+    [[], { type: ['number', 'string', 'boolean', 'null'] }],
+    [['number'], { type: ['number', 'null'] }],
+    [['number', 'text', 'boolean'], { type: ['number', 'string', 'boolean', 'null'] }],
+    [['date'], { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] }],
+    [['number', 'time'], { anyOf: [{ type: 'number' }, time, { type: 'null' }] }],
+    // Dates and times are text too: text takes them in.
+    [['text', 'date', 'date-time'], { type: ['string', 'null'] }],
+  ];
+  for (const [kinds, schema] of cases) assert.deepEqual(columnSchema(kinds), schema, kinds.join());
+});

@@ -1,0 +1,187 @@
+import type { Sheet } from '../sheets/sheet.ts';
+import type { CellKind } from './column-kinds.ts';
+import { securitySchemes, servers } from './openapi-document.ts';
+import { problemResponses, type OperationId } from './operation-problems.ts';
+import { ProblemDocument, rowSecurity } from './schemas.ts';
+
+type Schema = Record<string, unknown>;
+
+/** Dates and times carry no zone (see `cells/cell.ts`), which JSON Schema's formats require. */
+const kindSchemas: Record<CellKind, Schema> = {
+  number: { type: 'number' },
+  text: { type: 'string' },
+  boolean: { type: 'boolean' },
+  date: { type: 'string', format: 'date' },
+  time: { type: 'string', pattern: '^\\d{2}:\\d{2}:\\d{2}$', description: 'HH:MM:SS' },
+  'date-time': {
+    type: 'string',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$',
+    description: 'A date and a time, with no zone',
+  },
+};
+const simpleTypes: Partial<Record<CellKind, string>> = {
+  number: 'number',
+  text: 'string',
+  boolean: 'boolean',
+};
+
+/**
+ * A column's cells: the kinds it holds now, or null (an empty cell). A column with no value yet
+ * may take any; text takes in the dates and times, which are text too.
+ */
+export function columnSchema(kinds: readonly CellKind[]): Schema {
+  const held: readonly CellKind[] = kinds.length === 0 ? ['number', 'text', 'boolean'] : kinds;
+  const kept = held.includes('text')
+    ? held.filter((kind) => simpleTypes[kind] !== undefined)
+    : held;
+  if (kept.every((kind) => simpleTypes[kind] !== undefined)) {
+    return { type: [...kept.map((kind) => simpleTypes[kind]), 'null'] };
+  }
+  return { anyOf: [...kept.map((kind) => kindSchemas[kind]), { type: 'null' }] };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const count = (name: string) => ({
+  type: 'object',
+  properties: { [name]: { type: 'integer' } },
+  required: [name],
+});
+const upserted = {
+  type: 'object',
+  properties: { created: { type: 'integer' }, updated: { type: 'integer' } },
+  required: ['created'],
+};
+const query = (name: string, schema: Schema, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
+
+/**
+ * The OpenAPI document of one sheet: its rows typed by the kinds its columns hold now, each
+ * column a filter of the operations that choose rows, and the bodies of its writes. A client
+ * generated from it gets a typed row.
+ */
+export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[])[]): Schema {
+  const columns = sheet.columns.map((name, i) => ({ name, schema: columnSchema(kinds[i] ?? []) }));
+  const properties = Object.fromEntries(columns.map(({ name, schema }) => [name, schema]));
+  // Parameters starting with _ are the API's own; such a column is filtered through _or.
+  const filters = columns
+    .filter(({ name }) => !name.startsWith('_'))
+    .map(({ name }) =>
+      query(
+        name,
+        { type: 'string' },
+        `Rows whose "${name}" is this value; or Jo* (wildcard), or __<op>(<value>) with op eq, ne, gt, ge, lt, le, ieq, ilike, in, nin.`,
+      ),
+    );
+  const choosing = [
+    ...filters,
+    query('_id', { type: 'string' }, 'Zero-based row position, or several separated by commas.'),
+    query(
+      '_or',
+      { type: 'array', items: { type: 'string' } },
+      'Filters separated by |: rows where at least one holds (city=Oslo|age=__gt(40)).',
+    ),
+  ];
+  const names = { type: 'string', enum: sheet.columns };
+  const operation = (operationId: OperationId, summary: string, rest: Schema) => ({
+    operationId,
+    summary,
+    tags: ['rows'],
+    security: rowSecurity,
+    ...rest,
+    responses: { ...(rest.responses as Schema), ...problemResponses(operationId, ref('Problem')) },
+  });
+  const body = (schema: Schema) => ({
+    required: true,
+    content: { 'application/json': { schema } },
+  });
+  const withId = sheet.columns.includes('_id')
+    ? {}
+    : { _id: { type: 'integer', description: 'The row position, with _with_id=true.' } };
+  // Components are named by their key; the schema's own `$id` is for the route schemas.
+  const problem: Schema = { ...ProblemDocument };
+  delete problem.$id;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${sheet.name}: rows`,
+      version: String(sheet.version),
+      license: { name: 'MIT', identifier: 'MIT' },
+      description: `The rows of sheet "${sheet.name}", typed by what its cells hold now; the version is the sheet's, and the types follow its edits.`,
+    },
+    servers,
+    tags: [{ name: 'rows', description: 'Read and write the rows of this sheet' }],
+    paths: {
+      [`/api/v1/${encodeURIComponent(sheet.id)}`]: {
+        get: operation('readRows', 'Read rows, optionally filtered, sorted and paged', {
+          parameters: [
+            ...choosing,
+            query('_limit', { type: 'integer', minimum: 0 }, 'At most this many rows.'),
+            query('_offset', { type: 'integer', minimum: 0 }, 'Skip this many rows first.'),
+            query('_sort', { type: 'string' }, 'Columns to sort by, "-" for descending.'),
+            query('_fields', { type: 'string' }, 'The only columns each row carries: a,b.'),
+            query('_with_id', { type: 'boolean' }, 'Each row carries its position as "_id".'),
+          ],
+          responses: {
+            // CSV and XLSX are served too (Accept), but a typed client reads JSON: listing them
+            // would make every answer's type a union with text.
+            200: json(
+              { type: 'array', items: ref('Row') },
+              'Rows in sheet order (or _sort order); CSV or XLSX with Accept, as the main document says.',
+            ),
+            304: { description: 'Not modified: If-None-Match names the current version.' },
+          },
+        }),
+        post: operation('appendRows', 'Append rows; with _upsert, insert or update by a column', {
+          parameters: [query('_upsert', names, 'The key column: insert or update by its value.')],
+          requestBody: body({ anyOf: [ref('NewRow'), { type: 'array', items: ref('NewRow') }] }),
+          responses: {
+            201: json(upserted, 'Rows created (and, with _upsert, rows updated).'),
+            200: json(upserted, 'With _upsert: rows updated, none created.'),
+          },
+        }),
+        put: operation('replaceRows', 'Replace the chosen rows whole', {
+          parameters: choosing,
+          requestBody: body(ref('NewRow')),
+          responses: { 200: json(count('updated'), 'Rows replaced.') },
+        }),
+        patch: operation('patchRows', 'Change only the columns sent in the chosen rows', {
+          parameters: choosing,
+          requestBody: body(ref('NewRow')),
+          responses: { 200: json(count('updated'), 'Rows changed.') },
+        }),
+        delete: operation('deleteRows', 'Delete the chosen rows', {
+          parameters: choosing,
+          responses: { 200: json(count('deleted'), 'Rows deleted.') },
+        }),
+      },
+    },
+    components: {
+      securitySchemes,
+      schemas: {
+        Row: {
+          type: 'object',
+          description: 'A row as read: every column (fewer with _fields), in column order.',
+          properties: { ...withId, ...properties },
+          required: sheet.columns,
+          additionalProperties: false,
+        },
+        NewRow: {
+          type: 'object',
+          description: 'A row to write: the columns sent; those left out are empty.',
+          properties,
+          additionalProperties: false,
+        },
+        Problem: problem,
+      },
+    },
+  };
+}
