@@ -462,7 +462,8 @@ test('the OpenAPI document gives every write the Idempotency-Key header and its 
   const { paths } = (await call(`${url}/openapi.json`)).body as {
     paths: Record<string, Record<string, Operation>>;
   };
-  for (const path of ['/api/v1/{sheetId}', '/api/v1/sheets/{sheetId}']) {
+  // The /api/v1/sheets/{sheetId} aliases answer alike and are left out of the document.
+  for (const path of ['/api/v1/{sheetId}']) {
     for (const method of ['post', 'put', 'patch', 'delete']) {
       const operation = paths[path]?.[method];
       const headers = (operation?.parameters ?? []).filter((p) => p.in === 'header');

@@ -91,6 +91,15 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
     ),
   ];
   const names = { type: 'string', enum: sheet.columns };
+  const idempotencyKey = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description:
+      'Makes the write safe to send again: a retry with the same key and request within 24 hours is answered with the first answer and applies nothing.',
+  };
+  const writing = [...choosing, idempotencyKey];
   const operation = (operationId: OperationId, summary: string, rest: Schema) => ({
     operationId,
     summary,
@@ -141,7 +150,10 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
           },
         }),
         post: operation('appendRows', 'Append rows; with _upsert, insert or update by a column', {
-          parameters: [query('_upsert', names, 'The key column: insert or update by its value.')],
+          parameters: [
+            query('_upsert', names, 'The key column: insert or update by its value.'),
+            idempotencyKey,
+          ],
           requestBody: body({ anyOf: [ref('NewRow'), { type: 'array', items: ref('NewRow') }] }),
           responses: {
             201: json(upserted, 'Rows created (and, with _upsert, rows updated).'),
@@ -149,17 +161,17 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
           },
         }),
         put: operation('replaceRows', 'Replace the chosen rows whole', {
-          parameters: choosing,
+          parameters: writing,
           requestBody: body(ref('NewRow')),
           responses: { 200: json(count('updated'), 'Rows replaced.') },
         }),
         patch: operation('patchRows', 'Change only the columns sent in the chosen rows', {
-          parameters: choosing,
+          parameters: writing,
           requestBody: body(ref('NewRow')),
           responses: { 200: json(count('updated'), 'Rows changed.') },
         }),
         delete: operation('deleteRows', 'Delete the chosen rows', {
-          parameters: choosing,
+          parameters: writing,
           responses: { 200: json(count('deleted'), 'Rows deleted.') },
         }),
       },
