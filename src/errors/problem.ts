@@ -14,6 +14,8 @@ export const problemKinds = {
   unauthorized: { status: 401, title: 'Missing or wrong credentials' },
   forbidden: { status: 403, title: 'Not allowed with this key' },
   'rate-limited': { status: 429, title: 'Too many requests' },
+  'too-many-streams': { status: 429, title: 'Too many event streams from this address' },
+  'streams-unavailable': { status: 503, title: 'No room for another event stream' },
   'limit-exceeded': { status: 400, title: 'Over a limit' },
   'unknown-column': { status: 400, title: 'Unknown column' },
   'invalid-webhook': { status: 400, title: 'Invalid webhook' },

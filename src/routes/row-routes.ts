@@ -21,6 +21,7 @@ import type { ReadCache } from './read-cache.ts';
 import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
+import type { EventSettings } from '../sheets/event-settings.ts';
 import { rowRouteSchemas } from './schemas.ts';
 
 export interface RowRouteDeps {
@@ -30,8 +31,8 @@ export interface RowRouteDeps {
   /** Counts a request against its API key's rate limit. */
   keyLimit: KeyLimit;
   limits: Limits;
-  /** How often an idle event stream sends a heartbeat comment. */
-  heartbeatMs: number;
+  /** How row events are streamed. */
+  events: EventSettings;
 }
 
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
@@ -44,7 +45,7 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { sheets, cache, access, keyLimit, limits, heartbeatMs }: RowRouteDeps,
+  { sheets, cache, access, keyLimit, limits, events }: RowRouteDeps,
 ): Promise<void> {
   // Row bodies are JSON only; anything else is refused with 415 rather than read as text.
   app.removeContentTypeParser('text/plain');
@@ -56,7 +57,7 @@ export async function rowRoutes(
     const caller = await access.row(request, await sheets.lookup(request, sheetId));
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
-  await app.register(eventRoutes, { sheets, heartbeatMs });
+  await app.register(eventRoutes, { sheets, access, settings: events });
 
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheets.forRead(request, request.params.sheetId);

@@ -181,6 +181,11 @@ const migrations: Migration<Db>[] = [
         CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, seq);
       `),
   },
+  {
+    // Events expire: the pruner finds those past the retention by age.
+    version: 5,
+    up: (db) => db.exec('CREATE INDEX events_by_time ON events (created_at)'),
+  },
 ];
 
 interface LegacySheet {
