@@ -292,3 +292,47 @@ test('a webhook that keeps failing holds its events back for the give-up time pa
   const [webhook] = await store.webhooksOf(id);
   assert.equal(webhook?.cursor, 0, 'the webhook never delivered it');
 });
+
+test('idle streams share the poll: a write another server commits reaches every stream of its sheet', async (t) => {
+  const { store, id, events } = await sheetWith(t, 'open');
+  const streams = await Promise.all(
+    Array.from({ length: 8 }, () => readEvents(t, events, { authorization: admin.authorization })),
+  );
+  assert.ok(streams.every((stream) => stream.response.status === 200));
+  // Straight to the store, as another server on the same database writes: no local wake-up.
+  const [written] = await store.writeRows(id, [
+    { op: { kind: 'append', rows: [['from elsewhere', null]] }, ifMatch: null },
+  ]);
+  assert.ok(written !== undefined && !('code' in written));
+  for (const stream of streams) {
+    await stream.until(() => stream.frames.length === 1, 'the event from elsewhere', 5000);
+    assert.equal(stream.frames[0]?.event, 'rows.created');
+  }
+});
+
+test('a known Last-Event-ID replays every event after it, across pages cut by count and by size, in order, none twice', async (t) => {
+  const { store, id, rows, events } = await sheetWith(t, 'open');
+  const large = 'y'.repeat(20_000);
+  for (let i = 0; i < 130; i += 1) await post(rows, { name: `small ${i}` });
+  // Eight events of ~200 KB: a page reaches its 256 KiB after two of them.
+  for (let i = 0; i < 8; i += 1) {
+    await post(
+      rows,
+      Array.from({ length: 10 }, () => ({ name: `large ${i}`, ssn: large })),
+    );
+  }
+  const outbox = await store.eventsAfter(id, null, 1000);
+  assert.equal(outbox.length, 138);
+  const stream = await readEvents(t, events, { 'last-event-id': outbox[0]?.id as string });
+  await stream.until(() => stream.frames.length >= 137, 'the replay');
+  await post(rows, { name: 'live' });
+  await stream.until(() => stream.frames.length >= 138, 'the live event');
+  const expected = [
+    ...outbox.slice(1).map((event) => event.id),
+    (await store.latestEventId(id)) as string,
+  ];
+  assert.deepEqual(
+    stream.frames.map((frame) => frame.id),
+    expected,
+  );
+});

@@ -5,8 +5,11 @@ import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { RowEvent } from '../store/store.ts';
 
-/** Events read from the outbox at a time. */
-export const eventPage = 100;
+/**
+ * Events read from the outbox at a time: 100 at most, and no more once they reach 256 KiB (an
+ * event holds every row its write touched, and has no size limit of its own).
+ */
+const eventPage = { limit: 100, maxBytes: 262_144 };
 /** Events whose bytes a stalled stream counts as still due to its client, at most. */
 const dueEvents = 1000;
 
@@ -130,15 +133,18 @@ export class EventStream {
   async #read(): Promise<void> {
     for (;;) {
       const events = await this.deps.pages.after(this.sheetId, this.#cursor);
+      let bytes = 0;
       for (const event of events) {
         if (this.#ended) return;
         const more = this.raw.write(
           `id: ${event.id}\nevent: ${event.type}\ndata: ${event.body}\n\n`,
         );
         this.#cursor = event.seq;
+        bytes += Buffer.byteLength(event.body);
         if (!more) await this.#drained();
       }
-      if (events.length < eventPage || this.#ended) return;
+      // A page cut short by its count or its bytes may have more behind it.
+      if (this.#ended || (events.length < eventPage.limit && bytes < eventPage.maxBytes)) return;
     }
   }
 

@@ -47,13 +47,6 @@ export class EventFeed {
     };
   }
 
-  /** Readers of all sheets. */
-  get readers(): number {
-    let count = 0;
-    for (const readers of this.#readers.values()) count += readers.size;
-    return count;
-  }
-
   /** Calls `wake` after every write this server commits, with the id of the sheet written. */
   subscribeAll(wake: (sheetId: string) => void): void {
     this.#everything.add(wake);

@@ -218,8 +218,13 @@ export class Sheets {
     return this.store.deleteKey(sheetId, id);
   }
 
-  eventsAfterSeq(sheetId: string, seq: number, limit: number, notBefore: Date) {
-    return this.store.eventsAfterSeq(sheetId, seq, limit, notBefore);
+  eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: Date,
+  ) {
+    return this.store.eventsAfterSeq(sheetId, seq, page, notBefore);
   }
 
   eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {

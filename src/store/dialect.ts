@@ -170,11 +170,14 @@ export interface Dialect {
   latestEventId(sheetId: string): Work<string | null>;
   /** The position of a sheet's event `id`, if it is kept and was made at `notBefore` or later. */
   eventSeq(sheetId: string, id: string, notBefore: string): Work<number | null>;
-  /** A sheet's events after position `seq` made at `notBefore` or later, oldest first. */
+  /**
+   * A sheet's events after position `seq` made at `notBefore` or later, oldest first: `limit`
+   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
+   */
   eventsAfterSeq(
     sheetId: string,
     seq: number,
-    limit: number,
+    page: { limit: number; maxBytes: number },
     notBefore: string,
   ): Work<StoredEvent[]>;
   /** The newest position of each of these sheets that has events, in one statement. */

@@ -390,11 +390,11 @@ export class RowStore implements SheetStore {
   eventsAfterSeq(
     sheetId: string,
     seq: number,
-    limit: number,
+    page: { limit: number; maxBytes: number },
     notBefore: Date,
   ): Promise<(RowEvent & { seq: number })[]> {
     return this.#db.read(() =>
-      this.#db.eventsAfterSeq(sheetId, seq, limit, notBefore.toISOString()),
+      this.#db.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
     );
   }
 

@@ -182,11 +182,14 @@ export interface SheetStore {
   latestEventSeq(sheetId: string): Promise<number>;
   /** The position of a sheet's event `id`, if it is kept and made at `notBefore` or later. */
   eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null>;
-  /** A sheet's events after position `seq`, made at `notBefore` or later, oldest first. */
+  /**
+   * A sheet's events after position `seq`, made at `notBefore` or later, oldest first: `limit`
+   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
+   */
   eventsAfterSeq(
     sheetId: string,
     seq: number,
-    limit: number,
+    page: { limit: number; maxBytes: number },
     notBefore: Date,
   ): Promise<(RowEvent & { seq: number })[]>;
   /** The newest outbox position of each of these sheets that has events. */

@@ -720,13 +720,16 @@ export class PostgresDialect implements Dialect {
   *eventsAfterSeq(
     sheetId: string,
     seq: number,
-    limit: number,
+    page: { limit: number; maxBytes: number },
     notBefore: string,
   ): Work<StoredEvent[]> {
     const rows = yield* this.#all<StoredEvent & { seq: string; createdAt: Date }>(
-      `SELECT seq, id, sheet_id AS "sheetId", type, body, created_at AS "createdAt" FROM events
-       WHERE sheet_id = $1 AND seq > $2 AND created_at >= $3 ORDER BY seq LIMIT $4`,
-      [sheetId, seq, notBefore, limit],
+      `SELECT seq, id, "sheetId", type, body, "createdAt" FROM (
+         SELECT seq, id, sheet_id AS "sheetId", type, body, created_at AS "createdAt",
+           sum(octet_length(body)) OVER (ORDER BY seq) - octet_length(body) AS before
+         FROM events WHERE sheet_id = $1 AND seq > $2 AND created_at >= $3 ORDER BY seq LIMIT $4) AS page
+       WHERE before < $5 ORDER BY seq`,
+      [sheetId, seq, notBefore, page.limit, page.maxBytes],
     );
     return rows.map((row) => ({
       ...row,

@@ -446,13 +446,16 @@ export class SqliteDialect implements Dialect {
   eventsAfterSeq(
     sheetId: string,
     seq: number,
-    limit: number,
+    page: { limit: number; maxBytes: number },
     notBefore: string,
   ): Work<StoredEvent[]> {
     return this.#all(
-      `SELECT seq, id, sheet_id AS sheetId, type, body, created_at AS createdAt FROM events
-       WHERE sheet_id = ? AND seq > ? AND created_at >= ? ORDER BY seq LIMIT ?`,
-      [sheetId, seq, notBefore, limit],
+      `SELECT seq, id, sheetId, type, body, createdAt FROM (
+         SELECT seq, id, sheet_id AS sheetId, type, body, created_at AS createdAt,
+           sum(length(CAST(body AS BLOB))) OVER (ORDER BY seq) - length(CAST(body AS BLOB)) AS before
+         FROM events WHERE sheet_id = ? AND seq > ? AND created_at >= ? ORDER BY seq LIMIT ?)
+       WHERE before < ? ORDER BY seq`,
+      [sheetId, seq, notBefore, page.limit, page.maxBytes],
     );
   }
 
