@@ -28,6 +28,8 @@ import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
+import { EventPruner } from './sheets/event-pruner.ts';
+import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
 import { Sheets, type Providers } from './sheets/sheets.ts';
 import {
   defaultIdempotencySettings,
@@ -59,8 +61,8 @@ export interface AppOptions {
   /** Take the client address from X-Forwarded-For, behind a load balancer. */
   trustProxy?: boolean;
   timeouts?: { requestMs: number; headersMs: number; keepAliveMs: number };
-  /** How often an idle event stream sends a heartbeat comment; 15 s by default. */
-  eventHeartbeatMs?: number;
+  /** How row events are kept and streamed; the defaults of `defaultEventSettings` otherwise. */
+  events?: Partial<EventSettings>;
   /** How webhooks are delivered; the defaults of `defaultDeliverySettings` otherwise. */
   webhooks?: Partial<DeliverySettings>;
   /** Serve `GET /metrics` in the Prometheus text format (behind the admin token, when set). */
@@ -152,6 +154,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   );
   keys.startPruning();
   app.addHook('onClose', () => keys.stopPruning());
+  const events = { ...defaultEventSettings, ...options.events };
   await app.register(rowRoutes, {
     sheets,
     cache,
@@ -159,7 +162,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     keyLimit,
     limits,
     keys,
-    heartbeatMs: options.eventHeartbeatMs ?? 15_000,
+    events,
   });
   const delivery = { ...defaultDeliverySettings, ...options.webhooks };
   await app.register(adminRoutes, {
@@ -177,6 +180,9 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   sheets.events.onWebhookAdded((sheetId) => worker.watch(sheetId));
   worker.start();
   app.addHook('onClose', () => worker.stop());
+  const pruner = new EventPruner(deps.store, { ...events, giveUpMs: delivery.giveUpMs }, app.log);
+  pruner.start();
+  app.addHook('onClose', () => pruner.stop());
   await app.register(consoleRoutes);
   return app;
 }

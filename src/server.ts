@@ -56,6 +56,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       timeouts: config.timeouts,
       metrics: config.metrics,
       webhooks: { allowPrivate: config.webhookAllowPrivate },
+      events: config.events,
     },
   );
   app.addHook('onClose', () => store.close());

@@ -133,6 +133,46 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
   }
 });
 
+test('the event settings: seven days of history, 1 MiB unsent, 10 streams per address and 2000 per server by default; each read and checked', () => {
+  assert.deepEqual(loadConfig({}).events, {
+    retentionMs: 604_800_000,
+    pruneIntervalMs: 60_000,
+    heartbeatMs: 15_000,
+    recheckMs: 5000,
+    maxUnsentBytes: 1_048_576,
+    streamsPerAddress: 10,
+    streamsPerServer: 2000,
+  });
+  const set = loadConfig({
+    SHEETPORT_EVENT_RETENTION_SECONDS: '30',
+    SHEETPORT_EVENT_PRUNE_INTERVAL_SECONDS: '5',
+    SHEETPORT_EVENT_STREAM_RECHECK_SECONDS: '2',
+    SHEETPORT_EVENT_STREAM_MAX_UNSENT: '65536',
+    SHEETPORT_EVENT_STREAMS_PER_ADDRESS: '3',
+    SHEETPORT_EVENT_STREAMS_MAX: '50',
+  }).events;
+  assert.deepEqual(set, {
+    retentionMs: 30_000,
+    pruneIntervalMs: 5000,
+    heartbeatMs: 15_000,
+    recheckMs: 2000,
+    maxUnsentBytes: 65_536,
+    streamsPerAddress: 3,
+    streamsPerServer: 50,
+  });
+  for (const [name, value] of [
+    ['SHEETPORT_EVENT_RETENTION_SECONDS', '0'],
+    ['SHEETPORT_EVENT_RETENTION_SECONDS', 'a week'],
+    ['SHEETPORT_EVENT_PRUNE_INTERVAL_SECONDS', '0'],
+    ['SHEETPORT_EVENT_STREAM_RECHECK_SECONDS', '0'],
+    ['SHEETPORT_EVENT_STREAM_MAX_UNSENT', '100'],
+    ['SHEETPORT_EVENT_STREAMS_PER_ADDRESS', '0'],
+    ['SHEETPORT_EVENT_STREAMS_MAX', '-5'],
+  ] as const) {
+    assert.throws(() => loadConfig({ [name]: value }), new RegExp(`\\b${name}\\b`));
+  }
+});
+
 test('the message for a value outside a fixed list names the values allowed', () => {
   assert.throws(() => loadConfig({ SHEETPORT_SYNC: 'maybe' }), /full.*normal/);
 });

@@ -193,7 +193,7 @@ async function sheetWithToken(t: TestContext, adminToken: string) {
 }
 
 test('an idle stream sends a comment heartbeat', async (t) => {
-  const { events } = await sheetWith(t, { eventHeartbeatMs: 50 });
+  const { events } = await sheetWith(t, { events: { heartbeatMs: 50 } });
   const controller = new AbortController();
   t.after(() => controller.abort());
   const response = await fetch(events, { signal: controller.signal });

@@ -3,6 +3,7 @@ import envSchema from 'env-schema';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import type { GoogleSettings } from '../providers/google/google-auth.ts';
+import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
 
 /**
  * Every setting, one typed schema: variables start with `SHEETPORT_`, defaults live here, and a
@@ -57,6 +58,16 @@ export const configSchema = Type.Object({
   SHEETPORT_SHUTDOWN_TIMEOUT: Type.Number({ default: 30, minimum: 0, maximum: 3600 }),
   SHEETPORT_METRICS: Type.Boolean({ default: false }),
   SHEETPORT_WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  SHEETPORT_EVENT_RETENTION_SECONDS: Type.Integer({ default: 604_800, minimum: 1 }),
+  SHEETPORT_EVENT_PRUNE_INTERVAL_SECONDS: Type.Integer({
+    default: 60,
+    minimum: 1,
+    maximum: 86_400,
+  }),
+  SHEETPORT_EVENT_STREAM_RECHECK_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 3600 }),
+  SHEETPORT_EVENT_STREAM_MAX_UNSENT: Type.Integer({ default: 1_048_576, minimum: 1024 }),
+  SHEETPORT_EVENT_STREAMS_PER_ADDRESS: Type.Integer({ default: 10, minimum: 1 }),
+  SHEETPORT_EVENT_STREAMS_MAX: Type.Integer({ default: 2000, minimum: 1 }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -100,6 +111,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   metrics: boolean;
   webhookAllowPrivate: boolean;
+  events: EventSettings;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +165,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: Math.round(parsed.SHEETPORT_SHUTDOWN_TIMEOUT * 1000),
     metrics: parsed.SHEETPORT_METRICS,
     webhookAllowPrivate: parsed.SHEETPORT_WEBHOOK_ALLOW_PRIVATE,
+    events: {
+      ...defaultEventSettings,
+      retentionMs: parsed.SHEETPORT_EVENT_RETENTION_SECONDS * 1000,
+      pruneIntervalMs: parsed.SHEETPORT_EVENT_PRUNE_INTERVAL_SECONDS * 1000,
+      recheckMs: parsed.SHEETPORT_EVENT_STREAM_RECHECK_SECONDS * 1000,
+      maxUnsentBytes: parsed.SHEETPORT_EVENT_STREAM_MAX_UNSENT,
+      streamsPerAddress: parsed.SHEETPORT_EVENT_STREAMS_PER_ADDRESS,
+      streamsPerServer: parsed.SHEETPORT_EVENT_STREAMS_MAX,
+    },
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,

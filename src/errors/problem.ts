@@ -17,6 +17,8 @@ export const problemKinds = {
   'host-not-allowed': { status: 403, title: 'Host not served' },
   'cross-site-refused': { status: 403, title: 'Cross-site request refused' },
   'rate-limited': { status: 429, title: 'Too many requests' },
+  'too-many-streams': { status: 429, title: 'Too many event streams from this address' },
+  'streams-unavailable': { status: 503, title: 'No room for another event stream' },
   'limit-exceeded': { status: 400, title: 'Over a limit' },
   'unknown-column': { status: 400, title: 'Unknown column' },
   'invalid-webhook': { status: 400, title: 'Invalid webhook' },

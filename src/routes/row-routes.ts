@@ -26,6 +26,7 @@ import type { ReadCache } from './read-cache.ts';
 import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
 import { eventRoutes } from './event-routes.ts';
+import type { EventSettings } from '../sheets/event-settings.ts';
 import { sheetDocumentRoutes } from './sheet-document-routes.ts';
 import { documentedOnce, rowRouteSchemas } from './schemas.ts';
 
@@ -38,8 +39,8 @@ export interface RowRouteDeps {
   limits: Limits;
   /** Where writes' `Idempotency-Key`s are claimed and kept. */
   keys: IdempotencyKeys;
-  /** How often an idle event stream sends a heartbeat comment. */
-  heartbeatMs: number;
+  /** How row events are streamed. */
+  events: EventSettings;
 }
 
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
@@ -52,7 +53,7 @@ const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export async function rowRoutes(
   app: FastifyInstance,
-  { sheets, cache, access, keyLimit, limits, keys, heartbeatMs }: RowRouteDeps,
+  { sheets, cache, access, keyLimit, limits, keys, events }: RowRouteDeps,
 ): Promise<void> {
   /** Who sent each request, as the access check found: keys and events are scoped by it. */
   const callers = new WeakMap<object, Caller>();
@@ -67,7 +68,7 @@ export async function rowRoutes(
     callers.set(request, caller);
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
-  await app.register(eventRoutes, { sheets, heartbeatMs });
+  await app.register(eventRoutes, { sheets, access, settings: events });
   await app.register(sheetDocumentRoutes, { sheets });
 
   async function read(request: RowRequest, reply: FastifyReply) {

@@ -33,7 +33,7 @@ export interface Providers {
  */
 export class Sheets {
   /** Wakes the live streams of row events (`GET /api/v1/<id>/events`). */
-  readonly events = new EventFeed(1000);
+  readonly events: EventFeed;
   readonly #queue: WriteQueue;
   readonly #mirror: SheetMirror;
   readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
@@ -44,6 +44,7 @@ export class Sheets {
     /** Told of every commit of the write queue: the sheet's kind and its number of writes. */
     onBatch?: (kind: string, writes: number) => void,
   ) {
+    this.events = new EventFeed((ids) => store.latestEventSeqs(ids), 1000);
     const storePath = new StoreWritePath(store);
     const mirrorPaths = new Map<SheetProvider, WritePath>();
     this.#queue = new WriteQueue(
@@ -93,6 +94,14 @@ export class Sheets {
     return this.store.latestEventId(sheetId);
   }
 
+  latestEventSeq(sheetId: string): Promise<number> {
+    return this.store.latestEventSeq(sheetId);
+  }
+
+  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
+    return this.store.eventCursor(sheetId, id, notBefore);
+  }
+
   /**
    * Refuses the writes waiting for their turn, and every later one, and the requests waiting for
    * a re-read that has not started (a write waits for one behind a push): the server is stopping.
@@ -134,6 +143,11 @@ export class Sheets {
     const sheet = await this.store.getSheet(id);
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     return sheet;
+  }
+
+  /** The sheet as the store has it now, past any lookup made for a request; null when none. */
+  find(id: string): Promise<Sheet | null> {
+    return this.store.getSheet(id);
   }
 
   list(): Promise<Sheet[]> {
@@ -253,8 +267,17 @@ export class Sheets {
     return this.store.deleteKey(sheetId, id);
   }
 
-  eventsAfter(sheetId: string, after: string | null, limit: number) {
-    return this.store.eventsAfter(sheetId, after, limit);
+  eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: Date,
+  ) {
+    return this.store.eventsAfterSeq(sheetId, seq, page, notBefore);
+  }
+
+  eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
+    return this.store.eventBytesAfter(sheetId, seq, limit);
   }
 }
 

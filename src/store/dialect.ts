@@ -170,6 +170,28 @@ export interface Dialect {
   /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
   eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]>;
   latestEventId(sheetId: string): Work<string | null>;
+  /** The position of a sheet's event `id`, if it is kept and was made at `notBefore` or later. */
+  eventSeq(sheetId: string, id: string, notBefore: string): Work<number | null>;
+  /**
+   * A sheet's events after position `seq` made at `notBefore` or later, oldest first: `limit`
+   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
+   */
+  eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: string,
+  ): Work<StoredEvent[]>;
+  /** The newest position of each of these sheets that has events, in one statement. */
+  latestEventSeqs(sheetIds: string[]): Work<{ sheetId: string; seq: number }[]>;
+  /** The bytes of a sheet's next `limit` events after position `seq`. */
+  eventBytesAfter(sheetId: string, seq: number, limit: number): Work<number>;
+  /**
+   * Removes up to `limit` events made before `olderThan`, but not those an enabled webhook of
+   * their sheet has still to send (after its cursor) made at `heldSince` or later; answers how
+   * many went. A dialect whose store several servers share may answer 0 while another prunes.
+   */
+  pruneEvents(olderThan: string, heldSince: string, limit: number): Work<number>;
 
   // Webhooks
   insertWebhook(webhook: WebhookRecord): Work<void>;

@@ -64,6 +64,8 @@ export interface RowStoreOptions {
   pieceCells?: number;
 }
 
+/** Events the pruner removes per transaction. */
+const pruneBatch = 5000;
 /** Rows an import writes per transaction. */
 const chunkRows = 5000;
 /**
@@ -420,6 +422,45 @@ export class RowStore implements SheetStore {
 
   async latestEventId(sheetId: string): Promise<string | null> {
     return this.#db.read(() => this.#db.latestEventId(sheetId));
+  }
+
+  latestEventSeq(sheetId: string): Promise<number> {
+    return this.#db.read(() => this.#db.maxEventSeq(sheetId));
+  }
+
+  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
+    return this.#db.read(() => this.#db.eventSeq(sheetId, id, notBefore.toISOString()));
+  }
+
+  eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: Date,
+  ): Promise<(RowEvent & { seq: number })[]> {
+    return this.#db.read(() =>
+      this.#db.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
+    );
+  }
+
+  async latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.#db.read(() => this.#db.latestEventSeqs(sheetIds));
+    return new Map(rows.map((row) => [row.sheetId, row.seq]));
+  }
+
+  eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
+    return this.#db.read(() => this.#db.eventBytesAfter(sheetId, seq, limit));
+  }
+
+  /** In transactions of `pruneBatch` events, so that writes never wait long behind one. */
+  async pruneEvents(olderThan: Date, heldSince: Date): Promise<number> {
+    const [before, since] = [olderThan.toISOString(), heldSince.toISOString()];
+    let pruned = 0;
+    for (;;) {
+      const gone = await this.#db.write(() => this.#db.pruneEvents(before, since, pruneBatch));
+      pruned += gone;
+      if (gone < pruneBatch) return pruned;
+    }
   }
 
   async createWebhook(

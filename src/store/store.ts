@@ -258,6 +258,29 @@ export interface SheetStore {
   eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;
   /** The id of a sheet's newest row event; null when it has none. */
   latestEventId(sheetId: string): Promise<string | null>;
+  /** The outbox position of a sheet's newest event; 0 when it has none. */
+  latestEventSeq(sheetId: string): Promise<number>;
+  /** The position of a sheet's event `id`, if it is kept and made at `notBefore` or later. */
+  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null>;
+  /**
+   * A sheet's events after position `seq`, made at `notBefore` or later, oldest first: `limit`
+   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
+   */
+  eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: Date,
+  ): Promise<(RowEvent & { seq: number })[]>;
+  /** The newest outbox position of each of these sheets that has events. */
+  latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>>;
+  /** The bytes of a sheet's next `limit` events after position `seq`. */
+  eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number>;
+  /**
+   * Removes the events made before `olderThan`, except those an enabled webhook of their sheet
+   * has still to send that were made at `heldSince` or later; answers how many went.
+   */
+  pruneEvents(olderThan: Date, heldSince: Date): Promise<number>;
 
   // Webhooks
   /** Adds a webhook that is sent the sheet's events from now on (its cursor: the newest). */

@@ -38,6 +38,8 @@ export interface PostgresOptions {
 }
 
 type Db = PoolClient;
+/** Any fixed number: the advisory lock a server holds while it prunes the outbox. */
+const pruneLock = 0x5350_4556;
 
 /** Sheets whose last lookup a server keeps, least recently read first out. */
 const seenSheets = 10_000;
@@ -724,6 +726,75 @@ export class PostgresDialect implements Dialect {
       seq: Number(row.seq),
       createdAt: row.createdAt.toISOString(),
     }));
+  }
+
+  *eventSeq(sheetId: string, id: string, notBefore: string): Work<number | null> {
+    const rows = yield* this.#all<{ seq: string }>(
+      'SELECT seq FROM events WHERE id = $1 AND sheet_id = $2 AND created_at >= $3',
+      [id, sheetId, notBefore],
+    );
+    return rows[0] === undefined ? null : Number(rows[0].seq);
+  }
+
+  *eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: string,
+  ): Work<StoredEvent[]> {
+    const rows = yield* this.#all<StoredEvent & { seq: string; createdAt: Date }>(
+      `SELECT seq, id, "sheetId", type, body, "createdAt" FROM (
+         SELECT seq, id, sheet_id AS "sheetId", type, body, created_at AS "createdAt",
+           sum(octet_length(body)) OVER (ORDER BY seq) - octet_length(body) AS before
+         FROM events WHERE sheet_id = $1 AND seq > $2 AND created_at >= $3 ORDER BY seq LIMIT $4) AS page
+       WHERE before < $5 ORDER BY seq`,
+      [sheetId, seq, notBefore, page.limit, page.maxBytes],
+    );
+    return rows.map((row) => ({
+      ...row,
+      seq: Number(row.seq),
+      createdAt: row.createdAt.toISOString(),
+    }));
+  }
+
+  *latestEventSeqs(sheetIds: string[]): Work<{ sheetId: string; seq: number }[]> {
+    // One index probe per sheet, rather than a scan of all of a sheet's events.
+    const rows = yield* this.#all<{ sheetId: string; seq: string | null }>(
+      `SELECT id AS "sheetId", (SELECT max(seq) FROM events WHERE sheet_id = ids.id) AS seq
+       FROM unnest($1::text[]) AS ids (id)`,
+      [sheetIds],
+    );
+    return rows.flatMap((row) =>
+      row.seq === null ? [] : [{ sheetId: row.sheetId, seq: Number(row.seq) }],
+    );
+  }
+
+  *eventBytesAfter(sheetId: string, seq: number, limit: number): Work<number> {
+    const rows = yield* this.#all<{ bytes: string }>(
+      `SELECT coalesce(sum(octet_length(body)), 0) AS bytes FROM (
+         SELECT body FROM events WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS due`,
+      [sheetId, seq, limit],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  *pruneEvents(olderThan: string, heldSince: string, limit: number): Work<number> {
+    // Servers sharing the database prune in turn: one that finds another at it leaves it be.
+    const [lock] = yield* this.#all<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock($1) AS locked',
+      [pruneLock],
+    );
+    if (lock?.locked !== true) return 0;
+    const rows = yield* this.#all<{ n: string }>(
+      `WITH gone AS (DELETE FROM events WHERE seq IN (
+         SELECT seq FROM events WHERE created_at < $1 AND NOT (created_at >= $2 AND EXISTS (
+           SELECT 1 FROM webhooks WHERE webhooks.sheet_id = events.sheet_id
+             AND webhooks.disabled_at IS NULL AND webhooks.cursor < events.seq))
+         LIMIT $3) RETURNING 1)
+       SELECT count(*) AS n FROM gone`,
+      [olderThan, heldSince, limit],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   *eventsExist(ids: string[]): Work<boolean> {

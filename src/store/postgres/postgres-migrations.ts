@@ -213,6 +213,11 @@ const migrations: Migration<PoolClient>[] = [
     `),
   },
   {
+    // Events expire: the pruner finds those past the retention by age.
+    version: 6,
+    up: sql('CREATE INDEX events_by_time ON events (created_at)'),
+  },
+  {
     // Keys that expire and are rotated; webhook secrets rotated with an overlap. A rotated key
     // names its successor, and forgets it if the successor is revoked, so it can be rotated again.
     version: 7,

@@ -444,6 +444,65 @@ export class SqliteDialect implements Dialect {
     );
   }
 
+  eventSeq(sheetId: string, id: string, notBefore: string): Work<number | null> {
+    return this.#one<{ seq: number }, number>(
+      'SELECT seq FROM events WHERE id = ? AND sheet_id = ? AND created_at >= ?',
+      [id, sheetId, notBefore],
+      (row) => row.seq,
+    );
+  }
+
+  eventsAfterSeq(
+    sheetId: string,
+    seq: number,
+    page: { limit: number; maxBytes: number },
+    notBefore: string,
+  ): Work<StoredEvent[]> {
+    return this.#all(
+      `SELECT seq, id, sheetId, type, body, createdAt FROM (
+         SELECT seq, id, sheet_id AS sheetId, type, body, created_at AS createdAt,
+           sum(length(CAST(body AS BLOB))) OVER (ORDER BY seq) - length(CAST(body AS BLOB)) AS before
+         FROM events WHERE sheet_id = ? AND seq > ? AND created_at >= ? ORDER BY seq LIMIT ?)
+       WHERE before < ? ORDER BY seq`,
+      [sheetId, seq, notBefore, page.limit, page.maxBytes],
+    );
+  }
+
+  latestEventSeqs(sheetIds: string[]): Work<{ sheetId: string; seq: number }[]> {
+    return this.#all(
+      `SELECT sheet_id AS sheetId, max(seq) AS seq FROM events
+       WHERE sheet_id IN (SELECT value FROM json_each(?)) GROUP BY sheet_id`,
+      [JSON.stringify(sheetIds)],
+    );
+  }
+
+  eventBytesAfter(sheetId: string, seq: number, limit: number): Work<number> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          `SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM (
+             SELECT body FROM events WHERE sheet_id = ? AND seq > ? ORDER BY seq LIMIT ?)`,
+        )
+          .pluck()
+          .get(sheetId, seq, limit) as number,
+    );
+  }
+
+  pruneEvents(olderThan: string, heldSince: string, limit: number): Work<number> {
+    return step(
+      (db: Db) =>
+        this.#statement(
+          db,
+          `DELETE FROM events WHERE seq IN (
+             SELECT seq FROM events WHERE created_at < ? AND NOT (created_at >= ? AND EXISTS (
+               SELECT 1 FROM webhooks WHERE webhooks.sheet_id = events.sheet_id
+                 AND webhooks.disabled_at IS NULL AND webhooks.cursor < events.seq))
+             LIMIT ?)`,
+        ).run(olderThan, heldSince, limit).changes,
+    );
+  }
+
   // Webhooks: times are ISO text, which sorts as time does.
 
   insertWebhook(webhook: WebhookRecord): Work<void> {

@@ -182,6 +182,11 @@ const migrations: Migration<Db>[] = [
       `),
   },
   {
+    // Events expire: the pruner finds those past the retention by age.
+    version: 5,
+    up: (db) => db.exec('CREATE INDEX events_by_time ON events (created_at)'),
+  },
+  {
     // Keys that expire and are rotated; webhook secrets rotated with an overlap. A rotated key
     // names its successor, and forgets it if the successor is revoked, so it can be rotated again.
     version: 6,
