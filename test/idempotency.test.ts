@@ -303,7 +303,8 @@ describe('Idempotency-Key', () => {
   });
 
   test('a write that runs past its lease keeps its key: its server renews the lease meanwhile', async (t) => {
-    const leaseMs = 200;
+    // Long enough that a loaded machine still renews in time; the retries span three leases.
+    const leaseMs = 1500;
     const server = await faultyServer(t, leaseMs);
     const { rows } = await sheetAt(server.url, []);
     const key = randomUUID();
@@ -321,8 +322,8 @@ describe('Idempotency-Key', () => {
     await writing;
     // A retry that took the key over would wait behind the held write: the gate opens after a
     // while so that the test ends, and fails.
-    const fallback = setTimeout(release, 5000);
-    const until = Date.now() + 5 * leaseMs;
+    const fallback = setTimeout(release, 10 * leaseMs);
+    const until = Date.now() + 3 * leaseMs;
     const retries: Reply[] = [];
     while (Date.now() < until) retries.push(await send());
     release();
