@@ -1,7 +1,7 @@
 /**
  * What a worksheet's XML claims before any reader builds it: the far corner of its cells that
  * hold something, and how deep its elements nest. Read as the XML streams, keeping only the
- * piece of a tag cut off between chunks, so that a sheet can be refused before ExcelJS holds it.
+ * piece of a tag cut off between chunks, so that a sheet can be refused before its rows are read.
  */
 export interface Extent {
   /** The last row, 1-based, holding a cell with content; 0 for none. */

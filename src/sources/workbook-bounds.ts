@@ -64,7 +64,7 @@ function checkDepth(name: string, extent: Extent): void {
   }
 }
 
-/** A worksheet's far corner, checked against the bounds; also used once ExcelJS has read it. */
+/** A worksheet's far corner, checked against the bounds; also as each row with content is read. */
 export function checkExtent(
   { lastRow, lastColumn }: Pick<Extent, 'lastRow' | 'lastColumn'>,
   bounds: WorkbookBounds,
