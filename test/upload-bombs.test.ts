@@ -120,6 +120,24 @@ test('a bad cell met after thousands of rows were stored fails the upload and le
   }
 });
 
+test('a worksheet kept outside xl/worksheets/, where the extent scan does not look, is no worksheet', async (t) => {
+  const { url } = await build(t);
+  const entries = workbookEntries(zipEntry('xl/elsewhere.xml', sparseSheet(500, 1_048_576))).map(
+    (entry) =>
+      entry.name === 'xl/_rels/workbook.xml.rels'
+        ? zipEntry(entry.name, relsTo('elsewhere.xml'))
+        : entry,
+  );
+  const answer = await uploadWatchingHeap(url, zipArchive(entries), 'elsewhere.xlsx');
+  await assertRefused(url, answer, 'elsewhere.xlsx', 'invalid-upload');
+  assert.equal(answer.body.detail, 'The workbook has no worksheet.');
+});
+
+/** Workbook relationships naming `target` as the one worksheet. */
+function relsTo(target: string): string {
+  return `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="${target}"/></Relationships>`;
+}
+
 /** A small workbook as a spreadsheet program writes it, for the lies below to be told about. */
 const honestSheet = worksheetXml(
   `<row r="1">${textCell('A1', 'name')}${textCell('B1', 'age')}</row>` +

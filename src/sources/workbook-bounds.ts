@@ -16,7 +16,8 @@ export const defaultMaxCells = 2_000_000;
 /** A worksheet nests about 8 deep (worksheet, sheetData, row, c, is, r, t); extensions a few more. */
 const maxDepth = 64;
 
-const worksheetPart = /^xl\/worksheets\/[^/]+\.xml$/;
+/** The parts whose extent the scan checks: the only ones read as worksheets. */
+export const worksheetPart = /^xl\/worksheets\/[^/]+\.xml$/;
 
 /**
  * Watches a workbook's XML parts as the size check inflates them, refusing one nested deeper

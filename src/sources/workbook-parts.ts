@@ -1,4 +1,5 @@
 import type { DateSystem } from '../cells/cell.ts';
+import { worksheetPart } from './workbook-bounds.ts';
 import { xmlEvents, type XmlEvent } from './xml-events.ts';
 import type { ZipEntry } from './zip-archive.ts';
 
@@ -59,8 +60,10 @@ export async function readWorkbookParts(path: string, entries: ZipEntry[]): Prom
       system = flag === '1' || flag === 'true' ? 1904 : 1900;
     } else if (event.name === 'sheet') {
       const target = targets.get(relationshipId(event.attributes) ?? '');
-      // Chart sheets and dangling references have no worksheet XML: they are no worksheet.
-      const entry = target === undefined ? undefined : byName.get(partName(target));
+      // Chart sheets and dangling references have no worksheet XML: they are no worksheet. One
+      // elsewhere than `xl/worksheets/` escaped the extent check: it is no worksheet either.
+      const part = target === undefined ? '' : partName(target);
+      const entry = worksheetPart.test(part) ? byName.get(part) : undefined;
       const name = event.attributes.name;
       if (entry !== undefined && name !== undefined) sheets.push({ name, entry });
     }
