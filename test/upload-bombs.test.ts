@@ -97,6 +97,47 @@ test('a sparse sheet within the bounds imports its far row, the rows between emp
   assert.deepEqual(rows[0], { n: null, m: null });
 });
 
+test('a bad cell met after thousands of rows were stored fails the upload and leaves no sheet', async (t) => {
+  const { url } = await build(t);
+  const rows = Array.from(
+    { length: 3000 },
+    (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${i}</v></c></row>`,
+  );
+  const bad = [
+    [
+      'a value right of the header',
+      '<row r="3002"><c r="B3002"><v>1</v></c></row>',
+      'invalid-header',
+    ],
+    ['rows out of order', '<row r="7"><c r="A7"><v>1</v></c></row>', 'invalid-upload'],
+  ];
+  for (const [label, row, code] of bad) {
+    const sheet = worksheetXml(`<row r="1">${textCell('A1', 'n')}</row>${rows.join('')}${row}`);
+    const answer = await upload(url, zipArchive(workbookEntries(sheet)), 'late.xlsx');
+    assert.equal(answer.status, 400, `${label}: ${JSON.stringify(answer.body)}`);
+    assert.equal(answer.body.code, code, label);
+    assert.deepEqual(await sheetIds(url), [], `${label}: a sheet was left`);
+  }
+});
+
+test('a worksheet kept outside xl/worksheets/, where the extent scan does not look, is no worksheet', async (t) => {
+  const { url } = await build(t);
+  const entries = workbookEntries(zipEntry('xl/elsewhere.xml', sparseSheet(500, 1_048_576))).map(
+    (entry) =>
+      entry.name === 'xl/_rels/workbook.xml.rels'
+        ? zipEntry(entry.name, relsTo('elsewhere.xml'))
+        : entry,
+  );
+  const answer = await uploadWatchingHeap(url, zipArchive(entries), 'elsewhere.xlsx');
+  await assertRefused(url, answer, 'elsewhere.xlsx', 'invalid-upload');
+  assert.equal(answer.body.detail, 'The workbook has no worksheet.');
+});
+
+/** Workbook relationships naming `target` as the one worksheet. */
+function relsTo(target: string): string {
+  return `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="${target}"/></Relationships>`;
+}
+
 /** A small workbook as a spreadsheet program writes it, for the lies below to be told about. */
 const honestSheet = worksheetXml(
   `<row r="1">${textCell('A1', 'name')}${textCell('B1', 'age')}</row>` +

@@ -1,7 +1,7 @@
 /**
  * What a worksheet's XML claims before any reader builds it: the far corner of its cells that
  * hold something, and how deep its elements nest. Read as the XML streams, keeping only the
- * piece of a tag cut off between chunks, so that a sheet can be refused before ExcelJS holds it.
+ * piece of a tag cut off between chunks, so that a sheet can be refused before its rows are read.
  */
 export interface Extent {
   /** The last row, 1-based, holding a cell with content; 0 for none. */
@@ -14,14 +14,27 @@ export interface Extent {
   depth: number;
 }
 
+/** Cells merged into one: all but the top-left one read empty. 1-based, inclusive. */
+export interface MergedRange {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
 /** No real tag comes near this; a longer one is let go rather than held (see below). */
 const maxTagChars = 65_536;
 const tag = /<(\/?)([A-Za-z_][^\s/>]*)([^>]*?)(\/?)>/g;
 const reference = /^([A-Z]{1,3})([0-9]{1,7})$/;
+const range = /^([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})$/;
 
-/** Starts a scan; `push` it the XML's text piece by piece, then read its `extent`. */
+/**
+ * Starts a scan; `push` it the XML's text piece by piece, then read its `extent`, and its
+ * `merged` ranges: they follow the rows in a worksheet, which are read as they stream.
+ */
 export function extentScanner() {
   const extent: Extent = { lastRow: 0, lastColumn: 0, held: 0, depth: 0 };
+  const merged: MergedRange[] = [];
   let depth = 0;
   let row = 0;
   let column = 0;
@@ -49,10 +62,24 @@ export function extentScanner() {
         extent.lastRow = Math.max(extent.lastRow, row);
         extent.lastColumn = Math.max(extent.lastColumn, column);
       }
+    } else if (local === 'mergeCell') {
+      const ref = range.exec(/\bref\s*=\s*["']([^"']*)["']/.exec(attributes)?.[1] ?? '');
+      if (ref === null) return;
+      // Held until the rows are read, so counted as a cell is.
+      extent.held++;
+      const [top, bottom] = [Number(ref[2]), Number(ref[4])];
+      const [left, right] = [columnNumber(ref[1] as string), columnNumber(ref[3] as string)];
+      merged.push({
+        top: Math.min(top, bottom),
+        left: Math.min(left, right),
+        bottom: Math.max(top, bottom),
+        right: Math.max(left, right),
+      });
     }
   };
   return {
     extent,
+    merged,
     push(text: string): void {
       const data = carry + text;
       // `<` cannot sit inside a tag, so all before the last one is whole tags and text.

@@ -21,7 +21,7 @@ export interface UploadOptions {
   tab?: string | undefined;
   /** How to read a text file; given only when the person chose something. */
   csv?: CsvOptions | undefined;
-  /** A workbook is read whole in memory: this bounds what it may unpack to. */
+  /** What a workbook may unpack to: its parts are measured, and its shared strings held. */
   maxUnzippedBytes?: number;
   /** The cells a workbook may span and hold ({@link defaultMaxCells} by default). */
   maxWorkbookCells?: number;

@@ -1,9 +1,9 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Problem } from '../errors/problem.ts';
-import { extentScanner, type Extent } from './sheet-extent.ts';
+import { extentScanner, type Extent, type MergedRange } from './sheet-extent.ts';
 import type { ZipEntry } from './zip-archive.ts';
 
-/** What a workbook may hold before it is read: ExcelJS keeps every cell (~300 bytes each). */
+/** What a workbook may span and hold, checked before its rows are read. */
 export interface WorkbookBounds {
   /** Columns of a sheet (`SHEETPORT_MAX_COLUMNS`). */
   maxColumns: number;
@@ -11,19 +11,24 @@ export interface WorkbookBounds {
   maxCells: number;
 }
 
-/** 2,000,000 cells: about 600 MiB while ExcelJS holds them; a sheet of 40,000 rows of 50. */
+/** 2,000,000 cells: a sheet of 40,000 rows of 50. */
 export const defaultMaxCells = 2_000_000;
 /** A worksheet nests about 8 deep (worksheet, sheetData, row, c, is, r, t); extensions a few more. */
 const maxDepth = 64;
 
-const worksheetPart = /^xl\/worksheets\/[^/]+\.xml$/;
+/** The parts whose extent the scan checks: the only ones read as worksheets. */
+export const worksheetPart = /^xl\/worksheets\/[^/]+\.xml$/;
 
 /**
  * Watches a workbook's XML parts as the size check inflates them, refusing one nested deeper
  * than any spreadsheet writes and a worksheet whose extent or cells pass the bounds: a 4 KB
  * sheet with one cell at row 1,048,576 under 500 named columns is half a billion cells.
  */
-export function boundsWatcher(bounds: WorkbookBounds) {
+export function boundsWatcher(
+  bounds: WorkbookBounds,
+  /** Given each worksheet's merged ranges, by the name of its XML's entry. */
+  merged = new Map<string, MergedRange[]>(),
+) {
   let held = 0;
   return (entry: ZipEntry) => {
     if (!/\.(xml|rels|vml)$/i.test(entry.name)) return undefined;
@@ -39,7 +44,9 @@ export function boundsWatcher(bounds: WorkbookBounds) {
         checkDepth(entry.name, scanner.extent);
         if (!worksheetPart.test(entry.name)) return;
         checkExtent(scanner.extent, bounds);
-        // ExcelJS builds every row and cell element, formatting-only ones too.
+        merged.set(entry.name, scanner.merged);
+        // Every row and cell element, formatting-only ones too, as a whole-workbook reader
+        // would build them: the bound stays what it was when workbooks were read whole.
         held += scanner.extent.held;
         if (held > bounds.maxCells) {
           throw tooManyCells(bounds.maxCells, `${held} rows and cells in its worksheets' XML`);
@@ -58,7 +65,7 @@ function checkDepth(name: string, extent: Extent): void {
   }
 }
 
-/** A worksheet's far corner, checked against the bounds; also used once ExcelJS has read it. */
+/** A worksheet's far corner, checked against the bounds; also as each row with content is read. */
 export function checkExtent(
   { lastRow, lastColumn }: Pick<Extent, 'lastRow' | 'lastColumn'>,
   bounds: WorkbookBounds,

@@ -1,45 +1,40 @@
 import { open } from 'node:fs/promises';
-import type ExcelJS from 'exceljs';
-import {
-  dateCell,
-  isStorableText,
-  serialEpochs,
-  type Cell,
-  type DateSystem,
-} from '../cells/cell.ts';
+import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { readEveryTab, type EveryTab } from './every-tab.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
+import type { MergedRange } from './sheet-extent.ts';
 import type { SheetFile } from './sheet-file.ts';
 import { boundsWatcher, checkExtent, type WorkbookBounds } from './workbook-bounds.ts';
-import { readEntryText, readZipDirectory } from './zip-archive.ts';
+import { readWorkbookParts, type WorkbookParts } from './workbook-parts.ts';
+import { worksheetRows } from './worksheet-rows.ts';
+import { readZipDirectory } from './zip-archive.ts';
 import { checkUnzippedSize } from './zip-size.ts';
 
-const dayMs = 86_400_000;
+export { formatShowsTime } from './workbook-parts.ts';
+
 const chunkRows = 1000;
 
-/** Bounds on what a workbook may unpack to and hold, checked before ExcelJS reads it. */
+/** Bounds on what a workbook may unpack to and span, checked before its rows are read. */
 export interface XlsxBounds extends WorkbookBounds {
   maxUnzippedBytes: number;
 }
 
-/** A workbook read whole, with how to turn the dates ExcelJS hands over back into serials. */
+/** A workbook measured and its shared parts read, its worksheets' rows not yet. */
 interface Workbook {
-  worksheets: ExcelJS.Worksheet[];
-  /** ExcelJS's kinds of cell value. */
-  valueType: typeof ExcelJS.ValueType;
-  /** The date system the file declares. */
-  system: DateSystem;
-  /** The one ExcelJS applied when it made Dates of serials. */
-  readAs: DateSystem;
+  path: string;
+  parts: WorkbookParts;
+  merged: Map<string, MergedRange[]>;
   bounds: XlsxBounds;
 }
 
+type Worksheet = WorkbookParts['sheets'][number];
+
 /**
  * Reads one worksheet of an XLSX workbook, keeping each cell's type: numbers, text, booleans,
- * dates, and the value a formula last computed. ExcelJS reads the workbook whole, so what it
- * may unpack to and the cells it may hold are checked first, from the zip and the worksheets'
- * XML as they stream; the rows are then handed on in chunks, empty ones made only as they go.
+ * dates, and the value a formula last computed. The workbook is measured first, from its zip
+ * directory and its XML as it inflates; the worksheet's rows are then read as a stream and
+ * handed on in chunks, the empty rows between data rows made only as they go.
  */
 export async function readXlsx(
   path: string,
@@ -47,12 +42,10 @@ export async function readXlsx(
   bounds: XlsxBounds,
 ): Promise<SheetFile> {
   const workbook = await readWorkbook(path, bounds);
-  const tabs = workbook.worksheets.map((sheet) => sheet.name);
-  const worksheet =
-    tab === undefined
-      ? workbook.worksheets[0]
-      : workbook.worksheets.find((sheet) => sheet.name === tab);
+  const { sheets } = workbook.parts;
+  const worksheet = tab === undefined ? sheets[0] : sheets.find((sheet) => sheet.name === tab);
   if (worksheet === undefined) {
+    const tabs = sheets.map((sheet) => sheet.name);
     throw new Problem(
       'invalid-upload',
       tab === undefined
@@ -61,149 +54,110 @@ export async function readXlsx(
       { tabs },
     );
   }
-  return worksheetFile(worksheet, workbook);
+  return worksheetFile(worksheet, await headerOf(worksheet, workbook), workbook);
 }
 
-/** Reads every worksheet of a workbook, from one read of the file. */
+/**
+ * Reads every worksheet of a workbook, measuring the file once. A tab with a value right of its
+ * header is skipped as one with an unusable header is, so each tab's rows are checked in one
+ * streamed pass (holding nothing) before any sheet is made, then read again as they are stored.
+ */
 export async function readXlsxTabs(path: string, bounds: XlsxBounds): Promise<EveryTab<SheetFile>> {
   const workbook = await readWorkbook(path, bounds);
-  const byName = new Map(workbook.worksheets.map((sheet) => [sheet.name, sheet]));
-  return readEveryTab([...byName.keys()], (tab) =>
-    worksheetFile(byName.get(tab) as ExcelJS.Worksheet, workbook),
-  );
+  const opened = new Map<string, () => SheetFile>();
+  for (const worksheet of workbook.parts.sheets) {
+    // A name listed twice is one tab, as it always was.
+    opened.set(worksheet.name, await checkedWorksheet(worksheet, workbook));
+  }
+  return readEveryTab([...opened.keys()], (tab) => (opened.get(tab) as () => SheetFile)());
+}
+
+/** A worksheet's file, or the header problem it will be refused with, found by reading it all. */
+async function checkedWorksheet(
+  worksheet: Worksheet,
+  workbook: Workbook,
+): Promise<() => SheetFile> {
+  try {
+    const file = worksheetFile(worksheet, await headerOf(worksheet, workbook), workbook);
+    for await (const rows of readRows(worksheet, workbook)) {
+      for (const { number, cells } of rows) {
+        if (number > 1) checkRowWidth(cells, file.columns.length, number);
+      }
+    }
+    return () => file;
+  } catch (error) {
+    if (!(error instanceof Problem && error.code === 'invalid-header')) throw error;
+    return () => {
+      throw error;
+    };
+  }
 }
 
 async function readWorkbook(path: string, bounds: XlsxBounds): Promise<Workbook> {
   const handle = await open(path);
-  let system: DateSystem;
+  const merged = new Map<string, MergedRange[]>();
   try {
     const entries = await readZipDirectory(handle);
-    await checkUnzippedSize(path, entries, bounds.maxUnzippedBytes, boundsWatcher(bounds));
-    system = declaredDateSystem(
-      await readEntryText(path, entries, 'xl/workbook.xml', bounds.maxUnzippedBytes),
-    );
+    await checkUnzippedSize(path, entries, bounds.maxUnzippedBytes, boundsWatcher(bounds, merged));
+    return { path, parts: await readWorkbookParts(path, entries), merged, bounds };
   } finally {
     await handle.close();
   }
-  // ExcelJS takes most of a second to load: it is loaded by the first workbook, not at start-up.
-  const { default: Excel } = await import('exceljs');
-  const workbook = new Excel.Workbook();
-  try {
-    await workbook.xlsx.readFile(path);
-  } catch (error) {
-    throw new Problem(
-      'invalid-upload',
-      `The XLSX file could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
+}
+
+/** The cells of row 1, read up to the end of the first row the worksheet has. */
+async function headerOf(worksheet: Worksheet, workbook: Workbook): Promise<Cell[]> {
+  for await (const rows of readRows(worksheet, workbook)) {
+    const first = rows[0];
+    if (first !== undefined) return first.number === 1 ? first.cells : [];
   }
-  return {
-    worksheets: workbook.worksheets,
-    valueType: Excel.ValueType,
-    system,
-    // A damaged workbook can come through ExcelJS without its properties.
-    readAs: workbook.properties?.date1904 === true ? 1904 : 1900,
-    bounds,
-  };
+  return [];
+}
+
+function readRows(worksheet: Worksheet, workbook: Workbook) {
+  const merged = workbook.merged.get(worksheet.entry.name) ?? [];
+  return worksheetRows(workbook.path, worksheet, workbook.parts, merged);
+}
+
+function worksheetFile(worksheet: Worksheet, header: Cell[], workbook: Workbook): SheetFile {
+  const columns = columnsFromHeader(header);
+  return { columns, tab: worksheet.name, rows: dataRows(worksheet, columns.length, workbook) };
 }
 
 /**
- * The date system `<workbookPr date1904>` declares. ExcelJS reads only `"1"` as true, while
- * LibreOffice writes `"true"` (both are XML booleans): taking ExcelJS's word would put every
- * date of such a workbook four years early.
+ * The rows below the header, in chunks. A row without content is held back as a count until a
+ * row with content follows it: rows that only carry formatting below the data are no rows of
+ * the sheet. Each row with content is checked (its width, and how far down it sits) before the
+ * empty rows above it are made.
  */
-function declaredDateSystem(workbookXml: string | null): DateSystem {
-  const flag = /<(?:\w+:)?workbookPr\b[^>]*?\bdate1904\s*=\s*["']([^"']*)["']/.exec(
-    workbookXml ?? '',
-  )?.[1];
-  return flag === '1' || flag === 'true' ? 1904 : 1900;
-}
-
-function worksheetFile(worksheet: ExcelJS.Worksheet, workbook: Workbook): SheetFile {
-  const header = worksheet.findRow(1);
-  const columns = columnsFromHeader(
-    header === undefined ? [] : rowCells(header, worksheet, workbook),
-  );
-  // One pass over the rows the file has (`eachRow` skips the others, where `getRow` would make
-  // them), to refuse a bad cell before anything is written and to find the last row with data:
-  // rows that only carry formatting below the data are not rows of the sheet.
-  let lastRow = 1;
-  worksheet.eachRow((row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const cells = rowCells(row, worksheet, workbook);
-    checkRowWidth(cells, columns.length, rowNumber);
-    if (cells.some((cell) => cell !== null)) lastRow = rowNumber;
-  });
-  // What the XML scan could not see (a reference it could not read) is held to the same bounds.
-  checkExtent({ lastRow, lastColumn: columns.length }, workbook.bounds);
-  return {
-    columns,
-    tab: worksheet.name,
-    rows: (async function* () {
-      let chunk: Cell[][] = [];
-      for (let rowNumber = 2; rowNumber <= lastRow; rowNumber++) {
-        const row = worksheet.findRow(rowNumber);
-        const cells = row === undefined ? [] : rowCells(row, worksheet, workbook);
-        chunk.push(columns.map((_, index) => cells[index] ?? null));
+async function* dataRows(
+  worksheet: Worksheet,
+  width: number,
+  workbook: Workbook,
+): AsyncGenerator<Cell[][]> {
+  let chunk: Cell[][] = [];
+  let next = 2;
+  for await (const rows of readRows(worksheet, workbook)) {
+    for (const { number, cells } of rows) {
+      if (number === 1) continue;
+      checkRowWidth(cells, width, number);
+      if (!cells.some((cell) => cell !== null)) continue;
+      // What the XML scan could not see (a reference it could not read) meets the same bounds.
+      checkExtent({ lastRow: number, lastColumn: width }, workbook.bounds);
+      for (; next < number; next++) {
+        chunk.push(Array.from({ length: width }, () => null));
         if (chunk.length >= chunkRows) {
           yield chunk;
           chunk = [];
         }
       }
-      if (chunk.length > 0) yield chunk;
-    })(),
-  };
-}
-
-/** A row's cells by position, up to its last cell; gaps are empty cells. */
-function rowCells(row: ExcelJS.Row, worksheet: ExcelJS.Worksheet, workbook: Workbook): Cell[] {
-  const cells: Cell[] = [];
-  row.eachCell({ includeEmpty: false }, (cell, columnNumber) => {
-    const value = cellValue(cell, workbook);
-    if (typeof value === 'string' && !isStorableText(value)) {
-      throw new Problem(
-        'invalid-upload',
-        `Cell ${cell.address} of tab "${worksheet.name}" holds a NUL character or a lone surrogate, which a sheet cannot hold; is the workbook damaged?`,
-      );
+      chunk.push(Array.from({ length: width }, (_, index) => cells[index] ?? null));
+      next = number + 1;
+      if (chunk.length >= chunkRows) {
+        yield chunk;
+        chunk = [];
+      }
     }
-    cells[columnNumber - 1] = value;
-  });
-  return Array.from(cells, (cell) => cell ?? null);
-}
-
-function cellValue(cell: ExcelJS.Cell, workbook: Workbook): Cell {
-  if (cell.type === workbook.valueType.Merge) return null;
-  const value = cell.type === workbook.valueType.Formula ? cell.result : cell.value;
-  if (value instanceof Date) {
-    // ExcelJS turned the serial into a Date as if on UTC; turn it back, then read it as typed.
-    const serial = (value.getTime() - serialEpochs[workbook.readAs]) / dayMs;
-    return dateCell(serial, {
-      showsTime: formatShowsTime(cell.numFmt ?? ''),
-      system: workbook.system,
-    });
   }
-  return scalar(value);
-}
-
-/**
- * Whether a number format shows a time of day: `h`, `s` or an AM/PM marker outside quoted text,
- * escaped characters and bracketed colours or locales (`[h]` elapsed hours count).
- */
-export function formatShowsTime(format: string): boolean {
-  const tokens = format.replace(/"[^"]*"|\\.|_.|\*./g, '').replace(/\[(?![hms]+\])[^\]]*\]/gi, '');
-  return /[hs]|am\/pm|a\/p/i.test(tokens);
-}
-
-function scalar(value: unknown): Cell {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number' || typeof value === 'boolean') return value;
-  if (typeof value === 'string') return value === '' ? null : value;
-  if (typeof value === 'object') {
-    if ('richText' in value && Array.isArray(value.richText)) {
-      return value.richText.map((run: { text?: string }) => run.text ?? '').join('') || null;
-    }
-    if ('error' in value) return String(value.error);
-    if ('text' in value) return scalar(value.text);
-    if ('result' in value) return scalar(value.result);
-  }
-  return String(value);
+  if (chunk.length > 0) yield chunk;
 }

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { Problem } from '../errors/problem.ts';
 
@@ -179,6 +180,22 @@ export function inflateEntry(
     output.on('end', () => resolve());
     input.on('error', stop);
   });
+}
+
+/**
+ * An entry's inflated bytes as a stream read as it is consumed, for an entry the size check has
+ * already measured; a damaged stream errors.
+ */
+export function entryStream(path: string, entry: ZipEntry): Readable {
+  if (entry.compressedSize === 0) return Readable.from([]);
+  const start = entry.dataStart;
+  const input = createReadStream(path, { start, end: start + entry.compressedSize - 1 });
+  if (entry.method === 0) return input;
+  const output = createInflateRaw();
+  input.on('error', (error) => output.destroy(error));
+  // A reader that stops early destroys the inflater; the file must close with it.
+  output.on('close', () => input.destroy());
+  return input.pipe(output);
 }
 
 /** The text of one small entry, such as `xl/workbook.xml`; null past `maxBytes` or if absent. */
