@@ -1,5 +1,6 @@
+import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { SheetProvider } from '../providers/provider.ts';
+import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { SheetStore } from '../store/store.ts';
 import type { Sheet } from './sheet.ts';
 import type { WriteQueue } from './write-queue.ts';
@@ -46,10 +47,55 @@ export class SheetMirror {
     );
   }
 
-  /** For work already running in the sheet's queue and lock, such as a commit. */
+  /** For work already running in the sheet's queue and lock. */
   async refreshIfStale(sheetId: string): Promise<Sheet> {
     const sheet = await this.#current(sheetId);
     return this.#needsRead(sheet) ? this.#reread(sheetId) : sheet;
+  }
+
+  /**
+   * For a commit, in the sheet's queue and lock, with the copy's rows in hand: checks that the
+   * tab still holds them (settling first a push whose outcome was left unknown), and adopts the
+   * tab as it is when not. Answers the sheet and rows to plan on, and the tab's push tags when
+   * the check read them.
+   */
+  async check(
+    sheet: Sheet,
+    rows: Cell[][],
+    deadline: number,
+  ): Promise<{ sheet: Sheet; rows: Cell[][]; tags: Map<number, PushTag> }> {
+    const provider = this.#provider(sheet);
+    if (sheet.pushing !== null && sheet.pushing !== undefined) {
+      const table = await this.#settleAndRead(sheet, provider, deadline);
+      return { sheet: await this.adopt(sheet, table), rows: table.rows, tags: table.pushTags };
+    }
+    const check = await provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline);
+    if (!check.changed) {
+      this.synced(sheet.id);
+      return { sheet, rows, tags: check.pushTags ?? new Map() };
+    }
+    const { table } = check;
+    return { sheet: await this.adopt(sheet, table), rows: table.rows, tags: table.pushTags };
+  }
+
+  /** Makes the copy hold a tab just read; `marker` stays set when a push is still out. */
+  async adopt(sheet: Sheet, table: ProviderTable, marker: string | null = null): Promise<Sheet> {
+    if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
+      await this.store.updateSheet(sheet.id, { source: table.source });
+    }
+    const { sheet: current } = await this.store.replaceRows(
+      sheet.id,
+      table.columns,
+      table.rows,
+      marker,
+    );
+    this.synced(sheet.id);
+    return current;
+  }
+
+  /** Whether the copy must be checked against the spreadsheet before it is trusted. */
+  needsRead(sheet: Sheet): boolean {
+    return this.#needsRead(sheet);
   }
 
   /** Records a read made elsewhere, e.g. when a sheet is first connected. */
@@ -74,13 +120,28 @@ export class SheetMirror {
     const sheet = await this.#current(sheetId);
     const provider = this.providerFor(sheet);
     if (provider === null) return sheet;
-    const table = await provider.read(sheet.source);
-    if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
-      await this.store.updateSheet(sheetId, { source: table.source });
-    }
-    const { sheet: current } = await this.store.replaceRows(sheetId, table.columns, table.rows);
-    this.synced(sheetId);
-    return current;
+    const deadline = Date.now() + provider.deadlineMs;
+    return this.adopt(sheet, await this.#settleAndRead(sheet, provider, deadline));
+  }
+
+  /**
+   * Reads the tab; when the copy is marked by a push whose outcome was left unknown, first closes
+   * that push, so that none of its attempts can land after this read: the read is then the truth.
+   */
+  async #settleAndRead(
+    sheet: Sheet,
+    provider: SheetProvider,
+    deadline: number,
+  ): Promise<ProviderTable> {
+    const tag = pushTagOfMarker(sheet.pushing);
+    if (tag !== null) await provider.settle(sheet, tag, deadline);
+    return provider.read(sheet.source, deadline);
+  }
+
+  #provider(sheet: Sheet): SheetProvider {
+    const provider = this.providerFor(sheet);
+    if (provider === null) throw new Error(`sheet ${sheet.id} is not mirrored`);
+    return provider;
   }
 
   async #current(sheetId: string): Promise<Sheet> {
@@ -88,4 +149,11 @@ export class SheetMirror {
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
     return sheet;
   }
+}
+
+/** A push's marker is its tag id; markers of an older form name no tag to settle. */
+export function pushTagOfMarker(marker: string | null | undefined): number | null {
+  return marker !== null && marker !== undefined && /^[1-9]\d{0,9}$/.test(marker)
+    ? Number(marker)
+    : null;
 }

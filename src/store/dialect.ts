@@ -8,6 +8,7 @@ import type {
   ApiKeyRecord,
   ConnectionCounts,
   DeliveryRecord,
+  HeldLock,
   WebhookProgress,
   WebhookRecord,
 } from './store.ts';
@@ -56,6 +57,17 @@ export class CommitOutcomeUnknown extends Error {
   override name = 'CommitOutcomeUnknown';
 }
 
+/** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
+export class LockLost extends Error {
+  override name = 'LockLost';
+}
+
+/** The lock of a store whose locks cannot be lost (one process owns it). */
+export const lockNeverLost: HeldLock = {
+  signal: new AbortController().signal,
+  verify: async () => {},
+};
+
 /** A read-only snapshot held open across several units, for a read sent in pieces. */
 export interface Snapshot {
   run<T>(work: () => Work<T>): Promise<T>;
@@ -85,7 +97,7 @@ export interface Dialect {
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn; for
    * work spanning several units, such as a write that goes to a provider first.
    */
-  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
+  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   connections(): ConnectionCounts | null;

@@ -24,8 +24,10 @@ import type {
   ChangeSource,
   ConnectionCounts,
   DeliveryRecord,
+  HeldLock,
   NewSheet,
   PlannedWrite,
+  PushMark,
   ReadAnswer,
   RowEvent,
   SheetChanges,
@@ -279,15 +281,19 @@ export class RowStore implements SheetStore {
 
   async applyPlanned(
     sheetId: string,
+    pushId: string,
     writes: PlannedWrite[],
     origin: ChangeSource,
-  ): Promise<WriteResult[]> {
+  ): Promise<WriteResult[] | null> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const events: RowEvent[] = [];
-    const { results, record } = await this.#commit(events, function* () {
+    const applied = await this.#commit(events, function* () {
       events.length = 0;
-      const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
+      const current = yield* sheetOrMissing(db, sheetId, true);
+      // Another server took the sheet (or re-read it) since this push was marked: not ours.
+      if (current.pushing !== pushId) return null;
+      const source = new StoredRows(db, current, indexThreshold);
       const results: WriteResult[] = [];
       for (const write of writes) {
         const changes = source.changes.length;
@@ -303,14 +309,16 @@ export class RowStore implements SheetStore {
       yield* finish(db, source, events, true);
       return { results, record: source.record };
     });
-    this.#remember(record);
-    return results;
+    if (applied === null) return null;
+    this.#remember(applied.record);
+    return applied.results;
   }
 
   async replaceRows(
     sheetId: string,
     columns: string[],
     rows: Cell[][],
+    marker: string | null = null,
   ): Promise<{ sheet: Sheet; changed: boolean }> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
@@ -342,24 +350,40 @@ export class RowStore implements SheetStore {
         events.push(...rowEvents(source.record, source.changes, 'provider'));
       }
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
-      const wasPushing = source.record.pushing !== null;
-      source.record.pushing = null;
-      yield* finish(db, source, events, wasPushing);
+      const markerMoved = source.record.pushing !== marker;
+      source.record.pushing = marker;
+      yield* finish(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
     this.#remember(record);
     return { sheet: record, changed };
   }
 
-  async markPushing(sheetId: string, marker: string | null): Promise<void> {
+  async markPushing(sheetId: string, mark: PushMark): Promise<boolean> {
     const db = this.#db;
     const record = await db.write(function* () {
       const record = yield* sheetOrMissing(db, sheetId, true);
-      record.pushing = marker;
+      const { version, pushing } = mark.expect;
+      if (record.version !== version || record.pushing !== pushing) return null;
+      record.pushing = mark.pushId;
       yield* db.saveSheet(record);
       return record;
     });
+    if (record === null) return false;
     this.#remember(record);
+    return true;
+  }
+
+  async clearPushing(sheetId: string, pushId: string): Promise<void> {
+    const db = this.#db;
+    const record = await db.write(function* () {
+      const record = yield* sheetOrMissing(db, sheetId, true);
+      if (record.pushing !== pushId) return null;
+      record.pushing = null;
+      yield* db.saveSheet(record);
+      return record;
+    });
+    if (record !== null) this.#remember(record);
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {
@@ -447,7 +471,7 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => this.#db.releaseFlag(name));
   }
 
-  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
     return this.#db.exclusive(sheetId, work);
   }
 

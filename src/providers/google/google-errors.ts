@@ -65,6 +65,7 @@ export function judgeGoogleError(
   }
   return {
     retry: false,
+    ...(status === 400 && google?.status === 'INVALID_ARGUMENT' ? { refusedWhole: true } : {}),
     problem: finalProblem(status, google?.status, message, typeof body.error === 'string', context),
   };
 }

@@ -5,6 +5,7 @@ import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
+  lockNeverLost,
   storeUnavailable,
   type Dialect,
   type SheetRecord,
@@ -13,7 +14,13 @@ import {
 } from '../dialect.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
-import type { ApiKeyRecord, DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
+import type {
+  ApiKeyRecord,
+  DeliveryRecord,
+  HeldLock,
+  WebhookProgress,
+  WebhookRecord,
+} from '../store.ts';
 import { runSync, step, type Work } from '../work.ts';
 import { entryValues, sqliteEntries } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -96,8 +103,8 @@ export class SqliteDialect implements Dialect {
   }
 
   /** One process owns the file, and the write queue already runs a sheet's work in turn. */
-  exclusive<T>(_sheetId: string, work: () => Promise<T>): Promise<T> {
-    return work();
+  exclusive<T>(_sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return work(lockNeverLost);
   }
 
   async ping(): Promise<void> {
