@@ -1,13 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Cell } from '../cells/cell.ts';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { PushTag, SheetProvider } from '../providers/provider.ts';
 import type { WriteOp } from '../query/plan.ts';
-import { LockLost } from '../store/dialect.ts';
-import { MemoryRows } from '../store/memory-rows.ts';
-import { planWrite, versionMismatch } from '../store/plan-write.ts';
-import type { HeldLock, PlannedWrite, SheetStore, WriteRequest } from '../store/store.ts';
-import { runSync } from '../store/work.ts';
+import {
+  LockLost,
+  type HeldLock,
+  type PlannedWrite,
+  type SheetStore,
+  type WriteRequest,
+} from '../store/store.ts';
 import { sameColumns, type Sheet } from './sheet.ts';
 import type { SheetMirror } from './sheet-mirror.ts';
 import type { CommitResult, WritePath } from './write-path.ts';
@@ -72,7 +73,7 @@ export class MirrorWritePath implements WritePath {
       const plan: Plan = {
         id: randomBytes(8).toString('base64url'),
         planned: sameColumns(sheet.columns, stale.columns)
-          ? planInMemory(sheet, rows, writes)
+          ? this.store.planOnRows(sheet, rows, writes)
           : writes.map(() => headerChanged(sheet.name)),
       };
       const effects = plan.planned.flatMap((w) => (w instanceof Problem ? [] : w.effects));
@@ -176,31 +177,6 @@ function landedAnyway(error: unknown): boolean {
     (error instanceof Problem &&
       (error.code === 'store-unavailable' || error.code === 'store-outcome-unknown'))
   );
-}
-
-/** Plans writes in order on a copy of the rows, each seeing those before it. */
-function planInMemory(
-  sheet: Sheet,
-  rows: Cell[][],
-  writes: WriteRequest[],
-): (PlannedWrite | Problem)[] {
-  const copy = new MemoryRows(
-    sheet.name,
-    rows.map((row) => [...row]),
-  );
-  let version = sheet.version;
-  return writes.map(({ op, ifMatch }) => {
-    const mismatch = versionMismatch(sheet.name, ifMatch, version);
-    if (mismatch !== null) return mismatch;
-    try {
-      const planned = runSync(planWrite(copy, op), null);
-      if (planned.effects.length > 0) version++;
-      return planned;
-    } catch (error) {
-      if (error instanceof Problem) return error;
-      throw error;
-    }
-  });
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
   WebhookProgress,
   WebhookRecord,
 } from './store.ts';
+export { LockLost } from './store.ts';
 import type { Work } from './work.ts';
 
 /** A sheet as stored: what the API shows, and what only the engine needs. */
@@ -55,11 +56,6 @@ export function storeUnavailable(): Problem {
  */
 export class CommitOutcomeUnknown extends Error {
   override name = 'CommitOutcomeUnknown';
-}
-
-/** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
-export class LockLost extends Error {
-  override name = 'LockLost';
 }
 
 /** The lock of a store whose locks cannot be lost (one process owns it). */

@@ -14,6 +14,7 @@ import {
 } from './dialect.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
 import { cellsOf, chooseRows, jsonOf, type Chosen, type Rendered } from './read-rows.ts';
+import { MemoryRows } from './memory-rows.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
@@ -276,6 +277,26 @@ export class RowStore implements SheetStore {
       const codec = new RowCodec(sheet.columns);
       const rows = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
       return { sheet, rows: rows.map((row) => codec.decode(row)) };
+    });
+  }
+
+  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[] {
+    const copy = new MemoryRows(
+      sheet.name,
+      rows.map((row) => [...row]),
+    );
+    let version = sheet.version;
+    return writes.map(({ op, ifMatch }) => {
+      const mismatch = versionMismatch(sheet.name, ifMatch, version);
+      if (mismatch !== null) return mismatch;
+      try {
+        const planned = runSync(planWrite(copy, op), null);
+        if (planned.effects.length > 0) version++;
+        return planned;
+      } catch (error) {
+        if (error instanceof Problem) return error;
+        throw error;
+      }
     });
   }
 

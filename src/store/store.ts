@@ -54,6 +54,11 @@ export interface PushMark {
   expect: { version: number; pushing: string | null };
 }
 
+/** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
+export class LockLost extends Error {
+  override name = 'LockLost';
+}
+
 /** The sheet's lock as held by `exclusive`'s work. */
 export interface HeldLock {
   /** Aborted when the lock is known to be lost (its connection to the database died). */
@@ -172,6 +177,11 @@ export interface SheetStore {
   writeRows(sheetId: string, writes: WriteRequest[]): Promise<(WriteResult | Problem)[]>;
   /** Every row of a sheet, for a provider-backed sheet's writes to be planned on. */
   loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }>;
+  /**
+   * Plans writes in order on rows in hand (a provider-backed sheet's, as checked against its
+   * spreadsheet), each seeing those before it, changing nothing stored: for `applyPlanned`.
+   */
+  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[];
   /**
    * Applies writes planned with `loadRows` (and already applied upstream) as they were planned,
    * and clears the push marker with them: the copy matches the spreadsheet again. Only while the
