@@ -25,7 +25,7 @@ import { WriteSlots } from '../write-slots.ts';
 import { cellFromGoogle } from './google-cells.ts';
 import { judgeGoogleError } from './google-errors.ts';
 import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
-import { batchRequests, pushTagRequests, pushTagsOf } from './google-requests.ts';
+import { batchRequests, pushTagRequests, pushTagsOf, tagsToPrune } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
 
 /** Just what a read needs: each tab's id and title, and the typed value of every cell. */
@@ -354,25 +354,6 @@ function attemptTimeout(deadline: number): number {
 
 /** The plan a settle records: the push was closed with nothing applied. */
 const voidPlan = 'void';
-/** How long a push's tag is kept after its deadline: attempts still held by Google may land. */
-const tagRetentionMs = 5 * 60_000;
-/**
- * Tags kept at most (the newest): about 45 characters each, well within Google's limit on a
- * sheet's developer metadata; at Google's default quota of 60 writes a minute a tab never holds
- * more than 300 tags younger than the retention.
- */
-const maxTags = 400;
-
-/** The tags past their retention, and the oldest beyond `maxTags`; never the push's own. */
-export function tagsToPrune(tags: Map<number, PushTag>, own: number, now: number): number[] {
-  const others = [...tags]
-    .filter(([id]) => id !== own)
-    .sort(([, a], [, b]) => b.deadline - a.deadline);
-  return others
-    .filter(([, tag], i) => i >= maxTags - 1 || tag.deadline < now - tagRetentionMs)
-    .map(([id]) => id);
-}
-
 function outcomeUnknown(source: GoogleSource, cause: Problem): Problem {
   return new Problem(
     'upstream-outcome-unknown',

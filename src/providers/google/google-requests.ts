@@ -110,6 +110,25 @@ export function pushTagsOf(metadata: sheets_v4.Schema$DeveloperMetadata[]): Map<
   return tags;
 }
 
+/** How long a push's tag is kept after its deadline: attempts still held by Google may land. */
+const tagRetentionMs = 5 * 60_000;
+/**
+ * Tags kept at most (the newest): about 45 characters each, well within Google's limit on a
+ * sheet's developer metadata; at Google's default quota of 60 writes a minute a tab never holds
+ * more than 300 tags younger than the retention.
+ */
+const maxTags = 400;
+
+/** The tags past their retention, and the oldest beyond `maxTags`; never the push's own. */
+export function tagsToPrune(tags: Map<number, PushTag>, own: number, now: number): number[] {
+  const others = [...tags]
+    .filter(([id]) => id !== own)
+    .sort(([, a], [, b]) => b.deadline - a.deadline);
+  return others
+    .filter(([, tag], i) => i >= maxTags - 1 || tag.deadline < now - tagRetentionMs)
+    .map(([id]) => id);
+}
+
 /** Sorted positions as runs of consecutive ones: [0,1,2,5] -> [[0,2],[5,5]]. */
 export function runs(positions: number[]): [number, number][] {
   const sorted = [...new Set(positions)].sort((a, b) => a - b);
