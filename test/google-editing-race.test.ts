@@ -162,3 +162,32 @@ test('appends alone do not depend on positions: no read before their push', asyn
     ['write'],
   );
 });
+
+test('the window Sheets leaves: an edit between the check and the push is not seen, until the copy is read again', async (t) => {
+  const { google, id } = await people(t);
+  // Right after Sheetport's check of the tab, before its write: a row inserted on top.
+  google.emulator.afterNext('read', () =>
+    google.emulator.insertRows(google.spreadsheetId, 'People', 1, [['Top', 0]]),
+  );
+  const answer = await call(`${google.url}/api/v1/${id}?name=Lee`, {
+    method: 'PATCH',
+    body: { age: 99 },
+  });
+  assert.deepEqual(answer.body, { updated: 1 }, answer.text);
+  // The update went to Lee's position as checked, where Kim now sits.
+  const { sheet } = await bothSides(google, id);
+  assert.deepEqual(
+    sheet.map((row) => [row.name, row.age]),
+    [
+      ['Top', 0],
+      ['Ann', 31],
+      ['Kim', 99],
+      ['Lee', 22],
+      ['Joan', 45],
+      ['Max', 50],
+    ],
+  );
+  // The copy did not see the edit; it does once read again.
+  await call(`${google.url}/admin/v1/sheets/${id}/refresh`, { method: 'POST' });
+  await inStep(google, id);
+});
