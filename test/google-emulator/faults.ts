@@ -46,6 +46,8 @@ const MIXABLE = {
   after503: { when: 'after', mode: 'status', status: 503 },
   afterReset: { when: 'after', mode: 'reset' },
   afterTimeout: { when: 'after', mode: 'timeout' },
+  /** Held unanswered and applied 5 s later, after its client gave up. */
+  lateApply: { mode: 'late', applyAfterMs: 5000 },
 } as const satisfies Record<string, InjectedFailure>;
 
 export type MixedFault = keyof typeof MIXABLE;

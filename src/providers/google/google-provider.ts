@@ -4,7 +4,6 @@ import { Problem } from '../../errors/problem.ts';
 import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
 import type { WriteEffect } from '../../sheets/write-effect.ts';
 import { readEveryTab, type EveryTab } from '../../sources/every-tab.ts';
-import { checkRowWidth, columnsFromHeader } from '../../sources/header.ts';
 import type {
   ProviderTable,
   Push,
@@ -22,10 +21,10 @@ import {
   type Verdict,
 } from '../retry.ts';
 import { WriteSlots } from '../write-slots.ts';
-import { cellFromGoogle } from './google-cells.ts';
-import { judgeGoogleError } from './google-errors.ts';
+import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
+import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
 import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
-import { batchRequests, pushTagRequests, pushTagsOf, tagsToPrune } from './google-requests.ts';
+import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
 
 /** Just what a read needs: each tab's id and title, and the typed value of every cell. */
@@ -350,64 +349,6 @@ export class GoogleProvider implements SheetProvider {
  */
 function attemptTimeout(deadline: number): number {
   return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
-}
-
-/** The plan a settle records: the push was closed with nothing applied. */
-const voidPlan = 'void';
-function outcomeUnknown(source: GoogleSource, cause: Problem): Problem {
-  return new Problem(
-    'upstream-outcome-unknown',
-    `Google Sheets did not answer whether it applied this write to "${source.spreadsheetId}", and could not be asked before the deadline (${cause.detail}). It may or may not be in the spreadsheet; Sheetport reads the spreadsheet again before serving this sheet. Read the rows before sending the write again.`,
-    {},
-    { 'retry-after': cause.headers['retry-after'] ?? '1' },
-  );
-}
-
-/** No attempt left: "nothing changed" only when no attempt sent can still land. */
-function giveUp(last: Problem | null, mayLand: boolean, source: GoogleSource): Problem {
-  const problem =
-    last ??
-    new Problem(
-      'upstream-unavailable',
-      `The deadline for this write to "${source.spreadsheetId}" passed before it could be sent; nothing was changed.`,
-      {},
-      { 'retry-after': '1' },
-    );
-  return mayLand ? outcomeUnknown(source, problem) : problem;
-}
-
-const sameHeader = (a: string[], b: string[]) =>
-  a.length === b.length && a.every((column, i) => column === b[i]);
-
-/** Rows compared as the API shows them: a date and its text are the same cell here. */
-function sameRows(a: Cell[][], b: Cell[][]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** A tab as read with its grid data: its table, and its source with its current title and id. */
-function tableOfTab(tab: sheets_v4.Schema$Sheet, source: GoogleSource): ProviderTable {
-  const grid = (tab.data?.[0]?.rowData ?? []).map((row) => (row.values ?? []).map(cellFromGoogle));
-  return {
-    ...tableFromGrid(grid),
-    source: {
-      ...source,
-      tab: tab.properties?.title ?? source.tab,
-      tabId: tab.properties?.sheetId ?? source.tabId,
-    },
-    pushTags: pushTagsOf(tab.developerMetadata ?? []),
-  };
-}
-
-/** The header row names the columns; rows below it are the sheet, without trailing empty rows. */
-export function tableFromGrid(grid: Cell[][]): { columns: string[]; rows: Cell[][] } {
-  const columns = columnsFromHeader(grid[0] ?? []);
-  let end = grid.length;
-  while (end > 1 && (grid[end - 1] ?? []).every((cell) => cell === null)) end--;
-  const rows = grid.slice(1, end).map((row, i) => {
-    checkRowWidth(row, columns.length, i + 2);
-    return columns.map((_, index) => row[index] ?? null);
-  });
-  return { columns, rows };
 }
 
 function googleSource(source: SheetSource): GoogleSource {
