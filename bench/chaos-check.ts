@@ -68,17 +68,17 @@ export function check(
   copy: EmulatorCell[][],
 ): ChaosChecks {
   const [, ...rows] = sheet;
-  const patchedRows = new Map<string, number>();
+  /** Ids whose own row carries their patch. */
+  const patchedInPlace = new Set<string>();
   let misplaced = 0;
   let personRows = 0;
   for (const [id, , , , at] of rows) {
     if (typeof at !== 'string' || !at.startsWith('patched:')) continue;
-    const of = at.slice('patched:'.length);
-    patchedRows.set(of, (patchedRows.get(of) ?? 0) + 1);
-    if (of !== String(id)) misplaced++;
+    if (at === `patched:${String(id)}`) patchedInPlace.add(String(id));
+    else misplaced++;
   }
   const acknowledgedPatches = new Set(patches.filter((p) => p.status === 200).map((p) => p.id));
-  const patchesMissing = [...acknowledgedPatches].filter((id) => !patchedRows.has(id)).length;
+  const patchesMissing = [...acknowledgedPatches].filter((id) => !patchedInPlace.has(id)).length;
   const byId = new Map<string, Attempt[]>();
   for (const attempt of attempts) byId.set(attempt.id, [...(byId.get(attempt.id) ?? []), attempt]);
   const copies = new Map<string, number[]>();

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { headerChanged, Problem } from '../errors/problem.ts';
-import type { PushTag, SheetProvider } from '../providers/provider.ts';
+import type { Cell } from '../cells/cell.ts';
+import type { SheetProvider } from '../providers/provider.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
   LockLost,
@@ -10,7 +11,7 @@ import {
   type WriteRequest,
 } from '../store/store.ts';
 import { sameColumns, type Sheet } from './sheet.ts';
-import type { SheetMirror } from './sheet-mirror.ts';
+import type { Checked, SheetMirror } from './sheet-mirror.ts';
 import type { CommitResult, WritePath } from './write-path.ts';
 
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
@@ -56,34 +57,45 @@ export class MirrorWritePath implements WritePath {
     lock: HeldLock,
   ): Promise<CommitResult[]> {
     const loaded = await this.store.loadRows(stale.id);
-    let { sheet, rows } = loaded;
-    let tags = new Map<number, PushTag>();
+    let checked: Checked = { ...loaded, base: null, tags: new Map() };
     const positional = writes.some(({ op }) => choosesRows(op));
-    if (positional || this.mirror.needsRead(sheet)) {
-      ({ sheet, rows, tags } = await this.mirror.check(sheet, rows, deadline));
+    if (positional || this.mirror.needsRead(loaded.sheet)) {
+      checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline);
     }
+    let { sheet, rows, base, tags } = checked;
     const tag = randomInt(1, 2 ** 31);
     const pushId = String(tag);
     /** Plans sent earlier under this push's tag that may still land. */
     const earlier: Plan[] = [];
+    let marked = false;
     for (;;) {
       if (!sameColumns(sheet.columns, stale.columns)) {
         if (earlier.length === 0) return writes.map(() => headerChanged(sheet.name));
       }
+      // Rows the copy has not taken yet will be a version of their own, as a re-read makes them.
+      const planned = { ...sheet, version: sheet.version + (base === null ? 0 : 1) };
       const plan: Plan = {
         id: randomBytes(8).toString('base64url'),
         planned: sameColumns(sheet.columns, stale.columns)
-          ? this.store.planOnRows(sheet, rows, writes)
+          ? this.store.planOnRows(planned, rows, writes)
           : writes.map(() => headerChanged(sheet.name)),
       };
       const effects = plan.planned.flatMap((w) => (w instanceof Problem ? [] : w.effects));
       // Nothing to send, unless a plan sent earlier must be closed or confirmed (an empty push).
-      if (effects.length === 0 && earlier.length === 0) return answers(plan, sheet.version);
-      if (earlier.length === 0) {
-        if (Date.now() >= deadline) return plan.planned.map(() => deadlinePassed());
+      if (effects.length === 0 && earlier.length === 0) {
+        if (base !== null) sheet = await this.#take(sheet, rows);
+        else if (marked) await this.store.clearPushing(sheet.id, pushId);
+        return answers(plan, sheet.version);
+      }
+      if (!marked) {
+        if (Date.now() >= deadline) {
+          if (base !== null) await this.#take(sheet, rows);
+          return plan.planned.map(() => deadlinePassed());
+        }
         await lock.verify();
         const mark = { pushId, expect: { version: sheet.version, pushing: sheet.pushing ?? null } };
         if (!(await this.store.markPushing(sheet.id, mark))) return writes.map(() => moved());
+        marked = true;
       }
       let outcome;
       try {
@@ -103,6 +115,7 @@ export class MirrorWritePath implements WritePath {
           // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.
           if (settled.code !== 'upstream-outcome-unknown') {
             await this.store.clearPushing(sheet.id, pushId).catch(() => {});
+            if (base !== null) await this.#take(sheet, rows).catch(() => {});
           }
           return plan.planned.map((write) => (write instanceof Problem ? write : settled));
         }
@@ -111,14 +124,19 @@ export class MirrorWritePath implements WritePath {
       if (outcome.landed) {
         const landed = outcome.plan === plan.id ? plan : earlier.find((p) => p.id === outcome.plan);
         if (landed === undefined) throw new Error(`unknown plan ${outcome.plan}`);
-        return this.#applyLanded(sheet.id, pushId, landed, landed === plan, lock);
+        return this.#applyLanded(sheet.id, pushId, landed, landed === plan, lock, base);
       }
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
-      sheet = await this.mirror.adopt(sheet, outcome.table, pushId);
-      rows = outcome.table.rows;
-      tags = outcome.table.pushTags;
+      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, pushId));
     }
+  }
+
+  /** The copy takes rows read from the tab, when no push is to carry them. */
+  async #take(sheet: Sheet, rows: Cell[][]): Promise<Sheet> {
+    const { sheet: current } = await this.store.replaceRows(sheet.id, sheet.columns, rows);
+    this.mirror.synced(sheet.id);
+    return current;
   }
 
   /**
@@ -147,13 +165,15 @@ export class MirrorWritePath implements WritePath {
     plan: Plan,
     current: boolean,
     lock: HeldLock,
+    base: Cell[][] | null,
   ): Promise<CommitResult[]> {
     if (current) {
       const accepted = plan.planned.filter((w): w is PlannedWrite => !(w instanceof Problem));
       try {
         await lock.verify();
-        const applied = await this.store.applyPlanned(sheetId, pushId, accepted, 'api');
+        const applied = await this.store.applyPlanned(sheetId, pushId, accepted, 'api', base);
         if (applied !== null) {
+          this.mirror.synced(sheetId);
           let next = 0;
           return plan.planned.map((w) => (w instanceof Problem ? w : (applied[next++] ?? w)));
         }

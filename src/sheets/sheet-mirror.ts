@@ -2,10 +2,22 @@ import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { SheetStore } from '../store/store.ts';
-import type { Sheet } from './sheet.ts';
+import { sameColumns, type Sheet } from './sheet.ts';
 import type { WriteQueue } from './write-queue.ts';
 
 export const defaultFreshnessSeconds = 10;
+
+/** The sheet and rows a commit plans on, as `SheetMirror.check` found them. */
+export interface Checked {
+  /** The copy's sheet. */
+  sheet: Sheet;
+  /** The rows to plan on: the tab's as checked. */
+  rows: Cell[][];
+  /** The tab's rows when the copy has not taken them yet (it does with the writes); else null. */
+  base: Cell[][] | null;
+  /** The tab's push tags, when the check read them. */
+  tags: Map<number, PushTag>;
+}
 
 /**
  * Keeps the store's copy of provider-backed sheets fresh. A read of a copy older than its
@@ -55,27 +67,38 @@ export class SheetMirror {
 
   /**
    * For a commit, in the sheet's queue and lock, with the copy's rows in hand: checks that the
-   * tab still holds them (settling first a push whose outcome was left unknown), and adopts the
-   * tab as it is when not. Answers the sheet and rows to plan on, and the tab's push tags when
-   * the check read them.
+   * tab still holds them (settling first a push whose outcome was left unknown). A tab whose rows
+   * changed is answered as `base`, not yet taken by the copy: the commit plans on it and the copy
+   * takes it with the writes, after the push, so that nothing slow sits between this read and
+   * the push. A new header or tab title is taken at once.
    */
-  async check(
-    sheet: Sheet,
-    rows: Cell[][],
-    deadline: number,
-  ): Promise<{ sheet: Sheet; rows: Cell[][]; tags: Map<number, PushTag> }> {
+  async check(sheet: Sheet, rows: Cell[][], deadline: number): Promise<Checked> {
     const provider = this.#provider(sheet);
     if (sheet.pushing !== null && sheet.pushing !== undefined) {
       const table = await this.#settleAndRead(sheet, provider, deadline);
-      return { sheet: await this.adopt(sheet, table), rows: table.rows, tags: table.pushTags };
+      const adopted = await this.adopt(sheet, table);
+      return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
     }
     const check = await provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline);
     if (!check.changed) {
       this.synced(sheet.id);
-      return { sheet, rows, tags: check.pushTags ?? new Map() };
+      return { sheet, rows, base: null, tags: check.pushTags ?? new Map() };
     }
-    const { table } = check;
-    return { sheet: await this.adopt(sheet, table), rows: table.rows, tags: table.pushTags };
+    return this.pending(sheet, check.table);
+  }
+
+  /** A tab read for a commit: its rows as a base to plan on, or taken at once (see `check`). */
+  async pending(
+    sheet: Sheet,
+    table: ProviderTable,
+    marker: string | null = null,
+  ): Promise<Checked> {
+    const sameShape =
+      sameColumns(table.columns, sheet.columns) &&
+      JSON.stringify(table.source) === JSON.stringify(sheet.source);
+    if (sameShape) return { sheet, rows: table.rows, base: table.rows, tags: table.pushTags };
+    const adopted = await this.adopt(sheet, table, marker);
+    return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
   }
 
   /** Makes the copy hold a tab just read; `marker` stays set when a push is still out. */

@@ -305,6 +305,7 @@ export class RowStore implements SheetStore {
     pushId: string,
     writes: PlannedWrite[],
     origin: ChangeSource,
+    base: Cell[][] | null = null,
   ): Promise<WriteResult[] | null> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
@@ -315,6 +316,17 @@ export class RowStore implements SheetStore {
       // Another server took the sheet (or re-read it) since this push was marked: not ours.
       if (current.pushing !== pushId) return null;
       const source = new StoredRows(db, current, indexThreshold);
+      if (base !== null) {
+        // The tab as checked before the push, which the writes were planned on: first the copy
+        // takes it, as a re-read would.
+        const stored = yield* db.rowsBetween(current.key, 0, current.rowCount);
+        const effects = diffRows(source.codec, stored, base);
+        for (const effect of effects) yield* source.apply(effect);
+        if (effects.length > 0) {
+          source.record.version++;
+          events.push(...rowEvents(source.record, source.changes, 'provider'));
+        }
+      }
       const results: WriteResult[] = [];
       for (const write of writes) {
         const changes = source.changes.length;

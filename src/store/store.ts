@@ -183,15 +183,19 @@ export interface SheetStore {
    */
   planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[];
   /**
-   * Applies writes planned with `loadRows` (and already applied upstream) as they were planned,
-   * and clears the push marker with them: the copy matches the spreadsheet again. Only while the
-   * sheet still carries push `pushId`'s marker (the fence): null, and nothing applied, otherwise.
+   * Applies writes planned with `planOnRows` (and already applied upstream) as they were
+   * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
+   * `base`, the rows the writes were planned on (a read of the spreadsheet the copy has not
+   * taken yet), the copy first takes those rows, as `replaceRows` would, in the same
+   * transaction. Only while the sheet still carries push `pushId`'s marker (the fence): null,
+   * and nothing applied, otherwise.
    */
   applyPlanned(
     sheetId: string,
     pushId: string,
     writes: PlannedWrite[],
     source: ChangeSource,
+    base?: Cell[][] | null,
   ): Promise<WriteResult[] | null>;
   /**
    * Makes a sheet hold these columns and rows, a fresh read of its spreadsheet, changing only the
