@@ -62,6 +62,11 @@ export interface Upstream {
   faults: Record<string, number>;
   /** Rows carried by applied writes (appendCells requests in applied batchUpdates). */
   rowsApplied: number;
+  /**
+   * From each applied write's last read before it (Sheetport's check of the tab) to the write
+   * reaching the emulator: the window in which a person's edit goes unseen. Milliseconds.
+   */
+  checkWindowMs: { p50: number; p99: number; max: number };
 }
 
 export interface ChaosRun {
@@ -331,7 +336,23 @@ function upstreamOf(records: RequestRecord[]): Upstream {
     ).length,
     faults,
     rowsApplied: applied.reduce((sum, record) => sum + (record.requestCount ?? 0), 0),
+    checkWindowMs: checkWindows(records),
   };
+}
+
+function checkWindows(records: RequestRecord[]): ChaosRun['upstream']['checkWindowMs'] {
+  const windows: number[] = [];
+  let lastRead: number | null = null;
+  for (const record of records) {
+    if (record.kind === 'read') lastRead = record.at;
+    if (record.kind === 'write' && record.applied && lastRead !== null) {
+      windows.push(record.at - lastRead);
+    }
+  }
+  windows.sort((a, b) => a - b);
+  const at = (q: number) =>
+    windows[Math.min(windows.length - 1, Math.floor(q * windows.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), max: windows.at(-1) ?? 0 };
 }
 
 function chaosTargets(run: ChaosRun): TargetOutcome[] {

@@ -71,6 +71,10 @@ function printRun(run: ChaosRun): void {
         .map(([label, count]) => `${label} ${integer(count)}`)
         .join(', ') || 'none',
     ],
+    [
+      'check-to-write window',
+      `p50 ${integer(upstream.checkWindowMs.p50)} ms, p99 ${integer(upstream.checkWindowMs.p99)} ms, max ${integer(upstream.checkWindowMs.max)} ms from the last read of the tab before each applied write to that write reaching Google`,
+    ],
     ['rows in the spreadsheet', integer(checks.rowsInSpreadsheet)],
     ['acknowledged rows missing', integer(checks.missing)],
     [
