@@ -164,7 +164,6 @@ export class GoogleProvider implements SheetProvider {
     const backoff = new Backoff(push.deadline, this.retryPolicy);
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) {
-        this.onUpstream?.({ request: 'write', retry: true });
         const table = await this.#readBack(source, push.deadline, mayLand);
         const tag = table.pushTags.get(push.tag);
         if (tag !== undefined) return this.#tagged(tag, plans, last);
@@ -176,6 +175,7 @@ export class GoogleProvider implements SheetProvider {
         await this.#slots.take();
       }
       if (Date.now() >= push.deadline) throw giveUp(last, mayLand, source);
+      if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });
       try {
         await this.#api.spreadsheets.batchUpdate(
           { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
