@@ -113,9 +113,9 @@ export function pushTagsOf(metadata: sheets_v4.Schema$DeveloperMetadata[]): Map<
 /** How long a push's tag is kept after its deadline: attempts still held by Google may land. */
 const tagRetentionMs = 5 * 60_000;
 /**
- * Tags kept at most (the newest): about 45 characters each, well within Google's limit on a
- * sheet's developer metadata; at Google's default quota of 60 writes a minute a tab never holds
- * more than 300 tags younger than the retention.
+ * Tags kept at most (the newest): about 45 characters each, some 18,000 characters in all, as
+ * Google bounds the developer metadata a spreadsheet holds; at Google's default quota of 60
+ * writes a minute a tab never holds more than 300 tags younger than the retention.
  */
 const maxTags = 400;
 
