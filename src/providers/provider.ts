@@ -51,6 +51,8 @@ export interface Push {
   deadline: number;
   /** The push tags the tab carried when last read, for the provider to prune old ones. */
   tags: Map<number, PushTag>;
+  /** Aborted when the server lost the sheet's lock: no further attempt starts. */
+  signal?: AbortSignal;
 }
 
 /** What a check of the tab against the copy found: no change, or the tab as it is. */

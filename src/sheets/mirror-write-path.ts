@@ -96,6 +96,9 @@ export class MirrorWritePath implements WritePath {
         const mark = { pushId, expect: { version: sheet.version, pushing: sheet.pushing ?? null } };
         if (!(await this.store.markPushing(sheet.id, mark))) return writes.map(() => moved());
         marked = true;
+      } else if (!(await stillHeld(lock))) {
+        // Another server may hold the sheet now: no new plan goes out from this one.
+        return plan.planned.map((write) => (write instanceof Problem ? write : lockLost()));
       }
       let outcome;
       try {
@@ -107,6 +110,7 @@ export class MirrorWritePath implements WritePath {
           positional,
           deadline,
           tags,
+          signal: lock.signal,
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
@@ -220,6 +224,25 @@ function nothingLanded(unknown: Problem): Problem {
     'The spreadsheet did not take this write, and Sheetport closed it so that no attempt of it can land later; nothing was changed. Try again after the Retry-After delay.',
     {},
     { 'retry-after': unknown.headers['retry-after'] ?? '1' },
+  );
+}
+
+async function stillHeld(lock: HeldLock): Promise<boolean> {
+  try {
+    await lock.verify();
+    return true;
+  } catch (error) {
+    if (error instanceof LockLost) return false;
+    throw error;
+  }
+}
+
+function lockLost(): Problem {
+  return new Problem(
+    'upstream-outcome-unknown',
+    'This server lost the sheet to another while the write was out; it may or may not be in the spreadsheet, and the sheet is read again before it is served. Read the rows before sending the write again.',
+    {},
+    { 'retry-after': '1' },
   );
 }
 

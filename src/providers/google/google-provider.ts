@@ -174,7 +174,9 @@ export class GoogleProvider implements SheetProvider {
         // The first attempt was paced by writeSlot(); every retry is a write request too.
         await this.#slots.take();
       }
-      if (Date.now() >= push.deadline) throw giveUp(last, mayLand, source);
+      if (Date.now() >= push.deadline || push.signal?.aborted === true) {
+        throw giveUp(last, mayLand, source);
+      }
       if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });
       try {
         await this.#api.spreadsheets.batchUpdate(
