@@ -136,3 +136,29 @@ test(
     assert.equal(sheet.filter((row) => row.name === 'Zed').length, 1);
   },
 );
+
+test(
+  `${backend}: a server that loses its lock while retrying starts no further attempt`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    const google = await setup(t, { app: { cacheSize: 0 }, settings: { deadlineMs: 8000 } });
+    const id = await connect(google);
+    const before = (await bothSides(google, id)).sheet;
+    google.emulator.resetStats();
+    // Google refuses every attempt (429); after the first, the server's lock connection dies.
+    google.emulator.failNext(1000, { status: 429, only: 'writes' });
+    let refused!: () => void;
+    const first = new Promise<void>((resolve) => (refused = resolve));
+    google.emulator.afterNext('write', () => refused());
+    const answer = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
+    await first;
+    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    const done = await answer;
+    assert.equal(done.status, 429, done.text);
+    google.emulator.failNext(0, { status: 429 });
+    const writes = google.emulator.stats().requests.filter((request) => request.kind === 'write');
+    // Without the stop, retries 20 to 200 ms apart would go on for the whole 8 s.
+    assert.ok(writes.length <= 5, `${writes.length} attempts`);
+    assert.deepEqual((await bothSides(google, id)).sheet, before);
+  },
+);
