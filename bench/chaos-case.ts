@@ -8,6 +8,7 @@ import {
   type RequestRecord,
 } from '../test/google-emulator/index.ts';
 import { check, header, type Attempt, type ChaosChecks } from './chaos-check.ts';
+import { playPerson, type PersonEdits } from './chaos-person.ts';
 import { printChaos } from './chaos-report.ts';
 import type { Database } from './database.ts';
 import { connect, problemCode } from './google-case.ts';
@@ -19,9 +20,13 @@ import { target, type TargetOutcome } from './targets.ts';
 /**
  * Case k: writes to a Google sheet while things go wrong. 50 writers POST one row each, one at a
  * time, while the emulator fails some of Google's answers (a 429, a 500 or a reset after the
- * write applied, a slow answer); on PostgreSQL the database also goes away for a few seconds in
- * the middle. Writers retry a row Sheetport asks them to retry. Each row carries a unique id and
- * its attempt number, so the spreadsheet, Sheetport's copy and the answers can be matched exactly.
+ * write applied, a slow answer, a request held and applied 5 s later, after Sheetport gave up on
+ * it) and a person edits the tab (inserts, deletes and moves rows); on PostgreSQL the database
+ * also goes away for a few seconds in the middle. Every fifth writer then PATCHes the row it
+ * wrote, chosen by its id, so that a write planned on stale positions would show. Writers retry
+ * a row Sheetport asks them to retry (after a 504, only once a read shows it is not there). Each
+ * row carries a unique id and its attempt number, so the spreadsheet, Sheetport's copy and the
+ * answers can be matched exactly.
  */
 
 export interface ChaosPlan {
@@ -37,6 +42,7 @@ export const faultRates: FaultRates = {
   status429: 0.05,
   after500: 0.05,
   afterReset: 0.05,
+  lateApply: 0.03,
   slowMs: { probability: 0.05, ms: 2000 },
   seed: 7,
 };
@@ -56,6 +62,11 @@ export interface Upstream {
   faults: Record<string, number>;
   /** Rows carried by applied writes (appendCells requests in applied batchUpdates). */
   rowsApplied: number;
+  /**
+   * From each applied write's last read before it (Sheetport's check of the tab) to the write
+   * reaching the emulator: the window in which a person's edit goes unseen. Milliseconds.
+   */
+  checkWindowMs: { p50: number; p99: number; max: number };
 }
 
 export interface ChaosRun {
@@ -65,6 +76,10 @@ export interface ChaosRun {
   outage: { fromMs: number; toMs: number } | null;
   elapsedMs: number;
   attempts: Attempt[];
+  /** The PATCHes of rows by id, and their answers. */
+  patches: Attempt[];
+  /** What the person did to the tab meanwhile. */
+  person: PersonEdits;
   answers: Record<string, number>;
   upstream: Upstream;
   checks: ChaosChecks;
@@ -130,8 +145,15 @@ async function chaosRun(
     const startEpochMs = Date.now();
     const started = performance.now();
     const outage = database === null ? null : playOutage(database, plan, started);
-    const attempts = await runWriters(`${server.url}/api/v1/${sheetId}`, plan, started);
+    const stopAt = started + plan.seconds * 1000;
+    const person = playPerson(emulator, spreadsheetId, tab, stopAt, 11);
+    const { attempts, patches } = await runWriters(
+      `${server.url}/api/v1/${sheetId}`,
+      plan,
+      started,
+    );
     const outageWindow = outage === null ? null : await outage;
+    const personEdits = await person;
     const elapsedMs = performance.now() - started;
     emulator.faultRates = null;
     const records = emulator.stats().requests;
@@ -143,9 +165,11 @@ async function chaosRun(
       outage: outageWindow,
       elapsedMs,
       attempts,
-      answers: countAnswers(attempts),
+      patches,
+      person: personEdits,
+      answers: countAnswers([...attempts, ...patches]),
       upstream: upstreamOf(records),
-      checks: check(attempts, spreadsheet, copy),
+      checks: check(attempts, patches, spreadsheet, copy),
       log: records.map(({ at, kind, applied, fault }) => ({
         at,
         kind,
@@ -179,36 +203,75 @@ async function playOutage(
 
 /**
  * Each writer POSTs a new row and waits for its answer; a 429, 503 or 504 sends the same row
- * again (its attempt number one higher) after the answer's Retry-After, up to `maxRetries` times.
- * New rows start for `plan.seconds`; retries and answers in flight are waited for.
+ * again (its attempt number one higher) after the answer's Retry-After, up to `maxRetries` times,
+ * after a 504 only if a read shows the row is not there. Every fifth writer then PATCHes the row
+ * it wrote, by its id, the same way. New rows start for `plan.seconds`; retries and answers in
+ * flight are waited for.
  */
-async function runWriters(url: string, plan: ChaosPlan, started: number): Promise<Attempt[]> {
+async function runWriters(
+  url: string,
+  plan: ChaosPlan,
+  started: number,
+): Promise<{ attempts: Attempt[]; patches: Attempt[] }> {
   const attempts: Attempt[] = [];
+  const patches: Attempt[] = [];
   const stopAt = started + plan.seconds * 1000;
+  /** Sends until an answer that is not worth another try; true once the change is there. */
+  const send = async (
+    id: string,
+    log: Attempt[],
+    request: (attempt: number) => Promise<Answer>,
+    ok: number,
+  ): Promise<boolean> => {
+    for (let attempt = 0; attempt <= maxRetries; attempt++) {
+      const startMs = performance.now() - started;
+      const answer = await request(attempt);
+      log.push({ id, attempt, ...answer, startMs, endMs: performance.now() - started });
+      if (answer.status === ok) return true;
+      if (!retried.has(answer.status) || attempt === maxRetries) return false;
+      // After a 504 the read shows the truth: resend only what is not there.
+      if (answer.status === 504 && (await rowThere(url, id, log === patches))) return true;
+      await sleep(answer.retryAfterSeconds * 1000);
+    }
+    return false;
+  };
   const writer = async (writer: number) => {
     for (let seq = 0; performance.now() < stopAt; seq++) {
       const id = `w${writer}-${seq}`;
-      for (let attempt = 0; attempt <= maxRetries; attempt++) {
-        const row = { id, writer, seq, attempt, at: new Date().toISOString() };
-        const startMs = performance.now() - started;
-        const answer = await post(url, row);
-        attempts.push({ id, attempt, ...answer, startMs, endMs: performance.now() - started });
-        if (!retried.has(answer.status) || attempt === maxRetries) break;
-        await sleep(answer.retryAfterSeconds * 1000);
+      const at = new Date().toISOString();
+      const row = (attempt: number) => ({ id, writer, seq, attempt, at });
+      const written = await send(id, attempts, (n) => post(url, 'POST', row(n)), 201);
+      if (written && writer % 5 === 0) {
+        const query = `${url}?id=${encodeURIComponent(id)}`;
+        await send(id, patches, () => post(query, 'PATCH', { at: patched(id) }), 200);
       }
     }
   };
   await Promise.all(Array.from({ length: plan.writers }, (_, i) => writer(i)));
-  return attempts;
+  return { attempts, patches };
 }
 
-async function post(
-  url: string,
-  row: object,
-): Promise<{ status: number; label: string; retryAfterSeconds: number }> {
+/** The `at` a PATCH gives the row of `id`: a row holding it under another id was misplaced. */
+export const patched = (id: string) => `patched:${id}`;
+
+/** Whether the row is there (and, for a PATCH, patched), as Sheetport now serves it. */
+async function rowThere(url: string, id: string, patch: boolean): Promise<boolean> {
+  const response = await fetch(`${url}?id=${encodeURIComponent(id)}`);
+  if (response.status !== 200) return false;
+  const rows = (await response.json()) as { at?: unknown }[];
+  return rows.length > 0 && (!patch || rows.some((row) => row.at === patched(id)));
+}
+
+interface Answer {
+  status: number;
+  label: string;
+  retryAfterSeconds: number;
+}
+
+async function post(url: string, method: 'POST' | 'PATCH', row: object): Promise<Answer> {
   try {
     const response = await fetch(url, {
-      method: 'POST',
+      method,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(row),
       // Far beyond Sheetport's 30 s deadline for Google: a safety net only.
@@ -217,7 +280,9 @@ async function post(
     const text = await response.text();
     const retryAfter = Number(response.headers.get('retry-after') ?? '1');
     const label =
-      response.status === 201 ? '201' : `${response.status} ${problemCode(text) ?? ''}`.trim();
+      response.status === 201 || response.status === 200
+        ? `${method} ${response.status}`
+        : `${method} ${response.status} ${problemCode(text) ?? ''}`.trim();
     return {
       status: response.status,
       label,
@@ -231,6 +296,9 @@ async function post(
 }
 
 async function sheetportRows(url: string, sheetId: string): Promise<EmulatorCell[][]> {
+  // The person's last edits are seen only once Sheetport reads the tab again.
+  const refreshed = await fetch(`${url}/admin/v1/sheets/${sheetId}/refresh`, { method: 'POST' });
+  if (refreshed.status !== 200) throw new Error(`refresh answered ${refreshed.status}`);
   const response = await fetch(`${url}/api/v1/${sheetId}`);
   const text = await response.text();
   if (response.status !== 200) throw new Error(`GET all rows answered ${response.status}: ${text}`);
@@ -252,7 +320,12 @@ function upstreamOf(records: RequestRecord[]): Upstream {
     // A 429 with no fault is the emulator's own quota refusing.
     if (fault === undefined && status !== 429) continue;
     const what = fault === undefined ? 'quota 429' : fault.mode === 'status' ? status : fault.mode;
-    const label = fault === undefined ? String(what) : `${what} ${fault.when} applying`;
+    const label =
+      fault === undefined
+        ? String(what)
+        : fault.mode === 'late'
+          ? 'held, applied 5 s later'
+          : `${what} ${fault.when} applying`;
     faults[label] = (faults[label] ?? 0) + 1;
   }
   return {
@@ -263,7 +336,23 @@ function upstreamOf(records: RequestRecord[]): Upstream {
     ).length,
     faults,
     rowsApplied: applied.reduce((sum, record) => sum + (record.requestCount ?? 0), 0),
+    checkWindowMs: checkWindows(records),
   };
+}
+
+function checkWindows(records: RequestRecord[]): ChaosRun['upstream']['checkWindowMs'] {
+  const windows: number[] = [];
+  let lastRead: number | null = null;
+  for (const record of records) {
+    if (record.kind === 'read') lastRead = record.at;
+    if (record.kind === 'write' && record.applied && lastRead !== null) {
+      windows.push(record.at - lastRead);
+    }
+  }
+  windows.sort((a, b) => a - b);
+  const at = (q: number) =>
+    windows[Math.min(windows.length - 1, Math.floor(q * windows.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), max: windows.at(-1) ?? 0 };
 }
 
 function chaosTargets(run: ChaosRun): TargetOutcome[] {
@@ -291,6 +380,16 @@ function chaosTargets(run: ChaosRun): TargetOutcome[] {
       'count',
       {
         detail: `${checks.copyRows.toLocaleString('en')} rows against ${checks.rowsInSpreadsheet.toLocaleString('en')}`,
+      },
+    ),
+    target(
+      `${where}: rows misplaced (a PATCH by id that changed another row)`,
+      '=',
+      0,
+      checks.misplaced,
+      'count',
+      {
+        detail: `of ${checks.patchesAcknowledged.toLocaleString('en')} acknowledged PATCHes; ${checks.patchesMissing} acknowledged but not in the spreadsheet`,
       },
     ),
     target(

@@ -1,4 +1,5 @@
 import type { EmulatorCell } from '../test/google-emulator/index.ts';
+import { personRow } from './chaos-person.ts';
 
 /**
  * Case k's check: the spreadsheet matched row by row with every attempt sent and its answer, and
@@ -10,10 +11,9 @@ export const header = ['id', 'writer', 'seq', 'attempt', 'at'];
 
 /** Answers that say nothing changed (README, "Errors"). */
 const nothingChanged = new Set([
-  '429 provider-rate-limited',
-  '503 upstream-unavailable',
-  '503 provider-unavailable',
-  '503 store-unavailable',
+  'POST 429 provider-rate-limited',
+  'POST 503 upstream-unavailable',
+  'POST 503 store-unavailable',
 ]);
 
 /** One attempt at writing one row, and its answer. */
@@ -43,8 +43,16 @@ export interface ChaosChecks {
   retriesBothApplied: number;
   /** Rows every attempt of which was answered "nothing changed", in the spreadsheet. */
   writtenThoughRefused: number;
-  /** Rows in the spreadsheet that no request sent, or with other cells. */
+  /** Rows in the spreadsheet that no request sent (nor the person), or with other cells. */
   unknown: number;
+  /** The person's rows in the spreadsheet at the end. */
+  personRows: number;
+  /** PATCHes by id answered 200. */
+  patchesAcknowledged: number;
+  /** Of those, the ones whose row is not patched in the spreadsheet. */
+  patchesMissing: number;
+  /** Rows patched under another row's id: a write that chose the wrong row. */
+  misplaced: number;
   /** Rows of Sheetport's copy (GET all, cache off) against the spreadsheet's, position by position. */
   copyRows: number;
   copyDifferences: number;
@@ -55,16 +63,32 @@ const rowKey = (row: EmulatorCell[]) => JSON.stringify(row);
 /** Matches the spreadsheet against what was sent and answered, and Sheetport's copy against it. */
 export function check(
   attempts: Attempt[],
+  patches: Attempt[],
   sheet: EmulatorCell[][],
   copy: EmulatorCell[][],
 ): ChaosChecks {
   const [, ...rows] = sheet;
+  /** Ids whose own row carries their patch. */
+  const patchedInPlace = new Set<string>();
+  let misplaced = 0;
+  let personRows = 0;
+  for (const [id, , , , at] of rows) {
+    if (typeof at !== 'string' || !at.startsWith('patched:')) continue;
+    if (at === `patched:${String(id)}`) patchedInPlace.add(String(id));
+    else misplaced++;
+  }
+  const acknowledgedPatches = new Set(patches.filter((p) => p.status === 200).map((p) => p.id));
+  const patchesMissing = [...acknowledgedPatches].filter((id) => !patchedInPlace.has(id)).length;
   const byId = new Map<string, Attempt[]>();
   for (const attempt of attempts) byId.set(attempt.id, [...(byId.get(attempt.id) ?? []), attempt]);
   const copies = new Map<string, number[]>();
   let unknown = 0;
   for (const row of rows) {
     const [id, , , attempt, , ...rest] = row;
+    if (personRow(id)) {
+      personRows++;
+      continue;
+    }
     const sent = byId.get(String(id));
     if (sent === undefined || typeof attempt !== 'number' || rest.some((cell) => cell !== null)) {
       unknown++;
@@ -113,6 +137,10 @@ export function check(
     retriesBothApplied,
     writtenThoughRefused,
     unknown,
+    personRows,
+    patchesAcknowledged: acknowledgedPatches.size,
+    patchesMissing,
+    misplaced,
     copyRows: copyRows.length,
     copyDifferences,
   };

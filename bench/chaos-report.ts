@@ -19,12 +19,16 @@ export function printChaos(result: ChaosResult): void {
     `Sheetport (SHEETPORT_CACHE_SIZE=0, Google defaults: 60 writes per minute, deadline 30 s) mirrors one tab of the`,
     `emulator, which keeps Google's quota (60 write requests per minute) and fails write requests at random (seed ${rates.seed}):`,
     `${share(rates.status429)} answered 429 before applying, ${share(rates.after500)} applied then answered 500, ${share(rates.afterReset)} applied then reset unanswered,`,
-    `and ${share(rates.slowMs?.probability)} answered ${rates.slowMs?.ms ?? 0} ms late. The sheet is connected with freshnessSeconds 86400, so a read answers`,
-    `Sheetport's copy unless Sheetport itself doubts it. ${plan.writers} writers each POST one row {id, writer, seq, attempt, at} and wait;`,
-    `a 429, 503 or 504 sends the same row again (attempt + 1) after its Retry-After, 3 times at most. New rows start`,
+    `${share(rates.lateApply)} held unanswered and applied 5 s later (after Sheetport gave up on them), and ${share(rates.slowMs?.probability)} answered ${rates.slowMs?.ms ?? 0} ms late.`,
+    `Meanwhile a person edits the tab every half second: inserts a row of their own, deletes one of theirs, or moves any row.`,
+    `The sheet is connected with freshnessSeconds 86400, so a read answers Sheetport's copy unless Sheetport itself doubts it.`,
+    `${plan.writers} writers each POST one row {id, writer, seq, attempt, at} and wait; every fifth then PATCHes its row by id (?id=),`,
+    `setting at to "patched:<id>". A 429, 503 or 504 sends the same request again (attempt + 1) after its Retry-After, 3 times`,
+    `at most; after a 504 only if a read shows the change is not there. New rows start`,
     `for ${plan.seconds} s; retries and answers in flight are waited for. On PostgreSQL, the database is stopped (fast shutdown)`,
     `in the middle for ${plan.outageSeconds} s and started again on the same data and port. Afterwards the spreadsheet is matched`,
-    `row by row with what was sent and answered, and GET all rows from Sheetport with the spreadsheet, position by position.`,
+    `row by row with what was sent and answered, and GET all rows from Sheetport (after a refresh, which the person's last`,
+    `edits need) with the spreadsheet, position by position.`,
   ]) {
     print(line);
   }
@@ -67,6 +71,10 @@ function printRun(run: ChaosRun): void {
         .map(([label, count]) => `${label} ${integer(count)}`)
         .join(', ') || 'none',
     ],
+    [
+      'check-to-write window',
+      `p50 ${integer(upstream.checkWindowMs.p50)} ms, p99 ${integer(upstream.checkWindowMs.p99)} ms, max ${integer(upstream.checkWindowMs.max)} ms from the last read of the tab before each applied write to that write reaching Google`,
+    ],
     ['rows in the spreadsheet', integer(checks.rowsInSpreadsheet)],
     ['acknowledged rows missing', integer(checks.missing)],
     [
@@ -78,6 +86,14 @@ function printRun(run: ChaosRun): void {
       `${integer(checks.writtenThoughRefused)} rows whose every answer said nothing changed`,
     ],
     ['rows no request sent', integer(checks.unknown)],
+    [
+      'the person',
+      `${integer(run.person.inserted)} rows inserted, ${integer(run.person.deleted)} deleted, ${integer(run.person.moved)} moved; ${integer(checks.personRows)} of theirs left`,
+    ],
+    [
+      'PATCHes by id',
+      `${integer(run.patches.length)} requests, ${integer(checks.patchesAcknowledged)} acknowledged; ${integer(checks.patchesMissing)} acknowledged but not in the spreadsheet; ${integer(checks.misplaced)} rows misplaced (patched under another id)`,
+    ],
     [
       "Sheetport's copy",
       `${integer(checks.copyRows)} rows; ${integer(checks.copyDifferences)} positions differ from the spreadsheet`,
@@ -104,10 +120,10 @@ function timeline(run: ChaosRun): string {
   const count = run.elapsedMs > run.plan.seconds * 1000 ? slices + 1 : slices;
   const rows = Array.from({ length: count }, () => ({ ok: 0, other: 0, applied: 0, faults: 0 }));
   const at = (ms: number) => rows[Math.max(0, Math.min(count - 1, Math.floor(ms / sliceMs)))];
-  for (const attempt of run.attempts) {
+  for (const attempt of [...run.attempts, ...run.patches]) {
     const row = at(attempt.endMs);
     if (row === undefined) continue;
-    if (attempt.status === 201) row.ok++;
+    if (attempt.status === 201 || attempt.status === 200) row.ok++;
     else row.other++;
   }
   for (const record of run.log) {
@@ -118,7 +134,7 @@ function timeline(run: ChaosRun): string {
     if (record.fault !== undefined) row.faults++;
   }
   return table(
-    ['seconds', '201 answers', 'other answers', 'upstream writes applied', 'faults injected'],
+    ['seconds', '201/200 answers', 'other answers', 'upstream writes applied', 'faults injected'],
     rows.map((row, i) => {
       const from = (i * sliceMs) / 1000;
       const to = i === slices ? run.elapsedMs / 1000 : ((i + 1) * sliceMs) / 1000;

@@ -194,17 +194,53 @@ test('when whether a write landed cannot be learned by the deadline: 504, then r
   );
 });
 
-test('when Google fails before applying past the deadline: 503 with Retry-After, and nothing changed', async (t) => {
-  const google = await faultySetup(t, 2000);
+test('when Google fails until the deadline: the push is closed, then 503 with Retry-After, and nothing changed', async (t) => {
+  const google = await faultySetup(t, 1500);
   const id = await connect(google);
   const before = (await bothSides(google, id)).sheet;
-  google.emulator.failNext(1000, { status: 503, when: 'before', only: 'writes' });
+  google.emulator.resetStats();
+  // Two attempts a second apart fill the deadline; either may have been applied, as far as
+  // Sheetport can tell, until the close that follows them goes through.
+  google.emulator.failNext(2, { status: 503, retryAfterSeconds: 1, only: 'writes' });
   const answer = await call(`${google.url}/api/v1/${id}?_id=0`, { method: 'DELETE' });
   assert.equal(answer.status, 503, answer.text);
   assert.equal((answer.body as { code: string }).code, 'upstream-unavailable');
   assert.ok(answer.headers.get('retry-after') !== null);
-  google.emulator.failNext(0, { status: 503 });
+  const writes = google.emulator.stats().requests.filter((r) => r.kind === 'write');
+  assert.deepEqual(
+    writes.map((w) => [w.status, w.applied, w.requestCount ?? null]),
+    [
+      [503, false, null],
+      [503, false, null],
+      [200, true, 1],
+    ],
+    'two attempts, then the close: the push tag alone',
+  );
   assert.deepEqual(await assertInStep(google, id), before);
+});
+
+test('when Google stays silent until the deadline: 504, and the next read shows what landed', async (t) => {
+  const google = await faultySetup(t, 3000);
+  const id = await connect(google, { freshnessSeconds: 3600 });
+  // Every write is held: Google is still working on them when Sheetport gives up on each.
+  google.emulator.failNext(1000, { mode: 'late', only: 'writes' });
+  const answer = await call(`${google.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Held' },
+  });
+  assert.equal(answer.status, 504, answer.text);
+  assert.equal((answer.body as { code: string }).code, 'upstream-outcome-unknown');
+  google.emulator.failNext(0, { status: 503 });
+  // Google applies them all at last: the first lands, every later one is refused whole.
+  assert.ok(google.emulator.applyHeld() >= 2);
+  const late = google.emulator.stats().requests.filter((r) => r.fault?.mode === 'late');
+  assert.deepEqual(
+    late.map((r) => r.applied),
+    late.map((_, i) => i === 0),
+    'only the first held attempt was applied',
+  );
+  const sheet = await assertInStep(google, id);
+  assert.equal(sheet.filter((row) => row.name === 'Held').length, 1);
 });
 
 test('a refresh after Sheetport’s own write rewrites nothing: the version, and so every cached answer, stays', async (t) => {

@@ -77,11 +77,15 @@ test(`${backend}: a provider whose write slot throws fails the waiting writes, a
     deadlineMs: 1000,
     canWrite: true,
     email: null,
-    read: async () => ({ columns: ['n'], rows: [], source: googleSource, lastPush: null }),
+    read: async () => ({ columns: ['n'], rows: [], source: googleSource, pushTags: new Map() }),
+    changedSince: async () => ({ changed: false }),
     writeSlot: async () => {
       if (slots++ === 0) throw new Error('injected: no write slot');
     },
-    push: async () => ({ landed: true as const }),
+    push: async (_sheet: unknown, _effects: unknown, push: { plan: string }) => ({
+      landed: true as const,
+      plan: push.plan,
+    }),
   };
   const url = await serve(t, store, { google: provider as never });
   const sheet = await store.createSheet(

@@ -8,24 +8,56 @@ export interface ProviderTable {
   rows: Cell[][];
   /** The source as found, e.g. with the tab's current title. */
   source: SheetSource;
-  /** The id of the last push the spreadsheet records as applied, if any. */
-  lastPush: string | null;
+  /** The push tags the tab carries, by tag id. */
+  pushTags: Map<number, PushTag>;
+}
+
+/** A push's tag as the tab carries it: the plan that landed (or `void`), and its deadline. */
+export interface PushTag {
+  plan: string;
+  /** Epoch ms: no attempt of the push started after it (0 when not known). */
+  deadline: number;
 }
 
 /** What became of a push. */
 export type PushOutcome =
-  | { landed: true }
-  /** It did not land, and the spreadsheet is no longer what the copy holds: plan again on it. */
-  | { landed: false; table: ProviderTable };
+  /** One of the push's plans landed (`plan`): the others never can. */
+  | { landed: true; plan: string }
+  /**
+   * It did not land, and the spreadsheet is no longer what the writes were planned on: plan
+   * again on `table`, under the same tag, so that still at most one plan of the push lands.
+   * `mayLand`: an attempt of it was sent and may still be applied later.
+   */
+  | { landed: false; table: ProviderTable; mayLand: boolean };
 
+/**
+ * One push: the writes of a batch, sent as one atomic request that also creates the push's tag.
+ * The tag's id is fixed for every attempt and every plan of the push, and a spreadsheet refuses a
+ * second tag of one id, so whatever the provider does with attempts it was sent (apply them
+ * late, twice, after their client gave up), at most one of them lands.
+ */
 export interface Push {
-  /** Recorded in the spreadsheet in the same atomic request, to tell later whether it landed. */
-  id: string;
-  /** The rows the writes were planned on: the spreadsheet as the copy holds it. */
-  expected: Cell[][];
-  /** Epoch ms after which no more attempts are made. */
+  /** The tag's id: a positive 32-bit integer, the same for every attempt and plan of the push. */
+  tag: number;
+  /** This plan's id, the tag's value: tells which plan of the push landed. */
+  plan: string;
+  /** The plans sent earlier under the same tag, which may still land. */
+  earlier: string[];
+  /** The columns and rows the writes were planned on. */
+  expected: { columns: string[]; rows: Cell[][] };
+  /** Whether the writes choose rows by position (anything but plain appends). */
+  positional: boolean;
+  /** Epoch ms after which no attempt starts. */
   deadline: number;
+  /** The push tags the tab carried when last read, for the provider to prune old ones. */
+  tags: Map<number, PushTag>;
+  /** Aborted when the server lost the sheet's lock: no further attempt starts. */
+  signal?: AbortSignal;
 }
+
+/** What a check of the tab against the copy found: no change, or the tab as it is. */
+export type TabCheck =
+  { changed: false; pushTags?: Map<number, PushTag> } | { changed: true; table: ProviderTable };
 
 /**
  * A spreadsheet service that sheets can mirror. The spreadsheet stays the source of truth: the
@@ -48,14 +80,29 @@ export interface SheetProvider {
   /** How long a write may wait for the provider, retries included, before it is refused. */
   readonly deadlineMs: number;
   /** Reads the tab a source names; `connect` resolves a source given by a user. */
-  read(source: SheetSource): Promise<ProviderTable>;
+  read(source: SheetSource, deadline?: number): Promise<ProviderTable>;
   /**
-   * Applies the effects in order, atomically, and never twice: after a failure that may have
-   * been applied, it first finds out whether it was. Throws a Problem when nothing landed
-   * (rate limits, outages or refusals past the deadline) or when whether it landed could not be
-   * learned by the deadline (`upstream-outcome-unknown`).
+   * Whether the tab still holds `copy` (columns and rows), and the tab as it is when not. For now
+   * a read of the tab; a cheaper probe of the spreadsheet's version can answer "unchanged"
+   * without one (and without `pushTags`).
+   */
+  changedSince(
+    sheet: Sheet,
+    copy: { columns: string[]; rows: Cell[][] },
+    deadline: number,
+  ): Promise<TabCheck>;
+  /**
+   * Applies the effects in order, atomically, at most once: the outcome is learned from the
+   * spreadsheet's tags. No attempt starts past the deadline. Throws a Problem when nothing landed
+   * nor can land any more (`upstream-unavailable`, `provider-rate-limited`, refusals), or
+   * `upstream-outcome-unknown` when an attempt may still land.
    */
   push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome>;
+  /**
+   * Closes a push whose outcome is unknown: creates its tag with no change, so that none of its
+   * attempts can land any more, unless one already has. Answers the plan that landed, or null.
+   */
+  settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
 }

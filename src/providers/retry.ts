@@ -11,6 +11,11 @@ export interface Verdict {
    * request was sent, or a lost answer), so that it must not be sent again blind.
    */
   mayHaveApplied?: boolean;
+  /**
+   * For a write: refused whole as invalid (400). A batch that recreates a tag an earlier attempt
+   * created is refused so, which Google does not document: the caller checks the tag.
+   */
+  refusedWhole?: boolean;
   /** The answer for the client if no more attempts are made. */
   problem: Problem;
 }

@@ -1,22 +1,33 @@
-import { randomBytes } from 'node:crypto';
-import type { Cell } from '../cells/cell.ts';
+import { randomBytes, randomInt } from 'node:crypto';
 import { headerChanged, Problem } from '../errors/problem.ts';
+import type { Cell } from '../cells/cell.ts';
 import type { SheetProvider } from '../providers/provider.ts';
-import { MemoryRows } from '../store/memory-rows.ts';
-import { planWrite, versionMismatch } from '../store/plan-write.ts';
-import type { PlannedWrite, SheetStore, WriteRequest } from '../store/store.ts';
-import { runSync } from '../store/work.ts';
+import type { WriteOp } from '../query/plan.ts';
+import {
+  LockLost,
+  type HeldLock,
+  type PlannedWrite,
+  type SheetStore,
+  type WriteRequest,
+} from '../store/store.ts';
 import { sameColumns, type Sheet } from './sheet.ts';
-import type { SheetMirror } from './sheet-mirror.ts';
+import type { Checked, SheetMirror } from './sheet-mirror.ts';
 import type { CommitResult, WritePath } from './write-path.ts';
 
+/** One plan of a push: its id (the value its tag would carry) and what it planned. */
+interface Plan {
+  id: string;
+  planned: (PlannedWrite | Problem)[];
+}
+
 /**
- * Commits writes to a sheet mirrored from a provider: planned once, in memory, on a copy known
- * to match the spreadsheet; sent upstream as one atomic request that lands exactly once; and only
- * then applied to the copy. If the provider refuses, neither side changes. While the request is
- * out, the sheet carries a marker; it is cleared only once the copy is known to match again, so
- * that a push whose outcome stays unknown (or a server that dies mid-push) makes the next reader
- * or writer read the spreadsheet afresh before trusting the copy.
+ * Commits writes to a sheet mirrored from a provider, as one operation: lock the sheet, load the
+ * copy, check it against the spreadsheet when the writes choose rows (or it is stale), plan in
+ * memory, mark the sheet, push upstream as one atomic request that lands at most once, apply to
+ * the copy, release. No database transaction spans the push: the mark is what tells every server
+ * that a push is out, and the apply takes effect only while the mark is still this push's (the
+ * fence against a server that lost the lock). Once the spreadsheet has the writes, they are
+ * answered as done whatever the store does next; the marked copy is re-read when it can be.
  */
 export class MirrorWritePath implements WritePath {
   constructor(
@@ -36,74 +47,219 @@ export class MirrorWritePath implements WritePath {
     { firstArrival }: { firstArrival: number },
   ): Promise<CommitResult[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
-    return this.store.exclusive(stale.id, () => this.#commit(stale, writes, deadline));
+    return this.store.exclusive(stale.id, (lock) => this.#commit(stale, writes, deadline, lock));
   }
 
-  async #commit(stale: Sheet, writes: WriteRequest[], deadline: number): Promise<CommitResult[]> {
-    let sheet = await this.mirror.refreshIfStale(stale.id);
+  async #commit(
+    stale: Sheet,
+    writes: WriteRequest[],
+    deadline: number,
+    lock: HeldLock,
+  ): Promise<CommitResult[]> {
+    const loaded = await this.store.loadRows(stale.id);
+    let checked: Checked = { ...loaded, base: null, tags: new Map() };
+    const positional = writes.some(({ op }) => choosesRows(op));
+    if (positional || this.mirror.needsRead(loaded.sheet)) {
+      checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline);
+    }
+    let { sheet, rows, base, tags } = checked;
+    const tag = randomInt(1, 2 ** 31);
+    const pushId = String(tag);
+    /** Plans sent earlier under this push's tag that may still land. */
+    const earlier: Plan[] = [];
+    let marked = false;
     for (;;) {
       if (!sameColumns(sheet.columns, stale.columns)) {
-        return writes.map(() => headerChanged(sheet.name));
+        if (earlier.length === 0) return writes.map(() => headerChanged(sheet.name));
       }
-      const { rows } = await this.store.loadRows(sheet.id);
-      const planned = planInMemory(sheet, rows, writes);
-      const effects = planned.flatMap((write) => (write instanceof Problem ? [] : write.effects));
-      if (effects.length === 0) return planned.map((write) => answer(write, sheet.version));
-      const push = { id: randomBytes(12).toString('base64url'), expected: rows, deadline };
-      await this.store.markPushing(sheet.id, push.id);
+      // Rows the copy has not taken yet will be a version of their own, as a re-read makes them.
+      const planned = { ...sheet, version: sheet.version + (base === null ? 0 : 1) };
+      const plan: Plan = {
+        id: randomBytes(8).toString('base64url'),
+        planned: sameColumns(sheet.columns, stale.columns)
+          ? this.store.planOnRows(planned, rows, writes)
+          : writes.map(() => headerChanged(sheet.name)),
+      };
+      const effects = plan.planned.flatMap((w) => (w instanceof Problem ? [] : w.effects));
+      // Nothing to send, unless a plan sent earlier must be closed or confirmed (an empty push).
+      if (effects.length === 0 && earlier.length === 0) {
+        if (base !== null) sheet = await this.#take(sheet, rows);
+        else if (marked) await this.store.clearPushing(sheet.id, pushId);
+        return answers(plan, sheet.version);
+      }
+      if (!marked) {
+        if (Date.now() >= deadline) {
+          if (base !== null) await this.#take(sheet, rows);
+          return plan.planned.map(() => deadlinePassed());
+        }
+        await lock.verify();
+        const mark = { pushId, expect: { version: sheet.version, pushing: sheet.pushing ?? null } };
+        if (!(await this.store.markPushing(sheet.id, mark))) return writes.map(() => moved());
+        marked = true;
+      } else if (!(await stillHeld(lock))) {
+        // Another server may hold the sheet now: no new plan goes out from this one.
+        return plan.planned.map((write) => (write instanceof Problem ? write : lockLost()));
+      }
       let outcome;
       try {
-        outcome = await this.provider.push(sheet, effects, push);
+        outcome = await this.provider.push(sheet, effects, {
+          tag,
+          plan: plan.id,
+          earlier: earlier.map((each) => each.id),
+          expected: { columns: sheet.columns, rows },
+          positional,
+          deadline,
+          tags,
+          signal: lock.signal,
+        });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
-        // Only a push that certainly did not land leaves the copy matching the spreadsheet.
-        if (error.code !== 'upstream-outcome-unknown') await this.store.markPushing(sheet.id, null);
-        return planned.map((write) => (write instanceof Problem ? write : error));
+        const settled = await this.#settle(sheet, tag, error);
+        if (settled instanceof Problem) {
+          // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.
+          if (settled.code !== 'upstream-outcome-unknown') {
+            await this.store.clearPushing(sheet.id, pushId).catch(() => {});
+            if (base !== null) await this.#take(sheet, rows).catch(() => {});
+          }
+          return plan.planned.map((write) => (write instanceof Problem ? write : settled));
+        }
+        outcome = { landed: true as const, plan: settled };
       }
       if (outcome.landed) {
-        const accepted = planned.filter(
-          (write): write is PlannedWrite => !(write instanceof Problem),
-        );
-        const applied = await this.store.applyPlanned(sheet.id, accepted, 'api');
-        let next = 0;
-        return planned.map((write) =>
-          write instanceof Problem ? write : (applied[next++] ?? write),
-        );
+        const landed = outcome.plan === plan.id ? plan : earlier.find((p) => p.id === outcome.plan);
+        if (landed === undefined) throw new Error(`unknown plan ${outcome.plan}`);
+        return this.#applyLanded(sheet.id, pushId, landed, landed === plan, lock, base);
       }
-      // It did not land, and the spreadsheet changed meanwhile: plan again on what it holds now.
-      const { table } = outcome;
-      sheet = (await this.store.replaceRows(sheet.id, table.columns, table.rows)).sheet;
-      this.mirror.synced(sheet.id);
+      // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
+      if (outcome.mayLand) earlier.push(plan);
+      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, pushId));
     }
+  }
+
+  /** The copy takes rows read from the tab, when no push is to carry them. */
+  async #take(sheet: Sheet, rows: Cell[][]): Promise<Sheet> {
+    const { sheet: current } = await this.store.replaceRows(sheet.id, sheet.columns, rows);
+    this.mirror.synced(sheet.id);
+    return current;
+  }
+
+  /**
+   * After the last attempt, when one may still land: closes the push, so that the client hears
+   * either that it landed (the plan that did) or, truthfully, that nothing changed. When even
+   * that cannot be done, the outcome stays unknown (504) and the marked copy is re-read later.
+   */
+  async #settle(sheet: Sheet, tag: number, error: Problem): Promise<string | Problem> {
+    if (error.code !== 'upstream-outcome-unknown') return error;
+    try {
+      const landed = await this.provider.settle(sheet, tag, Date.now() + settleMs);
+      return landed ?? nothingLanded(error);
+    } catch {
+      return error;
+    }
+  }
+
+  /**
+   * The spreadsheet has `plan`: its answers stand whatever follows. The copy gets it too while
+   * this server still holds the sheet; otherwise (lock lost, store away, an earlier plan that
+   * landed on a tab since changed) the sheet stays marked and is re-read before it is trusted.
+   */
+  async #applyLanded(
+    sheetId: string,
+    pushId: string,
+    plan: Plan,
+    current: boolean,
+    lock: HeldLock,
+    base: Cell[][] | null,
+  ): Promise<CommitResult[]> {
+    if (current) {
+      const accepted = plan.planned.filter((w): w is PlannedWrite => !(w instanceof Problem));
+      try {
+        await lock.verify();
+        const applied = await this.store.applyPlanned(sheetId, pushId, accepted, 'api', base);
+        if (applied !== null) {
+          this.mirror.synced(sheetId);
+          let next = 0;
+          return plan.planned.map((w) => (w instanceof Problem ? w : (applied[next++] ?? w)));
+        }
+      } catch (error) {
+        if (!landedAnyway(error)) throw error;
+      }
+    }
+    return answers(plan, null);
   }
 }
 
-/** Plans writes in order on a copy of the rows, each seeing those before it. */
-function planInMemory(
-  sheet: Sheet,
-  rows: Cell[][],
-  writes: WriteRequest[],
-): (PlannedWrite | Problem)[] {
-  const copy = new MemoryRows(
-    sheet.name,
-    rows.map((row) => [...row]),
+/** Writes whose rows are chosen on the sheet as it is: all but plain appends. */
+function choosesRows(op: WriteOp): boolean {
+  return op.kind !== 'append';
+}
+
+/** Failures of the store (or of its lock) after the spreadsheet took the writes. */
+function landedAnyway(error: unknown): boolean {
+  return (
+    error instanceof LockLost ||
+    (error instanceof Problem &&
+      (error.code === 'store-unavailable' || error.code === 'store-outcome-unknown'))
   );
-  let version = sheet.version;
-  return writes.map(({ op, ifMatch }) => {
-    const mismatch = versionMismatch(sheet.name, ifMatch, version);
-    if (mismatch !== null) return mismatch;
-    try {
-      const planned = runSync(planWrite(copy, op), null);
-      if (planned.effects.length > 0) version++;
-      return planned;
-    } catch (error) {
-      if (error instanceof Problem) return error;
-      throw error;
-    }
+}
+
+/**
+ * A plan's answers at `version` (the copy's, when no write changed it), or with no version when
+ * the copy is to be re-read and the version the writes end at is not known here.
+ */
+function answers(plan: Plan, version: number | null): CommitResult[] {
+  return plan.planned.map((write) => {
+    if (write instanceof Problem) return write;
+    const { outcome, effects } = write;
+    return version === null ? { outcome, effects } : { outcome, effects, version };
   });
 }
 
-/** A write that changed nothing answers at the version the sheet is at. */
-function answer(write: PlannedWrite | Problem, version: number): CommitResult {
-  return write instanceof Problem ? write : { ...write, version };
+/** How long closing a push may take after its last attempt. */
+const settleMs = 3000;
+
+function nothingLanded(unknown: Problem): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    'The spreadsheet did not take this write, and Sheetport closed it so that no attempt of it can land later; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': unknown.headers['retry-after'] ?? '1' },
+  );
+}
+
+async function stillHeld(lock: HeldLock): Promise<boolean> {
+  try {
+    await lock.verify();
+    return true;
+  } catch (error) {
+    if (error instanceof LockLost) return false;
+    throw error;
+  }
+}
+
+function lockLost(): Problem {
+  return new Problem(
+    'upstream-outcome-unknown',
+    'This server lost the sheet to another while the write was out; it may or may not be in the spreadsheet, and the sheet is read again before it is served. Read the rows before sending the write again.',
+    {},
+    { 'retry-after': '1' },
+  );
+}
+
+function deadlinePassed(): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    'The deadline for this write passed before it could be sent to the spreadsheet; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': '1' },
+  );
+}
+
+function moved(): Problem {
+  return new Problem(
+    'store-unavailable',
+    'Another server took this sheet while this write was being planned; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': '1' },
+  );
 }

@@ -1,10 +1,23 @@
+import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { SheetProvider } from '../providers/provider.ts';
+import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { SheetStore } from '../store/store.ts';
-import type { Sheet } from './sheet.ts';
+import { sameColumns, type Sheet } from './sheet.ts';
 import type { WriteQueue } from './write-queue.ts';
 
 export const defaultFreshnessSeconds = 10;
+
+/** The sheet and rows a commit plans on, as `SheetMirror.check` found them. */
+export interface Checked {
+  /** The copy's sheet. */
+  sheet: Sheet;
+  /** The rows to plan on: the tab's as checked. */
+  rows: Cell[][];
+  /** The tab's rows when the copy has not taken them yet (it does with the writes); else null. */
+  base: Cell[][] | null;
+  /** The tab's push tags, when the check read them. */
+  tags: Map<number, PushTag>;
+}
 
 /**
  * Keeps the store's copy of provider-backed sheets fresh. A read of a copy older than its
@@ -46,10 +59,66 @@ export class SheetMirror {
     );
   }
 
-  /** For work already running in the sheet's queue and lock, such as a commit. */
+  /** For work already running in the sheet's queue and lock. */
   async refreshIfStale(sheetId: string): Promise<Sheet> {
     const sheet = await this.#current(sheetId);
     return this.#needsRead(sheet) ? this.#reread(sheetId) : sheet;
+  }
+
+  /**
+   * For a commit, in the sheet's queue and lock, with the copy's rows in hand: checks that the
+   * tab still holds them (settling first a push whose outcome was left unknown). A tab whose rows
+   * changed is answered as `base`, not yet taken by the copy: the commit plans on it and the copy
+   * takes it with the writes, after the push, so that nothing slow sits between this read and
+   * the push. A new header or tab title is taken at once.
+   */
+  async check(sheet: Sheet, rows: Cell[][], deadline: number): Promise<Checked> {
+    const provider = this.#provider(sheet);
+    if (sheet.pushing !== null && sheet.pushing !== undefined) {
+      const table = await this.#settleAndRead(sheet, provider, deadline);
+      const adopted = await this.adopt(sheet, table);
+      return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
+    }
+    const check = await provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline);
+    if (!check.changed) {
+      this.synced(sheet.id);
+      return { sheet, rows, base: null, tags: check.pushTags ?? new Map() };
+    }
+    return this.pending(sheet, check.table);
+  }
+
+  /** A tab read for a commit: its rows as a base to plan on, or taken at once (see `check`). */
+  async pending(
+    sheet: Sheet,
+    table: ProviderTable,
+    marker: string | null = null,
+  ): Promise<Checked> {
+    const sameShape =
+      sameColumns(table.columns, sheet.columns) &&
+      JSON.stringify(table.source) === JSON.stringify(sheet.source);
+    if (sameShape) return { sheet, rows: table.rows, base: table.rows, tags: table.pushTags };
+    const adopted = await this.adopt(sheet, table, marker);
+    return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
+  }
+
+  /** Makes the copy hold a tab just read; `marker` stays set when a push is still out. */
+  async adopt(sheet: Sheet, table: ProviderTable, marker: string | null = null): Promise<Sheet> {
+    if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
+      await this.store.updateSheet(sheet.id, { source: table.source });
+    }
+    const { sheet: current } = await this.store.replaceRows(
+      sheet.id,
+      table.columns,
+      table.rows,
+      marker,
+    );
+    this.synced(sheet.id);
+    return current;
+  }
+
+  /** Whether the copy must be checked against the spreadsheet before it is trusted. */
+  needsRead(sheet: Sheet): boolean {
+    return this.#needsRead(sheet);
   }
 
   /** Records a read made elsewhere, e.g. when a sheet is first connected. */
@@ -74,13 +143,28 @@ export class SheetMirror {
     const sheet = await this.#current(sheetId);
     const provider = this.providerFor(sheet);
     if (provider === null) return sheet;
-    const table = await provider.read(sheet.source);
-    if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
-      await this.store.updateSheet(sheetId, { source: table.source });
-    }
-    const { sheet: current } = await this.store.replaceRows(sheetId, table.columns, table.rows);
-    this.synced(sheetId);
-    return current;
+    const deadline = Date.now() + provider.deadlineMs;
+    return this.adopt(sheet, await this.#settleAndRead(sheet, provider, deadline));
+  }
+
+  /**
+   * Reads the tab; when the copy is marked by a push whose outcome was left unknown, first closes
+   * that push, so that none of its attempts can land after this read: the read is then the truth.
+   */
+  async #settleAndRead(
+    sheet: Sheet,
+    provider: SheetProvider,
+    deadline: number,
+  ): Promise<ProviderTable> {
+    const tag = pushTagOfMarker(sheet.pushing);
+    if (tag !== null) await provider.settle(sheet, tag, deadline);
+    return provider.read(sheet.source, deadline);
+  }
+
+  #provider(sheet: Sheet): SheetProvider {
+    const provider = this.providerFor(sheet);
+    if (provider === null) throw new Error(`sheet ${sheet.id} is not mirrored`);
+    return provider;
   }
 
   async #current(sheetId: string): Promise<Sheet> {
@@ -88,4 +172,11 @@ export class SheetMirror {
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
     return sheet;
   }
+}
+
+/** A push's marker is its tag id; markers of an older form name no tag to settle. */
+export function pushTagOfMarker(marker: string | null | undefined): number | null {
+  return marker !== null && marker !== undefined && /^[1-9]\d{0,9}$/.test(marker)
+    ? Number(marker)
+    : null;
 }

@@ -9,10 +9,12 @@ import type {
   ApiKeyRecord,
   ConnectionCounts,
   DeliveryRecord,
+  HeldLock,
   KeyId,
   WebhookProgress,
   WebhookRecord,
 } from './store.ts';
+export { LockLost } from './store.ts';
 import type { Work } from './work.ts';
 
 /** A sheet as stored: what the API shows, and what only the engine needs. */
@@ -58,6 +60,12 @@ export class CommitOutcomeUnknown extends Error {
   override name = 'CommitOutcomeUnknown';
 }
 
+/** The lock of a store whose locks cannot be lost (one process owns it). */
+export const lockNeverLost: HeldLock = {
+  signal: new AbortController().signal,
+  verify: async () => {},
+};
+
 /** A read-only snapshot held open across several units, for a read sent in pieces. */
 export interface Snapshot {
   run<T>(work: () => Work<T>): Promise<T>;
@@ -87,7 +95,7 @@ export interface Dialect {
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn; for
    * work spanning several units, such as a write that goes to a provider first.
    */
-  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
+  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   connections(): ConnectionCounts | null;

@@ -24,6 +24,7 @@ import {
 } from './idempotency-records.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
 import { cellsOf, chooseRows, jsonOf, type Chosen, type Rendered } from './read-rows.ts';
+import { MemoryRows } from './memory-rows.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
@@ -39,8 +40,10 @@ import type {
   KeyClaim,
   KeyId,
   KeyOutcome,
+  HeldLock,
   NewSheet,
   PlannedWrite,
+  PushMark,
   ReadAnswer,
   RowEvent,
   SheetChanges,
@@ -296,17 +299,53 @@ export class RowStore implements SheetStore {
     });
   }
 
+  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[] {
+    const copy = new MemoryRows(
+      sheet.name,
+      rows.map((row) => [...row]),
+    );
+    let version = sheet.version;
+    return writes.map(({ op, ifMatch }) => {
+      const mismatch = versionMismatch(sheet.name, ifMatch, version);
+      if (mismatch !== null) return mismatch;
+      try {
+        const planned = runSync(planWrite(copy, op), null);
+        if (planned.effects.length > 0) version++;
+        return planned;
+      } catch (error) {
+        if (error instanceof Problem) return error;
+        throw error;
+      }
+    });
+  }
+
   async applyPlanned(
     sheetId: string,
+    pushId: string,
     writes: PlannedWrite[],
     origin: ChangeSource,
-  ): Promise<WriteResult[]> {
+    base: Cell[][] | null = null,
+  ): Promise<WriteResult[] | null> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const events: RowEvent[] = [];
-    const { results, record } = await this.#commit(events, function* () {
+    const applied = await this.#commit(events, function* () {
       events.length = 0;
-      const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
+      const current = yield* sheetOrMissing(db, sheetId, true);
+      // Another server took the sheet (or re-read it) since this push was marked: not ours.
+      if (current.pushing !== pushId) return null;
+      const source = new StoredRows(db, current, indexThreshold);
+      if (base !== null) {
+        // The tab as checked before the push, which the writes were planned on: first the copy
+        // takes it, as a re-read would.
+        const stored = yield* db.rowsBetween(current.key, 0, current.rowCount);
+        const effects = diffRows(source.codec, stored, base);
+        for (const effect of effects) yield* source.apply(effect);
+        if (effects.length > 0) {
+          source.record.version++;
+          events.push(...rowEvents(source.record, source.changes, 'provider'));
+        }
+      }
       const results: WriteResult[] = [];
       for (const write of writes) {
         const changes = source.changes.length;
@@ -322,14 +361,16 @@ export class RowStore implements SheetStore {
       yield* finish(db, source, events, true);
       return { results, record: source.record };
     });
-    this.#remember(record);
-    return results;
+    if (applied === null) return null;
+    this.#remember(applied.record);
+    return applied.results;
   }
 
   async replaceRows(
     sheetId: string,
     columns: string[],
     rows: Cell[][],
+    marker: string | null = null,
   ): Promise<{ sheet: Sheet; changed: boolean }> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
@@ -361,24 +402,40 @@ export class RowStore implements SheetStore {
         events.push(...rowEvents(source.record, source.changes, 'provider'));
       }
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
-      const wasPushing = source.record.pushing !== null;
-      source.record.pushing = null;
-      yield* finish(db, source, events, wasPushing);
+      const markerMoved = source.record.pushing !== marker;
+      source.record.pushing = marker;
+      yield* finish(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
     this.#remember(record);
     return { sheet: record, changed };
   }
 
-  async markPushing(sheetId: string, marker: string | null): Promise<void> {
+  async markPushing(sheetId: string, mark: PushMark): Promise<boolean> {
     const db = this.#db;
     const record = await db.write(function* () {
       const record = yield* sheetOrMissing(db, sheetId, true);
-      record.pushing = marker;
+      const { version, pushing } = mark.expect;
+      if (record.version !== version || record.pushing !== pushing) return null;
+      record.pushing = mark.pushId;
       yield* db.saveSheet(record);
       return record;
     });
+    if (record === null) return false;
     this.#remember(record);
+    return true;
+  }
+
+  async clearPushing(sheetId: string, pushId: string): Promise<void> {
+    const db = this.#db;
+    const record = await db.write(function* () {
+      const record = yield* sheetOrMissing(db, sheetId, true);
+      if (record.pushing !== pushId) return null;
+      record.pushing = null;
+      yield* db.saveSheet(record);
+      return record;
+    });
+    if (record !== null) this.#remember(record);
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {
@@ -544,7 +601,7 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => this.#db.releaseFlag(name));
   }
 
-  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
     return this.#db.exclusive(sheetId, work);
   }
 

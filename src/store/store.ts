@@ -88,6 +88,32 @@ export interface PlannedWrite {
   effects: WriteEffect[];
 }
 
+/**
+ * The mark a mirrored sheet carries while one of its pushes is out: set before the push, in one
+ * statement that also checks the sheet is as the pushing server planned on (the fence against a
+ * server that lost the sheet's lock meanwhile). Records that must be kept with the push (such as
+ * the keys of the writes it carries) belong here, so they are written in the same statement.
+ */
+export interface PushMark {
+  /** The push's id, as the sheet's marker holds it. */
+  pushId: string;
+  /** The sheet must still be at this version and carry this marker (null: none). */
+  expect: { version: number; pushing: string | null };
+}
+
+/** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
+export class LockLost extends Error {
+  override name = 'LockLost';
+}
+
+/** The sheet's lock as held by `exclusive`'s work. */
+export interface HeldLock {
+  /** Aborted when the lock is known to be lost (its connection to the database died). */
+  readonly signal: AbortSignal;
+  /** Throws `lock-lost` unless the lock is still held, asking the database where it must. */
+  verify(): Promise<void>;
+}
+
 /** Where a row change came from, as its event says. */
 export type ChangeSource = 'api' | 'provider';
 
@@ -202,26 +228,43 @@ export interface SheetStore {
   /** Every row of a sheet, for a provider-backed sheet's writes to be planned on. */
   loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }>;
   /**
-   * Applies writes planned with `loadRows` (and already applied upstream) as they were planned,
-   * and clears the push marker with them: the copy matches the spreadsheet again.
+   * Plans writes in order on rows in hand (a provider-backed sheet's, as checked against its
+   * spreadsheet), each seeing those before it, changing nothing stored: for `applyPlanned`.
+   */
+  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[];
+  /**
+   * Applies writes planned with `planOnRows` (and already applied upstream) as they were
+   * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
+   * `base`, the rows the writes were planned on (a read of the spreadsheet the copy has not
+   * taken yet), the copy first takes those rows, as `replaceRows` would, in the same
+   * transaction. Only while the sheet still carries push `pushId`'s marker (the fence): null,
+   * and nothing applied, otherwise.
    */
   applyPlanned(
     sheetId: string,
+    pushId: string,
     writes: PlannedWrite[],
     source: ChangeSource,
-  ): Promise<WriteResult[]>;
+    base?: Cell[][] | null,
+  ): Promise<WriteResult[] | null>;
   /**
    * Makes a sheet hold these columns and rows, a fresh read of its spreadsheet, changing only the
-   * rows that differ (`changed` is false, and the version stays, when none do), and clears the
-   * push marker: the copy matches the spreadsheet.
+   * rows that differ (`changed` is false, and the version stays, when none do), and sets the push
+   * marker to `marker` (by default clears it: the copy matches the spreadsheet).
    */
   replaceRows(
     sheetId: string,
     columns: string[],
     rows: Cell[][],
+    marker?: string | null,
   ): Promise<{ sheet: Sheet; changed: boolean }>;
-  /** Sets or clears the marker of a provider push whose outcome is not yet known to the copy. */
-  markPushing(sheetId: string, marker: string | null): Promise<void>;
+  /**
+   * Marks a sheet as pushing, if it is still as `mark.expect` says (the fence); false, and
+   * nothing changed, otherwise.
+   */
+  markPushing(sheetId: string, mark: PushMark): Promise<boolean>;
+  /** Clears push `pushId`'s marker, if the sheet still carries it: nothing of it landed. */
+  clearPushing(sheetId: string, pushId: string): Promise<void>;
   pushingMarker(sheetId: string): Promise<string | null>;
 
   // Idempotency keys (see idempotency-records.ts)
@@ -333,7 +376,7 @@ export interface SheetStore {
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
    * spanning more than one call, such as planning a write, sending it upstream and applying it.
    */
-  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T>;
+  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   createKey(key: ApiKeyRecord): Promise<void>;
   listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
   findKey(id: string): Promise<ApiKeyRecord | null>;

@@ -7,8 +7,13 @@ import { internalError, quotaExceeded, serviceUnavailable, type ApiError } from 
 
 /** `before` refuses and changes nothing; `after` applies the request, then fails its answer. */
 export type FaultMoment = 'before' | 'after';
-/** An error status with Google's body, a socket destroyed unanswered, or a socket never answered. */
-export type FaultMode = 'status' | 'reset' | 'timeout';
+/**
+ * An error status with Google's body, a socket destroyed unanswered, a socket never answered, or
+ * (`late`) a request held unanswered and applied only later, as Google does with a request it is
+ * still working on when its client gives up: after `applyAfterMs`, or when the test calls
+ * `applyHeld()`, even after the client hung up, on the spreadsheet as it is by then.
+ */
+export type FaultMode = 'status' | 'reset' | 'timeout' | 'late';
 
 interface FailureScope {
   /** Which API requests fail: writes, reads or both (default). Token requests never do. */
@@ -21,12 +26,14 @@ export type InjectedFailure = FailureScope &
   (
     | { mode?: 'status'; status: 429 | 500 | 503; retryAfterSeconds?: number }
     | { mode: 'reset' | 'timeout' }
+    | { mode: 'late'; applyAfterMs?: number }
   );
 
 /** The fault one request meets. */
 export type Fault =
   | { when: FaultMoment; mode: 'status'; error: ApiError }
-  | { when: FaultMoment; mode: 'reset' | 'timeout' };
+  | { when: FaultMoment; mode: 'reset' | 'timeout' }
+  | { when: 'before'; mode: 'late'; applyAfterMs?: number };
 
 /** The faults a mix can draw, each at its own rate; names without `after` refuse before applying. */
 const MIXABLE = {
@@ -39,6 +46,8 @@ const MIXABLE = {
   after503: { when: 'after', mode: 'status', status: 503 },
   afterReset: { when: 'after', mode: 'reset' },
   afterTimeout: { when: 'after', mode: 'timeout' },
+  /** Held unanswered and applied 5 s later, after its client gave up. */
+  lateApply: { mode: 'late', applyAfterMs: 5000 },
 } as const satisfies Record<string, InjectedFailure>;
 
 export type MixedFault = keyof typeof MIXABLE;
@@ -119,6 +128,14 @@ export class Faults {
 
 function faultOf(failure: InjectedFailure, kind: 'read' | 'write'): Fault {
   const when = failure.when ?? 'before';
+  if (failure.mode === 'late') {
+    const { applyAfterMs } = failure;
+    return {
+      when: 'before',
+      mode: 'late',
+      ...(applyAfterMs === undefined ? {} : { applyAfterMs }),
+    };
+  }
   if (!('status' in failure)) return { when, mode: failure.mode };
   const { status, retryAfterSeconds } = failure;
   const headers: Record<string, string> =

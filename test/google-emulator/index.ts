@@ -77,6 +77,21 @@ export interface GoogleSheetsEmulator {
   faultRates: FaultRates | null;
   /** Added before every answer. */
   latencyMs: number;
+  /** Runs the requests a `late` fault holds, now, oldest first; answers how many ran. */
+  applyHeld(): number;
+  /** Requests a `late` fault still holds. */
+  readonly heldCount: number;
+  /**
+   * Runs `then` once the next API request of `kind` has run or been refused, before its answer
+   * goes out: a person editing between Sheetport's read and its write.
+   */
+  afterNext(kind: 'read' | 'write', then: () => void): void;
+  /** A person inserting rows (0 is the first row, the header) above `at`. */
+  insertRows(spreadsheetId: string, tab: string, at: number, rows: EmulatorCell[][]): void;
+  /** A person deleting `count` rows from `at` (0 is the header). */
+  deleteRows(spreadsheetId: string, tab: string, at: number, count?: number): void;
+  /** A person dragging row `from` to sit at `to` (both counted before the move). */
+  moveRow(spreadsheetId: string, tab: string, from: number, to: number): void;
   stats(): EmulatorStats;
   resetStats(): void;
   /** Expires every access token handed out, as if an hour had passed. */
@@ -219,6 +234,38 @@ class Emulator implements GoogleSheetsEmulator {
 
   stats(): EmulatorStats {
     return this.traffic.stats();
+  }
+
+  applyHeld(): number {
+    return this.traffic.applyHeld();
+  }
+
+  get heldCount(): number {
+    return this.traffic.heldCount;
+  }
+
+  afterNext(kind: 'read' | 'write', then: () => void): void {
+    this.traffic.afterNext(kind, then);
+  }
+
+  insertRows(spreadsheetId: string, tab: string, at: number, rows: EmulatorCell[][]): void {
+    const all = this.rows(spreadsheetId, tab);
+    all.splice(at, 0, ...rows);
+    this.setRows(spreadsheetId, tab, all);
+  }
+
+  deleteRows(spreadsheetId: string, tab: string, at: number, count = 1): void {
+    const all = this.rows(spreadsheetId, tab);
+    all.splice(at, count);
+    this.setRows(spreadsheetId, tab, all);
+  }
+
+  moveRow(spreadsheetId: string, tab: string, from: number, to: number): void {
+    const all = this.rows(spreadsheetId, tab);
+    const [row] = all.splice(from, 1);
+    if (row === undefined) throw new Error(`No row ${from}`);
+    all.splice(to, 0, row);
+    this.setRows(spreadsheetId, tab, all);
   }
 
   resetStats(): void {

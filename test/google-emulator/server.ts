@@ -59,6 +59,8 @@ interface Outcome {
   slowMs?: number;
   /** What stats() shows of the request; unknown paths are not recorded. */
   record?: Pick<RequestRecord, 'kind' | 'principal' | 'requestCount' | 'fault'>;
+  /** A `late` fault: runs the request when the emulator lets it land, whoever still listens. */
+  late?: { run: () => Outcome; afterMs: number | undefined };
 }
 
 async function handle(
@@ -79,6 +81,16 @@ async function handle(
     const path = decodeURIComponent(url.pathname);
     const { status, answer, applied } = outcome;
     kept = deps.traffic.record({ at, method, path, status, answer, applied, ...outcome.record });
+    deps.traffic.ran(outcome.record.kind);
+  }
+  const late = outcome.late;
+  if (late && kept) {
+    const record = kept;
+    deps.traffic.hold(() => {
+      const ran = late.run();
+      record.applied = ran.applied;
+      record.lateStatus = ran.status;
+    }, late.afterMs);
   }
   // A held request stays open until the client gives up or the emulator closes its sockets.
   if (outcome.answer === 'none') return;
@@ -150,6 +162,16 @@ function api(deps: ServerDeps, incoming: Incoming): Outcome {
   }
   const record = { kind, principal: principal?.email };
   const { fault, slowMs } = deps.traffic.faults.draw(kind);
+  if (fault?.mode === 'late') {
+    return {
+      status: 0,
+      body: undefined,
+      answer: 'none',
+      applied: false,
+      record: { ...record, fault: { when: fault.when, mode: fault.mode } },
+      late: { run: () => run(deps, found, incoming.url, admitted), afterMs: fault.applyAfterMs },
+    };
+  }
   if (fault?.when === 'before') return faulted(fault, { applied: false, slowMs, record });
   const outcome = run(deps, found, incoming.url, admitted);
   const ran = { ...outcome, slowMs, record: { ...record, ...outcome.record } };
@@ -210,7 +232,10 @@ function failed(error: unknown, record: Outcome['record']): Outcome {
 }
 
 /** The answer a fault gives in place of the request's own; whatever ran stays applied. */
-function faulted(fault: Fault, ran: Pick<Outcome, 'applied' | 'slowMs' | 'record'>): Outcome {
+function faulted(
+  fault: Exclude<Fault, { mode: 'late' }>,
+  ran: Pick<Outcome, 'applied' | 'slowMs' | 'record'>,
+): Outcome {
   const record = ran.record && { ...ran.record, fault: { when: fault.when, mode: fault.mode } };
   const base = { applied: ran.applied, slowMs: ran.slowMs, record };
   if (fault.mode === 'status') {

@@ -34,6 +34,8 @@ export interface RequestRecord {
   principal?: string;
   /** Number of requests inside a spreadsheets.batchUpdate. */
   requestCount?: number;
+  /** For a `late` request once it ran: the status it would have answered (400: refused whole). */
+  lateStatus?: number;
 }
 
 export interface EmulatorStats {
@@ -58,6 +60,46 @@ export class Traffic {
   private readonly writeTimes = new Map<string, number[]>();
   readonly faults = new Faults();
   private log: RequestRecord[] = [];
+  /** Requests held by a `late` fault, not yet run. */
+  private held: (() => void)[] = [];
+  /** What a test runs once the next request of a kind has run, before it is answered. */
+  private hooks: { kind: RequestKind; then: () => void }[] = [];
+
+  /** Keeps a held request to run at `applyHeld()`, or by itself after `afterMs`. */
+  hold(run: () => void, afterMs: number | undefined): void {
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      this.held = this.held.filter((each) => each !== once);
+      run();
+    };
+    this.held.push(once);
+    if (afterMs !== undefined) setTimeout(once, afterMs).unref();
+  }
+
+  /** Runs every held request now, oldest first; answers how many ran. */
+  applyHeld(): number {
+    const held = [...this.held];
+    for (const run of held) run();
+    return held.length;
+  }
+
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  afterNext(kind: RequestKind, then: () => void): void {
+    this.hooks.push({ kind, then });
+  }
+
+  /** Called once a request has run (or was refused): the first hook waiting for its kind fires. */
+  ran(kind: RequestKind): void {
+    const index = this.hooks.findIndex((hook) => hook.kind === kind);
+    if (index < 0) return;
+    const [hook] = this.hooks.splice(index, 1);
+    hook?.then();
+  }
 
   get quota(): QuotaSettings | null {
     return this.quotaSettings;

@@ -27,10 +27,16 @@ export async function build(
   options: Partial<AppOptions> = {},
   providers: Providers = {},
   /** The readiness probe and shutdown signal, and options of the store, when a test sets them. */
-  extra: Pick<AppDeps, 'readiness' | 'shutdown'> & { store?: RowStoreOptions } = {},
+  extra: Pick<AppDeps, 'readiness' | 'shutdown'> & {
+    store?: RowStoreOptions;
+    /** Puts a stand-in in front of the store, e.g. one that fails on cue. */
+    wrapStore?: (store: SheetStore) => SheetStore;
+  } = {},
 ): Promise<TestServer> {
-  const { store: storeOptions, ...health } = extra;
-  const { store, env, dispose } = await openTestStore(storeOptions);
+  const { store: storeOptions, wrapStore, ...health } = extra;
+  const opened = await openTestStore(storeOptions);
+  const { env, dispose } = opened;
+  const store = wrapStore ? wrapStore(opened.store) : opened.store;
   // The read cache is off unless a test asks for it, so that every read, and every check that a
   // refused request changed nothing, reads the store itself.
   const app = await createApp(

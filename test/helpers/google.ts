@@ -15,6 +15,8 @@ export interface Setup {
   /** Settings that point another server at the same store. */
   env: Record<string, string>;
   google: GoogleProvider;
+  /** A provider like the server's, for a second server on the same store and emulator. */
+  newProvider(): GoogleProvider;
 }
 
 export const people = [
@@ -37,6 +39,7 @@ export async function setup(
     share?: boolean;
     /** Options of the app, e.g. the read cache off for checks that must read past it. */
     app?: Partial<AppOptions>;
+    wrapStore?: (store: SheetStore) => SheetStore;
   } = {},
 ): Promise<Setup> {
   const emulator = await startGoogleSheetsEmulator();
@@ -71,11 +74,15 @@ export async function setup(
     writesPerMinute: 1000,
     ...options.settings,
   };
-  const identity = googleIdentity(settings);
-  assert.ok(identity !== null);
-  const google = new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
-  const { url, store, env } = await build(t, options.app ?? {}, { google });
-  return { emulator, url, spreadsheetId, store, env, google };
+  const newProvider = () => {
+    const identity = googleIdentity(settings);
+    assert.ok(identity !== null);
+    return new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
+  };
+  const google = newProvider();
+  const extra = options.wrapStore ? { wrapStore: options.wrapStore } : {};
+  const { url, store, env } = await build(t, options.app ?? {}, { google }, extra);
+  return { emulator, url, spreadsheetId, store, env, google, newProvider };
 }
 
 export async function connect(

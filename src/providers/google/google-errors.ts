@@ -1,4 +1,5 @@
 import { Problem } from '../../errors/problem.ts';
+import type { GoogleSource } from '../../sheets/sheet.ts';
 import type { Verdict } from '../retry.ts';
 
 /** The parts of an HTTP client error that matter here (gaxios' GaxiosError has them all). */
@@ -65,6 +66,7 @@ export function judgeGoogleError(
   }
   return {
     retry: false,
+    ...(status === 400 && google?.status === 'INVALID_ARGUMENT' ? { refusedWhole: true } : {}),
     problem: finalProblem(status, google?.status, message, typeof body.error === 'string', context),
   };
 }
@@ -123,4 +125,28 @@ function retryAfter(headers: unknown): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The plan a settle records: the push was closed with nothing applied. */
+export const voidPlan = 'void';
+export function outcomeUnknown(source: GoogleSource, cause: Problem): Problem {
+  return new Problem(
+    'upstream-outcome-unknown',
+    `Google Sheets did not answer whether it applied this write to "${source.spreadsheetId}", and could not be asked before the deadline (${cause.detail}). It may or may not be in the spreadsheet; Sheetport reads the spreadsheet again before serving this sheet. Read the rows before sending the write again.`,
+    {},
+    { 'retry-after': cause.headers['retry-after'] ?? '1' },
+  );
+}
+
+/** No attempt left: "nothing changed" only when no attempt sent can still land. */
+export function giveUp(last: Problem | null, mayLand: boolean, source: GoogleSource): Problem {
+  const problem =
+    last ??
+    new Problem(
+      'upstream-unavailable',
+      `The deadline for this write to "${source.spreadsheetId}" passed before it could be sent; nothing was changed.`,
+      {},
+      { 'retry-after': '1' },
+    );
+  return mayLand ? outcomeUnknown(source, problem) : problem;
 }

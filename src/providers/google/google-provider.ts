@@ -4,12 +4,13 @@ import { Problem } from '../../errors/problem.ts';
 import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
 import type { WriteEffect } from '../../sheets/write-effect.ts';
 import { readEveryTab, type EveryTab } from '../../sources/every-tab.ts';
-import { checkRowWidth, columnsFromHeader } from '../../sources/header.ts';
 import type {
   ProviderTable,
   Push,
   PushOutcome,
+  PushTag,
   SheetProvider,
+  TabCheck,
   UpstreamEvent,
 } from '../provider.ts';
 import {
@@ -20,15 +21,15 @@ import {
   type Verdict,
 } from '../retry.ts';
 import { WriteSlots } from '../write-slots.ts';
-import { cellFromGoogle } from './google-cells.ts';
-import { judgeGoogleError } from './google-errors.ts';
+import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
+import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
 import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
-import { batchRequests, pushTagOf, pushTagRequests } from './google-requests.ts';
+import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
 
 /** Just what a read needs: each tab's id and title, and the typed value of every cell. */
 const gridFields =
-  'sheets(properties(sheetId,title,index),developerMetadata(metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
+  'sheets(properties(sheetId,title,index),developerMetadata(metadataId,metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
 const tabFields = 'sheets(properties(sheetId,title,index))';
 
 /** Google Sheets through its own client library, with retries within a deadline. */
@@ -104,10 +105,10 @@ export class GoogleProvider implements SheetProvider {
     };
   }
 
-  async read(source: SheetSource): Promise<ProviderTable> {
+  async read(source: SheetSource, deadline?: number): Promise<ProviderTable> {
     const google = googleSource(source);
     try {
-      return await this.#readTab(google);
+      return await this.#readTab(google, deadline);
     } catch (error) {
       if (!(error instanceof Problem && error.code === 'tab-not-found')) throw error;
       // The tab may have been renamed: it keeps its id.
@@ -123,14 +124,138 @@ export class GoogleProvider implements SheetProvider {
     return this.#slots.take();
   }
 
+  async changedSince(
+    sheet: Sheet,
+    copy: { columns: string[]; rows: Cell[][] },
+    deadline: number,
+  ): Promise<TabCheck> {
+    const table = await this.read(sheet.source, deadline);
+    const same =
+      sameHeader(table.columns, copy.columns) &&
+      sameRows(table.rows, copy.rows) &&
+      JSON.stringify(table.source) === JSON.stringify(sheet.source);
+    return same ? { changed: false, pushTags: table.pushTags } : { changed: true, table };
+  }
+
   /**
-   * Sends the batch, tagged with the push's id in the same atomic request. A failure that may
-   * have been applied (a 5xx, a cut connection, no answer) is never resent blind: the tab is read
-   * back first. Its tag says the batch landed; an unchanged tab without it is safe to send again;
-   * a tab that changed meanwhile goes back to the caller to plan on.
+   * Sends the batch with the push's tag. Every attempt carries the same tag id, which Google
+   * refuses to create twice (the whole batch with it), so an attempt applied late, after its
+   * client gave up, can never land beside another. Before a retry the tab is read: its tag says
+   * the push landed; a tab that changed under writes that choose rows goes back to the caller to
+   * plan again (the same tag keeps one plan at most landing). When no attempt is left, the
+   * caller hears "nothing changed" only if no attempt sent can still land.
    */
   async push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome> {
     const source = googleSource(sheet.source);
+    this.#checkCanWrite();
+    const requests = [
+      ...batchRequests(source.tabId, sheet.columns.length, effects),
+      ...pushTagRequests(
+        source.tabId,
+        push.tag,
+        { plan: push.plan, deadline: push.deadline },
+        tagsToPrune(push.tags, push.tag, Date.now()),
+      ),
+    ];
+    const plans = [push.plan, ...push.earlier];
+    // An earlier plan under this tag may still land; so may any attempt whose answer was lost.
+    let mayLand = push.earlier.length > 0;
+    let last: Problem | null = null;
+    const backoff = new Backoff(push.deadline, this.retryPolicy);
+    for (let attempt = 0; ; attempt++) {
+      if (attempt > 0) {
+        const table = await this.#readBack(source, push.deadline, mayLand);
+        const tag = table.pushTags.get(push.tag);
+        if (tag !== undefined) return this.#tagged(tag, plans, last);
+        const moved = !sameHeader(table.columns, sheet.columns);
+        if (moved || (push.positional && !sameRows(table.rows, push.expected.rows))) {
+          return { landed: false, table, mayLand };
+        }
+        // The first attempt was paced by writeSlot(); every retry is a write request too.
+        await this.#slots.take();
+      }
+      if (Date.now() >= push.deadline || push.signal?.aborted === true) {
+        throw giveUp(last, mayLand, source);
+      }
+      if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });
+      try {
+        await this.#api.spreadsheets.batchUpdate(
+          { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
+          { retry: false, timeout: attemptTimeout(push.deadline) },
+        );
+        this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+        return { landed: true, plan: push.plan };
+      } catch (error) {
+        const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
+        this.#failed('write', verdict);
+        if (mayLand && verdict.refusedWhole === true) {
+          // Refused whole: most likely because the tag exists, an earlier attempt having landed.
+          const table = await this.#readBack(source, push.deadline, true);
+          const tag = table.pushTags.get(push.tag);
+          if (tag !== undefined) return this.#tagged(tag, plans, verdict.problem);
+        }
+        if (verdict.mayHaveApplied === true) mayLand = true;
+        last = verdict.problem;
+        if (!verdict.retry) throw mayLand ? outcomeUnknown(source, verdict.problem) : last;
+        try {
+          await backoff.wait(verdict);
+        } catch (problem) {
+          throw giveUp(problem instanceof Problem ? problem : last, mayLand, source);
+        }
+      }
+    }
+  }
+
+  /**
+   * Creates the push's tag alone, marked void, so that no attempt of the push can land any more;
+   * if Google refuses it, an attempt landed first, and its tag says which plan.
+   */
+  async settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null> {
+    const source = googleSource(sheet.source);
+    this.#checkCanWrite();
+    const requests = pushTagRequests(source.tabId, tag, { plan: voidPlan, deadline: Date.now() });
+    const context = this.#context(source.spreadsheetId);
+    try {
+      await withRetries(
+        async () => {
+          await this.#slots.take();
+          await this.#api.spreadsheets.batchUpdate(
+            { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
+            { retry: false, timeout: attemptTimeout(deadline) },
+          );
+        },
+        (error) => {
+          const verdict = judgeGoogleError(error, context);
+          this.#failed('write', verdict);
+          // Resending is safe: a second void tag of one id is refused like any other.
+          return verdict.refusedWhole === true ? { ...verdict, retry: false } : verdict;
+        },
+        deadline,
+        this.retryPolicy,
+      );
+      return null;
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      const table = await this.#readTab(source, deadline);
+      const found = table.pushTags.get(tag);
+      if (found === undefined) throw outcomeUnknown(source, error);
+      return found.plan === voidPlan ? null : found.plan;
+    }
+  }
+
+  #tagged(tag: PushTag, plans: string[], last: Problem | null): PushOutcome {
+    if (plans.includes(tag.plan)) return { landed: true, plan: tag.plan };
+    // Voided by a settle, or another push's tag: none of this push's attempts can land.
+    throw (
+      last ??
+      new Problem(
+        'upstream-unavailable',
+        'Google Sheets did not apply the change; nothing was changed.',
+      )
+    );
+  }
+
+  #checkCanWrite(): void {
     if (!this.identity.canWrite) {
       throw new Problem(
         'provider-read-only',
@@ -139,50 +264,22 @@ export class GoogleProvider implements SheetProvider {
         { allow: 'GET, HEAD' },
       );
     }
-    const requests = [
-      ...batchRequests(source.tabId, sheet.columns.length, effects),
-      ...pushTagRequests(source.tabId, push.id),
-    ];
-    const backoff = new Backoff(push.deadline, this.retryPolicy);
-    for (let attempt = 0; ; attempt++) {
-      // The first attempt was paced by writeSlot(); every retry is a write request too.
-      if (attempt > 0) await this.#slots.take();
-      if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });
-      try {
-        await this.#api.spreadsheets.batchUpdate(
-          { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
-          { retry: false, timeout: attemptTimeout(push.deadline) },
-        );
-        this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
-        return { landed: true };
-      } catch (error) {
-        const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
-        this.#failed('write', verdict);
-        if (!verdict.retry) throw verdict.problem;
-        if (verdict.mayHaveApplied === true) {
-          const table = await this.#readBack(source, push.deadline);
-          if (table.lastPush === push.id) return { landed: true };
-          if (!sameRows(table.rows, push.expected) || !sameHeader(table.columns, sheet.columns)) {
-            return { landed: false, table };
-          }
-        }
-        await backoff.wait(verdict);
-      }
-    }
   }
 
-  /** Reads the tab to learn a push's outcome; if Google stays silent past the deadline, nobody knows. */
-  async #readBack(source: GoogleSource, deadline: number): Promise<ProviderTable> {
+  /**
+   * Reads the tab to learn a push's outcome. If Google stays silent past the deadline while an
+   * attempt may still land, nobody knows; if none can, nothing changed.
+   */
+  async #readBack(
+    source: GoogleSource,
+    deadline: number,
+    mayLand: boolean,
+  ): Promise<ProviderTable> {
     try {
       return await this.#readTab(source, deadline);
     } catch (error) {
-      if (!(error instanceof Problem)) throw error;
-      throw new Problem(
-        'upstream-outcome-unknown',
-        `Google Sheets did not answer whether it applied this write to "${source.spreadsheetId}", and could not be asked before the deadline (${error.detail}). It may or may not be in the spreadsheet; Sheetport reads the spreadsheet again before serving this sheet. Read the rows before sending the write again.`,
-        {},
-        { 'retry-after': error.headers['retry-after'] ?? '1' },
-      );
+      if (!(error instanceof Problem) || !mayLand) throw error;
+      throw outcomeUnknown(source, error);
     }
   }
 
@@ -254,40 +351,6 @@ export class GoogleProvider implements SheetProvider {
  */
 function attemptTimeout(deadline: number): number {
   return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
-}
-
-const sameHeader = (a: string[], b: string[]) =>
-  a.length === b.length && a.every((column, i) => column === b[i]);
-
-/** Rows compared as the API shows them: a date and its text are the same cell here. */
-function sameRows(a: Cell[][], b: Cell[][]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** A tab as read with its grid data: its table, and its source with its current title and id. */
-function tableOfTab(tab: sheets_v4.Schema$Sheet, source: GoogleSource): ProviderTable {
-  const grid = (tab.data?.[0]?.rowData ?? []).map((row) => (row.values ?? []).map(cellFromGoogle));
-  return {
-    ...tableFromGrid(grid),
-    source: {
-      ...source,
-      tab: tab.properties?.title ?? source.tab,
-      tabId: tab.properties?.sheetId ?? source.tabId,
-    },
-    lastPush: pushTagOf(tab.developerMetadata ?? []),
-  };
-}
-
-/** The header row names the columns; rows below it are the sheet, without trailing empty rows. */
-export function tableFromGrid(grid: Cell[][]): { columns: string[]; rows: Cell[][] } {
-  const columns = columnsFromHeader(grid[0] ?? []);
-  let end = grid.length;
-  while (end > 1 && (grid[end - 1] ?? []).every((cell) => cell === null)) end--;
-  const rows = grid.slice(1, end).map((row, i) => {
-    checkRowWidth(row, columns.length, i + 2);
-    return columns.map((_, index) => row[index] ?? null);
-  });
-  return { columns, rows };
 }
 
 function googleSource(source: SheetSource): GoogleSource {

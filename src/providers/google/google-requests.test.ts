@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cell } from '../../cells/cell.ts';
-import { batchRequests, runs } from './google-requests.ts';
+import {
+  batchRequests,
+  pushTagRequests,
+  pushTagsOf,
+  runs,
+  tagsToPrune,
+} from './google-requests.ts';
 
 test('positions coalesce into runs of consecutive rows', () => {
   assert.deepEqual(runs([]), []);
@@ -93,4 +99,52 @@ test('effects keep their order in one batch', () => {
     requests.map((r) => Object.keys(r)[0]),
     ['appendCells', 'deleteDimension', 'updateCells'],
   );
+});
+
+test('a push tag is created with its fixed id and its plan, after the deletes of old tags', () => {
+  assert.deepEqual(pushTagRequests(4, 77, { plan: 'p1', deadline: 1000 }, [5]), [
+    { deleteDeveloperMetadata: { dataFilter: { developerMetadataLookup: { metadataId: 5 } } } },
+    {
+      createDeveloperMetadata: {
+        developerMetadata: {
+          metadataId: 77,
+          metadataKey: 'sheetport.push',
+          metadataValue: 'p1@1000',
+          location: { sheetId: 4 },
+          visibility: 'DOCUMENT',
+        },
+      },
+    },
+  ]);
+});
+
+test('push tags are read back by id; other keys are ignored, and an older form has deadline 0', () => {
+  const tags = pushTagsOf([
+    { metadataId: 1, metadataKey: 'sheetport.push', metadataValue: 'p1@1000' },
+    { metadataId: 2, metadataKey: 'sheetport.push', metadataValue: 'legacy' },
+    { metadataId: 3, metadataKey: 'other', metadataValue: 'x@1' },
+    { metadataKey: 'sheetport.push', metadataValue: 'no id@1' },
+  ]);
+  assert.deepEqual(
+    [...tags],
+    [
+      [1, { plan: 'p1', deadline: 1000 }],
+      [2, { plan: 'legacy', deadline: 0 }],
+    ],
+  );
+});
+
+test('old tags are pruned after five minutes past their deadline, the oldest beyond 400, never the own', () => {
+  const now = 10 * 60_000;
+  const tags = new Map([
+    [1, { plan: 'a', deadline: now - 5 * 60_000 - 1 }],
+    [2, { plan: 'b', deadline: now - 5 * 60_000 + 1 }],
+    [3, { plan: 'c', deadline: 0 }],
+  ]);
+  assert.deepEqual(tagsToPrune(tags, 9, now).sort(), [1, 3]);
+  assert.deepEqual(tagsToPrune(tags, 1, now), [3]);
+  const many = new Map(
+    Array.from({ length: 401 }, (_, i) => [i + 1, { plan: 'p', deadline: now + i }]),
+  );
+  assert.deepEqual(tagsToPrune(many, 1000, now), [2, 1]);
 });

@@ -1,6 +1,7 @@
 import type { sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
 import type { WriteEffect } from '../../sheets/write-effect.ts';
+import type { PushTag } from '../provider.ts';
 import { cellToGoogle } from './google-cells.ts';
 
 type Request = sheets_v4.Schema$Request;
@@ -61,31 +62,30 @@ export function batchRequests(tabId: number, width: number, effects: WriteEffect
   });
 }
 
-/** The key of the developer metadata that records, on the tab, the last push that landed. */
+/** The key of the developer metadata that records, on the tab, the pushes that landed. */
 const pushKey = 'sheetport.push';
 
 /**
- * Requests that record a push's id on the tab, sent inside the same batch as its changes: Google
- * applies the batch all or none, so the tag is there exactly when the changes are.
+ * Requests that create a push's tag, sent inside the same batch as its changes: Google applies
+ * the batch all or none, and refuses a second tag of one id (so the whole batch), so the changes
+ * land at most once, exactly when the tag does. Tags of older pushes go in the same batch.
  */
-export function pushTagRequests(tabId: number, pushId: string): Request[] {
+export function pushTagRequests(
+  tabId: number,
+  tag: number,
+  value: PushTag,
+  prune: number[] = [],
+): Request[] {
   return [
-    {
-      deleteDeveloperMetadata: {
-        dataFilter: {
-          developerMetadataLookup: {
-            metadataKey: pushKey,
-            metadataLocation: { sheetId: tabId },
-            locationMatchingStrategy: 'EXACT_LOCATION',
-          },
-        },
-      },
-    },
+    ...prune.map((metadataId) => ({
+      deleteDeveloperMetadata: { dataFilter: { developerMetadataLookup: { metadataId } } },
+    })),
     {
       createDeveloperMetadata: {
         developerMetadata: {
+          metadataId: tag,
           metadataKey: pushKey,
-          metadataValue: pushId,
+          metadataValue: `${value.plan}@${value.deadline}`,
           location: { sheetId: tabId },
           visibility: 'DOCUMENT',
         },
@@ -94,9 +94,39 @@ export function pushTagRequests(tabId: number, pushId: string): Request[] {
   ];
 }
 
-/** The id of the last push recorded on a tab, from its developer metadata. */
-export function pushTagOf(metadata: sheets_v4.Schema$DeveloperMetadata[]): string | null {
-  return metadata.find((entry) => entry.metadataKey === pushKey)?.metadataValue ?? null;
+/** The push tags of a tab, from its developer metadata; tags of an older form have deadline 0. */
+export function pushTagsOf(metadata: sheets_v4.Schema$DeveloperMetadata[]): Map<number, PushTag> {
+  const tags = new Map<number, PushTag>();
+  for (const entry of metadata) {
+    if (entry.metadataKey !== pushKey || typeof entry.metadataId !== 'number') continue;
+    const value = entry.metadataValue ?? '';
+    const at = value.lastIndexOf('@');
+    const deadline = at < 0 ? 0 : Number(value.slice(at + 1));
+    tags.set(entry.metadataId, {
+      plan: at < 0 ? value : value.slice(0, at),
+      deadline: Number.isFinite(deadline) ? deadline : 0,
+    });
+  }
+  return tags;
+}
+
+/** How long a push's tag is kept after its deadline: attempts still held by Google may land. */
+const tagRetentionMs = 5 * 60_000;
+/**
+ * Tags kept at most (the newest): about 45 characters each, some 18,000 characters in all, as
+ * Google bounds the developer metadata a spreadsheet holds; at Google's default quota of 60
+ * writes a minute a tab never holds more than 300 tags younger than the retention.
+ */
+const maxTags = 400;
+
+/** The tags past their retention, and the oldest beyond `maxTags`; never the push's own. */
+export function tagsToPrune(tags: Map<number, PushTag>, own: number, now: number): number[] {
+  const others = [...tags]
+    .filter(([id]) => id !== own)
+    .sort(([, a], [, b]) => b.deadline - a.deadline);
+  return others
+    .filter(([, tag], i) => i >= maxTags - 1 || tag.deadline < now - tagRetentionMs)
+    .map(([id]) => id);
 }
 
 /** Sorted positions as runs of consecutive ones: [0,1,2,5] -> [[0,2],[5,5]]. */

@@ -5,6 +5,7 @@ import type { IdempotencyRecord } from '../idempotency-records.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
   CommitOutcomeUnknown,
+  LockLost,
   storeUnavailable,
   type Dialect,
   type SheetRecord,
@@ -17,6 +18,7 @@ import type {
   ApiKeyRecord,
   ConnectionCounts,
   DeliveryRecord,
+  HeldLock,
   KeyId,
   WebhookProgress,
   WebhookRecord,
@@ -160,8 +162,12 @@ export class PostgresDialect implements Dialect {
     };
   }
 
-  /** A session lock on the sheet, held on a connection of its own while `work` runs. */
-  async exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * A session lock on the sheet, held on a connection of its own while `work` runs. The lock
+   * lives as long as that connection: when it dies the lock is gone (another server may take
+   * it), which `work` learns from the signal or from `verify`, a query on that connection.
+   */
+  async exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
     const client = await this.#connect(this.#locks);
     try {
       await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [sheetId]);
@@ -169,9 +175,22 @@ export class PostgresDialect implements Dialect {
       client.release(true);
       throw unreachableAs(error);
     }
+    const lost = new AbortController();
+    const onLost = () => lost.abort(new LockLost(`The lock of sheet ${sheetId} was lost.`));
+    client.on('error', onLost);
+    client.on('end', onLost);
+    const lock: HeldLock = {
+      signal: lost.signal,
+      verify: async () => {
+        if (!lost.signal.aborted) await client.query('SELECT 1').catch(onLost);
+        if (lost.signal.aborted) throw new LockLost(`The lock of sheet ${sheetId} was lost.`);
+      },
+    };
     try {
-      return await work();
+      return await work(lock);
     } finally {
+      client.off('error', onLost);
+      client.off('end', onLost);
       // A connection whose unlock failed may still hold the lock: it is closed, not reused,
       // and closing it is what releases the lock.
       await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [sheetId]).then(

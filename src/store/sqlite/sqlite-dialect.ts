@@ -4,6 +4,7 @@ import type { RowEntries } from '../cell-index.ts';
 import type { IdempotencyRecord } from '../idempotency-records.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
+  lockNeverLost,
   storeUnavailable,
   type Dialect,
   type SheetRecord,
@@ -15,6 +16,7 @@ import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type {
   ApiKeyRecord,
   DeliveryRecord,
+  HeldLock,
   KeyId,
   WebhookProgress,
   WebhookRecord,
@@ -105,8 +107,8 @@ export class SqliteDialect implements Dialect {
   }
 
   /** One process owns the file, and the write queue already runs a sheet's work in turn. */
-  exclusive<T>(_sheetId: string, work: () => Promise<T>): Promise<T> {
-    return work();
+  exclusive<T>(_sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return work(lockNeverLost);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,164 @@
+/**
+ * Fencing: a push is applied to the copy only by the server that still holds the sheet. The mark
+ * set before a push is checked when it is applied; a server whose PostgreSQL lock connection
+ * died learns it before applying, and leaves the sheet marked for a re-read instead.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import pg from 'pg';
+import { createApp } from '../src/app.ts';
+import { LockLost } from '../src/store/dialect.ts';
+import type { SheetStore } from '../src/store/store.ts';
+import { call } from './helpers/build.ts';
+import { bothSides, connect, setup } from './helpers/google.ts';
+import { backend, openTestStore } from './helpers/stores.ts';
+
+const source = { provider: 'google' as const, spreadsheetId: 'x'.repeat(44), tab: 'T', tabId: 0 };
+const append = (name: string) => ({
+  outcome: { created: 1 },
+  effects: [{ kind: 'append' as const, rows: [[name]] }],
+});
+
+async function sheetOf(store: SheetStore): Promise<{ id: string; version: number }> {
+  const sheet = await store.createSheet(
+    { id: 'g', name: 'g', columns: ['name'], source, settings: { deleteEnabled: true } },
+    [[['Ann']]],
+  );
+  return { id: sheet.id, version: sheet.version };
+}
+
+async function names(store: SheetStore, id: string): Promise<unknown[]> {
+  return (await store.loadRows(id)).rows.map((row) => row[0]);
+}
+
+test(`${backend}: a push is marked only on the sheet as it was planned on`, async (t) => {
+  const { store, dispose } = await openTestStore();
+  t.after(dispose);
+  const { id, version } = await sheetOf(store);
+  const mark = { pushId: '7', expect: { version, pushing: null } };
+  assert.equal(
+    await store.markPushing(id, { ...mark, expect: { version: version - 1, pushing: null } }),
+    false,
+  );
+  assert.equal(await store.markPushing(id, mark), true);
+  // A second server that planned on the same sheet meanwhile finds it marked: it stops.
+  assert.equal(await store.markPushing(id, { ...mark, pushId: '8' }), false);
+  assert.equal(await store.pushingMarker(id), '7');
+});
+
+test(`${backend}: a push is applied only while the sheet carries its mark`, async (t) => {
+  const { store, dispose } = await openTestStore();
+  t.after(dispose);
+  const { id, version } = await sheetOf(store);
+  assert.ok(await store.markPushing(id, { pushId: '7', expect: { version, pushing: null } }));
+  // Another server took the sheet and re-read it (the spreadsheet has Zed): the mark is gone.
+  await store.replaceRows(id, ['name'], [['Ann'], ['Zed']]);
+  assert.equal(await store.applyPlanned(id, '7', [append('Zed')], 'api'), null);
+  assert.deepEqual(await names(store, id), ['Ann', 'Zed']);
+  // And marked its own push: the first server's apply still changes nothing; its own applies.
+  const current = (await store.getSheet(id))?.version ?? 0;
+  assert.ok(
+    await store.markPushing(id, { pushId: '9', expect: { version: current, pushing: null } }),
+  );
+  assert.equal(await store.applyPlanned(id, '7', [append('Zed')], 'api'), null);
+  const applied = await store.applyPlanned(id, '9', [append('Max')], 'api');
+  assert.deepEqual(
+    applied?.map((result) => result.outcome),
+    [{ created: 1 }],
+  );
+  assert.deepEqual(await names(store, id), ['Ann', 'Zed', 'Max']);
+  assert.equal(await store.pushingMarker(id), null);
+});
+
+/** Ends the database session that holds an advisory lock in this test's database. */
+async function dropLockConnection(databaseUrl: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    const ended = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks
+       WHERE locktype = 'advisory' AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return ended.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
+test(
+  `${backend}: a lock whose connection died is known lost, and another server can take the sheet`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    const { store, env, dispose } = await openTestStore();
+    t.after(dispose);
+    const url = env.SHEETPORT_DATABASE_URL ?? '';
+    await store.exclusive('s', async (lock) => {
+      await lock.verify();
+      assert.equal(await dropLockConnection(url), 1);
+      await assert.rejects(lock.verify(), LockLost);
+      assert.ok(lock.signal.aborted);
+    });
+    assert.equal(await store.exclusive('s', async () => 'taken'), 'taken');
+  },
+);
+
+test(
+  `${backend}: a server that lost its lock mid-push does not apply it; the server that took the sheet reads it once`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    const google = await setup(t, { app: { cacheSize: 0 } });
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    const other = await createApp(
+      { store: google.store, providers: { google: google.newProvider() } },
+      { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
+    );
+    const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+    t.after(() => other.close());
+    // Once Google applied the first server's push, its answer is slow; meanwhile that server's
+    // lock connection dies and the other server takes the sheet.
+    let applied!: () => void;
+    const pushed = new Promise<void>((resolve) => (applied = resolve));
+    google.emulator.afterNext('write', () => {
+      google.emulator.latencyMs = 1500;
+      setImmediate(() => (google.emulator.latencyMs = 0));
+      applied();
+    });
+    const answer = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
+    await pushed;
+    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    const read = await call(`${otherUrl}/api/v1/${id}?name=Zed`);
+    assert.equal((read.body as unknown[]).length, 1, read.text);
+    const done = await answer;
+    assert.equal(done.status, 201, done.text);
+    const { api, sheet } = await bothSides(google, id);
+    assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
+    assert.equal(sheet.filter((row) => row.name === 'Zed').length, 1);
+  },
+);
+
+test(
+  `${backend}: a server that loses its lock while retrying starts no further attempt`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    const google = await setup(t, { app: { cacheSize: 0 }, settings: { deadlineMs: 8000 } });
+    const id = await connect(google);
+    const before = (await bothSides(google, id)).sheet;
+    google.emulator.resetStats();
+    // Google refuses every attempt (429); after the first, the server's lock connection dies.
+    google.emulator.failNext(1000, { status: 429, only: 'writes' });
+    let refused!: () => void;
+    const first = new Promise<void>((resolve) => (refused = resolve));
+    google.emulator.afterNext('write', () => refused());
+    const answer = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
+    await first;
+    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    const done = await answer;
+    assert.equal(done.status, 429, done.text);
+    google.emulator.failNext(0, { status: 429 });
+    const writes = google.emulator.stats().requests.filter((request) => request.kind === 'write');
+    // Without the stop, retries 20 to 200 ms apart would go on for the whole 8 s.
+    assert.ok(writes.length <= 5, `${writes.length} attempts`);
+    assert.deepEqual((await bothSides(google, id)).sheet, before);
+  },
+);
