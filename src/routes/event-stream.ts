@@ -181,7 +181,8 @@ export class EventStream {
         const unsent = this.raw.writableLength + due;
         if (unsent > this.deps.settings.maxUnsentBytes) {
           this.deps.log.info(
-            { sheetId: this.sheetId, unsent },
+            // The request's logger names the sheet already.
+            { unsent },
             'event stream: the client stopped reading; disconnected',
           );
           this.end(true);
