@@ -129,6 +129,23 @@ test('without an admin token, the management API refuses writes a browser marks 
   assert.equal(await sheetCount(url), 2);
 });
 
+test('a cross-site write is refused however its path is spelt: percent-escapes, a trailing slash', async (t) => {
+  const { url } = await build(t);
+  // A browser sends an action's escapes as written; the router decodes them and finds the route.
+  for (const path of ['/%61dmin/v1/sheets', '/admin/v1/%73heets', '/admin/v1/sheets/']) {
+    const body = new FormData();
+    body.append('file', new Blob(['name\nAnn\n'], { type: 'text/csv' }), 'people.csv');
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      body,
+      headers: { origin: 'https://evil.example' },
+    });
+    const answer = (await response.json()) as { code?: string };
+    assert.deepEqual([response.status, answer.code], [403, 'cross-site-refused'], path);
+  }
+  assert.equal(await sheetCount(url), 0, 'nothing was created');
+});
+
 test('without an admin token, a cross-site form cannot write rows: row bodies are JSON, which needs a preflight', async (t) => {
   const { url } = await build(t);
   const created = await call(`${url}/admin/v1/sheets`, {

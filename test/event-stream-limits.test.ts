@@ -148,6 +148,49 @@ test('revoking its key ends a stream within the re-check interval', async (t) =>
   );
 });
 
+test('a key revoked or a sheet made private on this server ends its streams at once: nothing written after reaches them', async (t) => {
+  // A re-check a minute away: only the change itself can end the streams in time.
+  const { url, id, rows, events, sheetUrl } = await sheetWith(t, 'public-read', {
+    events: { recheckMs: 60_000 },
+  });
+  const made = await call(`${url}/admin/v1/sheets/${id}/keys`, {
+    method: 'POST',
+    headers: admin,
+    body: { name: 'reader', scopes: ['read'] },
+  });
+  assert.equal(made.status, 201, made.text);
+  const { key, id: keyId } = made.body as { key: string; id: string };
+  const keyed = await readEvents(t, events, { authorization: `Bearer ${key}` });
+  const anonymous = await readEvents(t, events, {});
+  await post(rows, { name: 'before' });
+  for (const stream of [keyed, anonymous]) {
+    await stream.until(() => stream.frames.length === 1, 'the first event');
+  }
+
+  const revoked = await call(`${url}/admin/v1/sheets/${id}/keys/${keyId}`, {
+    method: 'DELETE',
+    headers: admin,
+  });
+  assert.equal(revoked.status, 204, revoked.text);
+  await post(rows, { name: 'written after revocation' });
+  await keyed.until(() => keyed.ended, 'the keyed stream to end', 5000);
+  await anonymous.until(() => anonymous.frames.length === 2, 'the anonymous stream to go on');
+
+  const patched = await call(sheetUrl, {
+    method: 'PATCH',
+    headers: admin,
+    body: { access: 'private' },
+  });
+  assert.equal(patched.status, 200, patched.text);
+  await post(rows, { name: 'written once private' });
+  await anonymous.until(() => anonymous.ended, 'the anonymous stream to end', 5000);
+  assert.deepEqual(
+    keyed.frames.map((frame) => frame.event),
+    ['rows.created'],
+  );
+  assert.equal(anonymous.frames.length, 2);
+});
+
 test('making the sheet private ends the anonymous streams of a public-read sheet', async (t) => {
   const { events, sheetUrl } = await sheetWith(t, 'public-read', { events: { recheckMs: 200 } });
   const stream = await readEvents(t, events, {});

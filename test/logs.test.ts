@@ -54,6 +54,7 @@ test('request logs carry the sheet id and never a key, the admin token or a cook
     [`/admin/v1/sheets/${id}?token=${adminToken}`, { ...admin, cookie }],
     [`/admin/v1/sheets/${id}/keys?access_token=${adminToken}`, admin],
     [`/api/v1/${id}?sig=${adminToken}`, { referer: `http://localhost/page?token=${key}` }],
+    [`/api/v1/${id}`, { 'x-forwarded-authorization': `Bearer ${adminToken}`, 'x-note': key }],
   ];
   for (const [path, headers] of requests) {
     const reply = await call(`${url}${path}`, { headers });
@@ -77,6 +78,8 @@ test('request logs carry the sheet id and never a key, the admin token or a cook
   assert.equal(headers[3]?.authorization, '[Redacted]');
   assert.equal(headers[3]?.cookie, '[Redacted]');
   assert.match(incoming[4]?.req?.url ?? '', /\?api_key=\[Redacted\]&name=Ann$/);
+  assert.equal(headers[10]?.['x-forwarded-authorization'], '[Redacted]', 'named like a secret');
+  assert.equal(headers[10]?.['x-note'], '[Redacted]', 'shaped like a key');
   assert.equal(incoming[0]?.sheetId, undefined, 'a request naming no sheet has no sheet id');
 });
 
@@ -94,11 +97,17 @@ test('a key sent where the sheet id goes is redacted in the URL and in the sheet
     body: { scopes: ['read'] },
   });
   const { key } = minted.body as { key: string };
-  for (const path of [`/api/v1/${key}`, `/api/v1/sheets/${key}`, `/api/v1/${key.slice(0, 30)}`]) {
+  const escaped = `/api/v1/sp%5F${key.slice(3)}`;
+  for (const path of [
+    `/api/v1/${key}`,
+    `/api/v1/sheets/${key}`,
+    `/api/v1/${key.slice(0, 30)}`,
+    escaped,
+  ]) {
     const reply = await call(`${url}${path}`, { headers: { 'x-api-key': key } });
     assert.equal(reply.status, 401, reply.text);
   }
-  const { text, entries } = await read(5);
+  const { text, entries } = await read(6);
   for (const secret of [key, key.slice(-43), key.slice(0, 30)]) {
     assert.ok(!text.includes(secret), `the log holds a secret: ${secret.slice(0, 8)}...`);
   }
@@ -108,6 +117,7 @@ test('a key sent where the sheet id goes is redacted in the URL and in the sheet
     [
       ['[Redacted]', '/api/v1/[Redacted]'],
       ['[Redacted]', '/api/v1/sheets/[Redacted]'],
+      ['[Redacted]', '/api/v1/[Redacted]'],
       ['[Redacted]', '/api/v1/[Redacted]'],
     ],
   );

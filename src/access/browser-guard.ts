@@ -67,9 +67,11 @@ export function registerBrowserGuard(app: FastifyInstance, options: BrowserGuard
         `This server answers to localhost, 127.0.0.1 and [::1]${allowed.size > 0 ? ` and ${[...allowed].join(', ')}` : ''}, not to "${request.headers.host ?? ''}": add the name to SHEETPORT_ALLOWED_HOSTS, or set SHEETPORT_ADMIN_TOKEN.`,
       );
     }
+    // The route the router found, not the URL as sent: `/%61dmin/v1/sheets` reaches it too.
+    const route = request.routeOptions.url ?? request.url;
     if (
       unsafeMethods.has(request.method) &&
-      request.url.startsWith('/admin/') &&
+      route.startsWith('/admin/') &&
       isCrossSite(request.headers)
     ) {
       throw new Problem(

@@ -33,6 +33,10 @@ test('secret-like query parameters and API keys are replaced; everything else is
     [`/api/v1/${key}x`, '/api/v1/[Redacted]'],
     ['/api/v1/Q2hhcmxpZXMgc2hlZXQ', '/api/v1/Q2hhcmxpZXMgc2hlZXQ'],
     ['/api/v1/sp_short_id', '/api/v1/sp_short_id'],
+    [`/api/v1/sp%5F${key.slice(3)}`, '/api/v1/[Redacted]'],
+    [`/api/v1/%73%70%5f${key.slice(3, 30)}%2D${key.slice(31)}/events`, '/api/v1/[Redacted]/events'],
+    [`/x?note=sp%5F${key.slice(3)}&a=1`, '/x?note=[Redacted]&a=1'],
+    ['/api/v1/sp%5Fshort', '/api/v1/sp%5Fshort'],
     ['/x?', '/x?'],
   ];
   for (const [url, expected] of cases) assert.equal(redactUrl(url), expected, url);

@@ -2,9 +2,10 @@
 const secretName = /^sig$|key|token|secret|passw|pwd|auth|signature|session|credential/i;
 /**
  * Anything shaped like a Sheetport API key, `sp_<12-character id>_<43-character secret>`, and
- * also one cut short or mistyped: sp_ and 20 or more characters of the key alphabet.
+ * also one cut short or mistyped: sp_ and 20 or more characters of the key alphabet, any of
+ * them percent-escaped (`sp%5F...`), as the URL is logged as sent.
  */
-const apiKey = /sp_[A-Za-z0-9_-]{20,}/g;
+const apiKey = /(?:s|%73)(?:p|%70)(?:_|%5[fF])(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){20,}/g;
 
 export const redacted = '[Redacted]';
 

@@ -16,6 +16,8 @@ export interface LogSettings {
 
 /** Headers that carry a credential; the request serializer logs the others. */
 const secretHeaders = ['authorization', 'x-api-key', 'cookie', 'proxy-authorization'];
+/** Other headers whose names say they carry one (`X-Auth-Token`, `X-Forwarded-Authorization`). */
+const secretHeaderName = /auth|token|secret|passw|cookie|signature|api-?key|credential/i;
 
 /**
  * The application logger: a line per request coming in and going out, with the request's
@@ -51,14 +53,25 @@ function describeRequest(request: FastifyRequest) {
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
-    headers: {
-      ...request.headers,
-      // The page a request came from may carry secrets in its own URL.
-      ...(request.headers.referer === undefined
-        ? {}
-        : { referer: redactUrl(request.headers.referer) }),
-    },
+    headers: loggedHeaders(request.headers),
   };
+}
+
+/** Headers fit for a log: a key pasted into any of them is replaced, as in the URL. */
+function loggedHeaders(headers: FastifyRequest['headers']): Record<string, unknown> {
+  const logged: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = (one: string) =>
+      secretHeaderName.test(name)
+        ? redacted
+        : // The page a request came from may carry secrets in its own URL.
+          name === 'referer'
+          ? redactUrl(one)
+          : redactKeys(one);
+    logged[name] = Array.isArray(value) ? value.map(text) : text(value);
+  }
+  return logged;
 }
 
 /**

@@ -33,6 +33,10 @@ export async function eventRoutes(
   const open = new Set<EventStream>();
   const slots = new StreamSlots(settings);
   const pages = new EventPages(sheets, settings.retentionMs);
+  // A change of access made here is felt at once; one made on another server, at the re-check.
+  sheets.events.onAccessChanged((sheetId) => {
+    for (const stream of open) if (stream.sheetId === sheetId) stream.recheck();
+  });
   // A stream never ends by itself: closing the server ends them all.
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();

@@ -56,15 +56,21 @@ export interface EventStreamDeps {
  * One client's stream of a sheet's events, from outbox position `cursor` on. Its cost is
  * bounded: it holds one page of events at most, writes the next only once the socket has taken
  * the last, and a client that stops reading while more than `maxUnsentBytes` wait for it (in the
- * socket and in the outbox) is disconnected. Every `recheckMs` it checks its caller's access
- * again, and ends when that fails: a revoked key, a sheet made private or deleted.
+ * socket and in the outbox) is disconnected. Every `recheckMs`, and at once when this server
+ * changes the sheet's access, it checks its caller's access again, and ends when that fails: a
+ * revoked key, a sheet made private or deleted.
  */
 export class EventStream {
   #cursor: number;
   #reading: Promise<void> | null = null;
   #again = false;
   #ended = false;
-  #checking = false;
+  /** The check under way, if any. */
+  #running: Promise<void> | null = null;
+  /** A check asked for while one ran, which may have read the access from before the change. */
+  #checkAgain = false;
+  /** Set while a check asked for by an access change runs: no event is sent until it ends. */
+  #urgentCheck: Promise<void> | null = null;
   /** Set while a write waits for the socket to drain: ends the wait. */
   #release: (() => void) | null = null;
   /** Access checks made while the current wait for a drain lasted. */
@@ -74,7 +80,7 @@ export class EventStream {
 
   constructor(
     private readonly raw: ServerResponse,
-    private readonly sheetId: string,
+    readonly sheetId: string,
     cursor: number,
     private readonly deps: EventStreamDeps,
     private readonly onEnd: () => void,
@@ -118,6 +124,21 @@ export class EventStream {
       });
   }
 
+  /**
+   * Checks the access now, its caller's rights having changed on this server; events wait for
+   * the check, so none written after a revocation reaches a stream that it ends.
+   */
+  recheck(): void {
+    if (this.#ended) return;
+    // A check under way may have read the access from before the change: it checks again.
+    if (this.#running !== null) this.#checkAgain = true;
+    const check = this.#running ?? this.#check(true);
+    this.#urgentCheck = check;
+    void check.finally(() => {
+      if (this.#urgentCheck === check) this.#urgentCheck = null;
+    });
+  }
+
   /** Ends the stream; `cut` drops what the socket still holds instead of sending it first. */
   end(cut = false): void {
     if (this.#ended) return;
@@ -133,6 +154,7 @@ export class EventStream {
   async #read(): Promise<void> {
     for (;;) {
       const events = await this.deps.pages.after(this.sheetId, this.#cursor);
+      while (this.#urgentCheck !== null) await this.#urgentCheck;
       let bytes = 0;
       for (const event of events) {
         if (this.#ended) return;
@@ -161,19 +183,32 @@ export class EventStream {
     });
   }
 
-  /** The access check, and the check of a client that has stopped reading. */
-  async #check(): Promise<void> {
-    if (this.#checking || this.#ended) return;
-    this.#checking = true;
-    try {
-      const sheet = await this.deps.sheets.find(this.sheetId);
-      if (sheet === null) throw new Error('the sheet is gone');
-      await this.deps.admits(sheet);
-    } catch {
-      this.#checking = false;
-      this.end();
-      return;
+  /**
+   * The access check, and (unless `accessOnly`, for a check asked for out of turn) the check of
+   * a client that has stopped reading. One runs at a time; a call while one runs does nothing.
+   */
+  #check(accessOnly = false): Promise<void> {
+    if (this.#running !== null || this.#ended) return Promise.resolve();
+    this.#running = this.#checkOnce(accessOnly).finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #checkOnce(accessOnly: boolean): Promise<void> {
+    for (let again = true; again && !this.#ended;) {
+      this.#checkAgain = false;
+      try {
+        const sheet = await this.deps.sheets.find(this.sheetId);
+        if (sheet === null) throw new Error('the sheet is gone');
+        await this.deps.admits(sheet);
+      } catch {
+        this.end();
+        return;
+      }
+      again = this.#checkAgain;
     }
+    if (accessOnly || this.#ended) return;
     try {
       // A wait that began before the last check has lasted a whole interval without a drain.
       if (this.#release !== null && ++this.#stalledChecks >= 2) {
@@ -181,7 +216,8 @@ export class EventStream {
         const unsent = this.raw.writableLength + due;
         if (unsent > this.deps.settings.maxUnsentBytes) {
           this.deps.log.info(
-            { sheetId: this.sheetId, unsent },
+            // The request's logger names the sheet already.
+            { unsent },
             'event stream: the client stopped reading; disconnected',
           );
           this.end(true);
@@ -189,8 +225,6 @@ export class EventStream {
       }
     } catch (error) {
       this.deps.log.warn({ err: error }, 'event stream: check failed');
-    } finally {
-      this.#checking = false;
     }
   }
 }

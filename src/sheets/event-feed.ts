@@ -19,6 +19,7 @@ export class EventFeed {
   /** Woken for every sheet: the webhook deliveries. */
   readonly #everything = new Set<(sheetId: string) => void>();
   readonly #webhookWatchers = new Set<(sheetId: string) => void>();
+  readonly #accessWatchers = new Set<(sheetId: string) => void>();
   #timer: NodeJS.Timeout | null = null;
   #polling = false;
 
@@ -64,6 +65,19 @@ export class EventFeed {
 
   webhookAdded(sheetId: string): void {
     for (const watch of this.#webhookWatchers) watch(sheetId);
+  }
+
+  /**
+   * Calls `watch` when this server changes who may read a sheet (a key revoked or rotated, its
+   * settings changed, the sheet removed): its streams check their access at once instead of at
+   * their next re-check. Changes made on other servers wait for that re-check.
+   */
+  onAccessChanged(watch: (sheetId: string) => void): void {
+    this.#accessWatchers.add(watch);
+  }
+
+  accessChanged(sheetId: string): void {
+    for (const watch of this.#accessWatchers) watch(sheetId);
   }
 
   #wakeReaders(sheetId: string): void {

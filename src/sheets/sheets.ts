@@ -219,6 +219,7 @@ export class Sheets {
   async update(id: string, changes: SheetChanges): Promise<Sheet> {
     const updated = await this.store.updateSheet(id, changes);
     if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    this.events.accessChanged(updated.id);
     return updated;
   }
 
@@ -243,6 +244,7 @@ export class Sheets {
     const sheet = await this.get(id);
     await this.#queue.exclusive(sheet.id, () => this.store.deleteSheet(sheet.id));
     this.#mirror.forget(sheet.id);
+    this.events.accessChanged(sheet.id);
   }
 
   /** Removes a sheet just made, as an import of several that failed part way does. */
@@ -259,12 +261,19 @@ export class Sheets {
     return this.store.listKeys(sheetId);
   }
 
-  rotateKey(...args: Parameters<SheetStore['rotateKey']>): ReturnType<SheetStore['rotateKey']> {
-    return this.store.rotateKey(...args);
+  async rotateKey(
+    ...args: Parameters<SheetStore['rotateKey']>
+  ): Promise<Awaited<ReturnType<SheetStore['rotateKey']>>> {
+    const outcome = await this.store.rotateKey(...args);
+    // An overlap of 0 ends the old key now.
+    this.events.accessChanged(args[0]);
+    return outcome;
   }
 
-  deleteKey(sheetId: string, id: string): Promise<boolean> {
-    return this.store.deleteKey(sheetId, id);
+  async deleteKey(sheetId: string, id: string): Promise<boolean> {
+    const deleted = await this.store.deleteKey(sheetId, id);
+    if (deleted) this.events.accessChanged(sheetId);
+    return deleted;
   }
 
   eventsAfterSeq(
