@@ -40,6 +40,8 @@ const admin = [...always, 401] as const;
 const adminBody = [...admin, 400, 413, 415] as const;
 /** Management requests naming a sheet, key or webhook in their path. */
 const adminOne = [...admin, 400, 404, 414] as const;
+/** POST, PATCH and DELETE read a body when one is sent, even where they take none. */
+const adminOneWrite = [...adminOne, 413, 415] as const;
 
 export const operationProblems = {
   readRows: rowRead,
@@ -53,17 +55,17 @@ export const operationProblems = {
   createSheet: [...adminBody, 404, 409, 502, 504],
   listSheets: admin,
   getSheet: adminOne,
-  updateSheet: [...adminOne, 413, 415],
-  deleteSheet: adminOne,
-  refreshSheet: [...adminOne, 502, 504],
-  createApiKey: [...adminOne, 413, 415],
+  updateSheet: adminOneWrite,
+  deleteSheet: adminOneWrite,
+  refreshSheet: [...adminOneWrite, 502, 504],
+  createApiKey: adminOneWrite,
   listApiKeys: adminOne,
-  rotateApiKey: [...adminOne, 409, 413, 415],
-  revokeApiKey: adminOne,
-  createWebhook: [...adminOne, 413, 415],
+  rotateApiKey: [...adminOneWrite, 409],
+  revokeApiKey: adminOneWrite,
+  createWebhook: adminOneWrite,
   listWebhooks: adminOne,
-  rotateWebhookSecret: [...adminOne, 413, 415],
-  deleteWebhook: adminOne,
+  rotateWebhookSecret: adminOneWrite,
+  deleteWebhook: adminOneWrite,
   listDeliveries: adminOne,
   getProviders: admin,
 } as const satisfies Record<string, readonly ProblemStatus[]>;
