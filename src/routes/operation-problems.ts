@@ -72,6 +72,14 @@ export const operationProblems = {
 
 export type OperationId = keyof typeof operationProblems;
 
+/** Where an operation answers a status for a reason of its own, said in its document. */
+const ownMeanings: Partial<Record<OperationId, Partial<Record<ProblemStatus, string>>>> = {
+  streamEvents: {
+    429: 'Too many requests from this address or with this key, or too many event streams open from this address (`too-many-streams`); see `Retry-After`.',
+    503: 'The server has no room for another event stream (`streams-unavailable`), is shutting down, or the database or the spreadsheet service is unavailable; send it again.',
+  },
+};
+
 /**
  * The problem answers of an operation, as route `response` entries; `schema` is how the
  * problem document is referred to (a route's schemas name it by its `$id`).
@@ -80,7 +88,7 @@ export function problemResponses(operation: OperationId, schema: object = Type.R
   const responses: Record<number, { description: string; content: object }> = {};
   for (const status of [...operationProblems[operation]].sort((a, b) => a - b)) {
     responses[status] = {
-      description: meanings[status],
+      description: ownMeanings[operation]?.[status] ?? meanings[status],
       content: { 'application/problem+json': { schema } },
     };
   }
