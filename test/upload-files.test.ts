@@ -85,6 +85,40 @@ test('amounts with trailing zeros import as numbers, so filters and sorts read t
   assert.deepEqual(header.body.columns, ['name', '20.00', '0.10']);
 });
 
+test('a sheet imported before amounts were read as numbers keeps its text cells, and filters still find them', async (t) => {
+  const { url, store } = await build(t);
+  // As an older release stored prices.csv: `1.50` and `0.10` as text, `20` and `12.99` as numbers.
+  await store.createSheet(
+    {
+      id: 'earlier-prices',
+      name: 'prices',
+      columns: ['item', 'price'],
+      source: { provider: 'upload', fileName: 'prices.csv', format: 'csv' },
+      settings: { deleteEnabled: true },
+    },
+    [
+      [
+        ['pen', '1.50'],
+        ['book', 12.99],
+        ['bag', 20],
+        ['ink', '0.10'],
+      ],
+    ],
+  );
+  const read = async (query: string) => (await call(`${url}/api/v1/earlier-prices?${query}`)).body;
+  assert.deepEqual(await read(''), [
+    { item: 'pen', price: '1.50' },
+    { item: 'book', price: 12.99 },
+    { item: 'bag', price: 20 },
+    { item: 'ink', price: '0.10' },
+  ]);
+  assert.deepEqual(await read('price=1.50'), [{ item: 'pen', price: '1.50' }]);
+  assert.deepEqual(await read('price=__in(0.10,20.00)'), [
+    { item: 'bag', price: 20 },
+    { item: 'ink', price: '0.10' },
+  ]);
+});
+
 test('the "delimiter" and "encoding" parts override what would be detected', async (t) => {
   const { url } = await build(t);
   await assertImports(url, 'names.txt', expected.namesOneColumn, {
