@@ -49,6 +49,9 @@ test('`sheetport import` takes --delimiter, --encoding and --decimal as the uplo
     ['iso-8859-15.csv', [], expected.iso885915AsWindows1252],
     ['excel-de.csv', ['--decimal', ','], expected.excelGermanDecimalComma],
     ['excel-de.csv', [], expected.excelGerman],
+    // The same rule as an upload: amounts with trailing zeros are numbers, codes stay text.
+    ['prices.csv', [], expected.prices],
+    ['prices-de.csv', ['--decimal', ','], expected.pricesDecimalComma],
     ['excel-unicode-text.txt', [], expected.excelUnicodeText],
     ['excel-windows-1252.csv', ['--encoding', 'windows-1252'], expected.excelWindows1252],
   ];

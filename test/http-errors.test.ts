@@ -143,6 +143,31 @@ test('bodies the framework cannot read answer problem documents, and change noth
       415,
       'unsupported-media-type',
     ],
+    // Operations that take no body still read one that is sent, and refuse it as the others do.
+    [
+      'XML sent to a refresh',
+      rawRequest(`POST /admin/v1/sheets/${id}/refresh`, 'Content-Type: text/xml\r\n', '<x/>'),
+      415,
+      'unsupported-media-type',
+    ],
+    [
+      'a body over the limit sent to a sheet removal',
+      rawRequest(`DELETE /admin/v1/sheets/${id}`, json, JSON.stringify({ x: 'x'.repeat(4096) })),
+      413,
+      'body-too-large',
+    ],
+    [
+      'XML sent to a key removal',
+      rawRequest(`DELETE /admin/v1/sheets/${id}/keys/k1`, 'Content-Type: text/xml\r\n', '<x/>'),
+      415,
+      'unsupported-media-type',
+    ],
+    [
+      'XML sent to a webhook removal',
+      rawRequest(`DELETE /admin/v1/sheets/${id}/webhooks/w1`, 'Content-Type: text/xml\r\n', '<x/>'),
+      415,
+      'unsupported-media-type',
+    ],
   ];
   for (const [what, request, status, code] of cases) {
     assertProblem(await sendRaw(url, request), status, code, what);

@@ -11,6 +11,7 @@ import { Problem } from '../src/errors/problem.ts';
 import { requestFingerprint } from '../src/routes/idempotency-key.ts';
 import { storeUnavailable } from '../src/store/dialect.ts';
 import type { HeldKey, SheetStore } from '../src/store/store.ts';
+import { guardAnswers } from './helpers/answer-guard.ts';
 import { build, call } from './helpers/build.ts';
 import { bothSides, connect, setup } from './helpers/google.ts';
 import { openTestStore } from './helpers/stores.ts';
@@ -77,6 +78,7 @@ async function faultyServer(t: TestContext, leaseMs = 300, { renews = true } = {
     { store },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, idempotency: { leaseMs } },
   );
+  guardAnswers(t, app);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   t.after(async () => {
     await app.close();

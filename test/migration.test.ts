@@ -14,6 +14,7 @@ import { createApp } from '../src/app.ts';
 import { Problem } from '../src/errors/problem.ts';
 import { openPostgresStore, openSqliteStore } from '../src/store/open-store.ts';
 import type { SheetStore } from '../src/store/store.ts';
+import { guardAnswers } from './helpers/answer-guard.ts';
 import { call } from './helpers/build.ts';
 import { backend } from './helpers/stores.ts';
 
@@ -100,6 +101,7 @@ async function serve(t: TestContext, store: SheetStore, adminToken?: string): Pr
     { bodyLimit: 1_048_576, uploadLimit: 1_048_576, cacheSize: 0, adminToken },
   );
   t.after(() => app.close());
+  guardAnswers(t, app);
   return app.listen({ host: '127.0.0.1', port: 0 });
 }
 

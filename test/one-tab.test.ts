@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createApp } from '../src/app.ts';
 import { openPostgresStore } from '../src/store/open-store.ts';
+import { guardAnswers } from './helpers/answer-guard.ts';
 import { call } from './helpers/build.ts';
 import { connect, setup, type Setup } from './helpers/google.ts';
 import { backend } from './helpers/stores.ts';
@@ -91,6 +92,7 @@ test(
       { store, providers: { google: google.google } },
       { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
     );
+    guardAnswers(t, second);
     const secondUrl = await second.listen({ host: '127.0.0.1', port: 0 });
     t.after(async () => {
       await second.close();

@@ -39,7 +39,7 @@ test('an OpenAPI 3.1 document of the row and management APIs is served at /opena
 type Operation = {
   operationId?: string;
   security?: Record<string, string[]>[];
-  responses: Record<string, { content?: Record<string, unknown> }>;
+  responses: Record<string, { description?: string; content?: Record<string, unknown> }>;
   parameters?: { name: string; in: string; schema: { type?: string } }[];
 };
 type Document = {
@@ -96,6 +96,10 @@ test('the document declares how credentials are sent, and each operation its id,
     const statuses = Object.keys(doc.paths['/api/v1/{sheetId}']?.[method]?.responses ?? {});
     for (const status of ['401', '403', '412', '413']) assert.ok(statuses.includes(status), method);
   }
+  // The event stream's own caps are named where a client reads why it was refused.
+  const stream = doc.paths['/api/v1/{sheetId}/events']?.get?.responses ?? {};
+  assert.match(stream['429']?.description ?? '', /too-many-streams/);
+  assert.match(stream['503']?.description ?? '', /streams-unavailable/);
   const paging = (read?.parameters ?? []).filter((p) => ['_limit', '_offset'].includes(p.name));
   assert.deepEqual(
     paging.map((p) => p.schema.type),

@@ -12,6 +12,7 @@ import { PostgresDialect } from '../src/store/postgres/postgres-dialect.ts';
 import { RowStore } from '../src/store/row-store.ts';
 import { SqliteDialect } from '../src/store/sqlite/sqlite-dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
+import { guardAnswers } from './helpers/answer-guard.ts';
 import { call } from './helpers/build.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
 
@@ -21,6 +22,7 @@ async function serve(t: TestContext, store: SheetStore, providers: Providers = {
     { bodyLimit: 1_048_576, uploadLimit: 1_048_576, cacheSize: 0 },
   );
   t.after(() => app.close());
+  guardAnswers(t, app);
   return app.listen({ host: '127.0.0.1', port: 0 });
 }
 

@@ -65,12 +65,7 @@ test('amounts with trailing zeros import as numbers, so filters and sorts read t
   const { status, body } = await uploadFixture(url, 'prices.csv');
   assert.equal(status, 201, JSON.stringify(body));
   const id = body.id as string;
-  assert.deepEqual(await rowsOf(url, id), [
-    { item: 'pen', price: 1.5, code: '007' },
-    { item: 'book', price: 12.99, code: '02134' },
-    { item: 'bag', price: 20, code: '4111111111111111' },
-    { item: 'ink', price: 0.1, code: '1e3' },
-  ]);
+  assert.deepEqual(await rowsOf(url, id), expected.prices.rows);
   const items = async (query: string) =>
     ((await call(`${url}/api/v1/${id}?${query}`)).body as { item: string }[]).map((r) => r.item);
   assert.deepEqual(await items('price=__gt(1)'), ['pen', 'book', 'bag']);
@@ -83,16 +78,45 @@ test('amounts with trailing zeros import as numbers, so filters and sorts read t
 
   const de = await uploadFixture(url, 'prices-de.csv', { fields: { decimal: ',' } });
   assert.equal(de.status, 201, JSON.stringify(de.body));
-  assert.deepEqual(await rowsOf(url, de.body.id as string), [
-    { Artikel: 'Stift', Preis: 1234.5, Menge: 1234 },
-    { Artikel: 'Buch', Preis: 12.99, Menge: '1.5' },
-    { Artikel: 'Tasche', Preis: 20, Menge: '-0' },
-    { Artikel: 'Tinte', Preis: 0.1, Menge: 1.234 },
-  ]);
+  assert.deepEqual(await rowsOf(url, de.body.id as string), expected.pricesDecimalComma.rows);
   // Column names keep their text as written.
   const header = await upload(url, Buffer.from('name,20.00,0.10\nx,1,2\n'), 'header.csv');
   assert.equal(header.status, 201, JSON.stringify(header.body));
   assert.deepEqual(header.body.columns, ['name', '20.00', '0.10']);
+});
+
+test('a sheet imported before amounts were read as numbers keeps its text cells, and filters still find them', async (t) => {
+  const { url, store } = await build(t);
+  // As an older release stored prices.csv: `1.50` and `0.10` as text, `20` and `12.99` as numbers.
+  await store.createSheet(
+    {
+      id: 'earlier-prices',
+      name: 'prices',
+      columns: ['item', 'price'],
+      source: { provider: 'upload', fileName: 'prices.csv', format: 'csv' },
+      settings: { deleteEnabled: true },
+    },
+    [
+      [
+        ['pen', '1.50'],
+        ['book', 12.99],
+        ['bag', 20],
+        ['ink', '0.10'],
+      ],
+    ],
+  );
+  const read = async (query: string) => (await call(`${url}/api/v1/earlier-prices?${query}`)).body;
+  assert.deepEqual(await read(''), [
+    { item: 'pen', price: '1.50' },
+    { item: 'book', price: 12.99 },
+    { item: 'bag', price: 20 },
+    { item: 'ink', price: '0.10' },
+  ]);
+  assert.deepEqual(await read('price=1.50'), [{ item: 'pen', price: '1.50' }]);
+  assert.deepEqual(await read('price=__in(0.10,20.00)'), [
+    { item: 'bag', price: 20 },
+    { item: 'ink', price: '0.10' },
+  ]);
 });
 
 test('the "delimiter" and "encoding" parts override what would be detected', async (t) => {

@@ -40,6 +40,8 @@ const admin = [...always, 401] as const;
 const adminBody = [...admin, 400, 413, 415] as const;
 /** Management requests naming a sheet, key or webhook in their path. */
 const adminOne = [...admin, 400, 404, 414] as const;
+/** POST, PATCH and DELETE read a body when one is sent, even where they take none. */
+const adminOneWrite = [...adminOne, 413, 415] as const;
 
 export const operationProblems = {
   readRows: rowRead,
@@ -53,22 +55,30 @@ export const operationProblems = {
   createSheet: [...adminBody, 404, 409, 502, 504],
   listSheets: admin,
   getSheet: adminOne,
-  updateSheet: [...adminOne, 413, 415],
-  deleteSheet: adminOne,
-  refreshSheet: [...adminOne, 502, 504],
-  createApiKey: [...adminOne, 413, 415],
+  updateSheet: adminOneWrite,
+  deleteSheet: adminOneWrite,
+  refreshSheet: [...adminOneWrite, 502, 504],
+  createApiKey: adminOneWrite,
   listApiKeys: adminOne,
-  rotateApiKey: [...adminOne, 409, 413, 415],
-  revokeApiKey: adminOne,
-  createWebhook: [...adminOne, 413, 415],
+  rotateApiKey: [...adminOneWrite, 409],
+  revokeApiKey: adminOneWrite,
+  createWebhook: adminOneWrite,
   listWebhooks: adminOne,
-  rotateWebhookSecret: [...adminOne, 413, 415],
-  deleteWebhook: adminOne,
+  rotateWebhookSecret: adminOneWrite,
+  deleteWebhook: adminOneWrite,
   listDeliveries: adminOne,
   getProviders: admin,
 } as const satisfies Record<string, readonly ProblemStatus[]>;
 
 export type OperationId = keyof typeof operationProblems;
+
+/** Where an operation answers a status for a reason of its own, said in its document. */
+const ownMeanings: Partial<Record<OperationId, Partial<Record<ProblemStatus, string>>>> = {
+  streamEvents: {
+    429: 'Too many requests from this address or with this key, or too many event streams open from this address (`too-many-streams`); see `Retry-After`.',
+    503: 'The server has no room for another event stream (`streams-unavailable`), is shutting down, or the database or the spreadsheet service is unavailable; send it again.',
+  },
+};
 
 /**
  * The problem answers of an operation, as route `response` entries; `schema` is how the
@@ -78,7 +88,7 @@ export function problemResponses(operation: OperationId, schema: object = Type.R
   const responses: Record<number, { description: string; content: object }> = {};
   for (const status of [...operationProblems[operation]].sort((a, b) => a - b)) {
     responses[status] = {
-      description: meanings[status],
+      description: ownMeanings[operation]?.[status] ?? meanings[status],
       content: { 'application/problem+json': { schema } },
     };
   }

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { googleIdentity } from '../../src/providers/google/google-auth.ts';
 import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
 import { startGoogleSheetsEmulator } from '../google-emulator/index.ts';
+import * as expected from '../fixtures/expected-rows.ts';
 import { build, call } from '../helpers/build.ts';
 import { launchChromium, openConsole, skipReason } from './browser.ts';
 
@@ -114,6 +115,24 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     const [sheet] = await sheetsOn(url, adminToken);
     assert.equal(sheet?.source.tab, 'Budget');
     assert.deepEqual(sheet?.columns, ['item', 'amount', 'paid']);
+  });
+
+  test('a text file is read with the decimal mark chosen, as an upload with decimal="," is', async (t) => {
+    const { url } = await build(t);
+    const page = await openConsole(t, browser, `${url}/#/new/upload`);
+    await page.locator('#upload-file').setInputFiles(fixture('prices-de.csv'));
+    await page.getByLabel('Numbers in the file').selectOption(',');
+    await page.getByLabel('Name', { exact: true }).fill('Preise');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Preise' }).waitFor();
+    const [sheet] = await sheetsOn(url);
+    const { body } = await call(`${url}/api/v1/${sheet?.id}`);
+    assert.deepEqual(body, expected.pricesDecimalComma.rows);
+    // A workbook keeps its cells' types: no decimal mark is asked for.
+    await page.goto(`${url}/#/new/upload`);
+    await page.locator('#upload-file').setInputFiles(fixture('workbook.xlsx'));
+    await page.getByLabel('Worksheet').waitFor();
+    assert.equal(await page.getByLabel('Numbers in the file').count(), 0);
   });
 
   test('a CSV dropped on the page with a bad header is refused, cell by cell', async (t) => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Ajv, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import type { TestContext } from 'node:test';
 
 interface Response {
   content?: Record<string, { schema?: unknown }>;
@@ -160,6 +161,16 @@ export class AnswerGuard {
     this.#document = { paths, ajv };
     return this.#document;
   }
+}
+
+/**
+ * Checks every answer `app` sends against its document, failing the test when it ends on any
+ * mismatch: for tests that build their app with `createApp` rather than through `build()`.
+ */
+export function guardAnswers(t: TestContext, app: FastifyInstance): void {
+  const guard = new AnswerGuard(app);
+  guard.watch(app.server);
+  t.after(() => guard.check());
 }
 
 /** The Content-Type among headers given to writeHead, as an object or a flat list. */

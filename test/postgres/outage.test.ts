@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { createApp } from '../../src/app.ts';
 import { openPostgresStore } from '../../src/store/open-store.ts';
+import { guardAnswers } from '../helpers/answer-guard.ts';
 import { call } from '../helpers/build.ts';
 import { startEmbeddedPostgres } from '../helpers/embedded-postgres.ts';
 
@@ -45,6 +46,7 @@ test('a PostgreSQL outage answers 503 with Retry-After, heals on its own, and lo
     await app.close();
     await store.close();
   });
+  guardAnswers(t, app);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const created = await call(`${url}/admin/v1/sheets`, {
     method: 'POST',

@@ -10,6 +10,7 @@ import { googleIdentity, type GoogleSettings } from '../../src/providers/google/
 import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
 import { openPostgresStore } from '../../src/store/open-store.ts';
 import { startGoogleSheetsEmulator } from '../google-emulator/index.ts';
+import { guardAnswers } from '../helpers/answer-guard.ts';
 import { call } from '../helpers/build.ts';
 import { openTestStore } from '../helpers/stores.ts';
 
@@ -51,6 +52,7 @@ test(
       await app.close();
       await store.close();
     });
+    guardAnswers(t, app);
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
 
     const ids: string[] = [];

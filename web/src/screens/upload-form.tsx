@@ -24,6 +24,7 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
   const [name, setName] = useState('');
   const [tabs, setTabs] = useState<string[] | null>(null);
   const [tab, setTab] = useState('');
+  const [decimal, setDecimal] = useState<'.' | ','>('.');
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
   const [made, setMade] = useState<SheetsCreated | null>(null);
@@ -56,7 +57,9 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
       setProgress(0);
       setMade(null);
       try {
-        const created = await uploadSheet(selected, { name, tab }, setProgress);
+        const text = !/\.xlsx$/i.test(selected.name);
+        const fields = { name, tab, ...(text && { decimal }) };
+        const created = await uploadSheet(selected, fields, setProgress);
         if ('sheets' in created) setMade(created);
         else onCreated(created.id);
       } catch (error) {
@@ -126,6 +129,23 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
               </option>
             ))}
             <option value={allTabs}>All tabs (a sheet each)</option>
+          </select>
+        </div>
+      )}
+      {file !== null && !/\.xlsx$/i.test(file.name) && (
+        <div class="field">
+          <label for="upload-decimal">Numbers in the file</label>
+          <p class="hint" id="upload-decimal-hint">
+            How this file writes amounts: with a decimal comma, 1.234,50 and 12,99 read as numbers.
+          </p>
+          <select
+            id="upload-decimal"
+            value={decimal}
+            aria-describedby="upload-decimal-hint"
+            onChange={(event) => setDecimal(event.currentTarget.value === ',' ? ',' : '.')}
+          >
+            <option value=".">Decimal point: 1234.50</option>
+            <option value=",">Decimal comma: 1.234,50</option>
           </select>
         </div>
       )}
