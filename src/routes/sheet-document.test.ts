@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DateCell } from '../cells/cell.ts';
 import { kindOf, type CellKind } from './column-kinds.ts';
-import { columnSchema } from './sheet-document.ts';
+import type { Sheet } from '../sheets/sheet.ts';
+import { columnSchema, sheetDocument } from './sheet-document.ts';
 
 test('each cell has the kind the row API shows it as; an empty cell has none', () => {
   const cases: [Parameters<typeof kindOf>[0], CellKind | null][] = [
@@ -31,4 +32,20 @@ test('a column schema is the union of the kinds its cells hold, and null', () =>
     [['text', 'date', 'date-time'], { type: ['string', 'null'] }],
   ];
   for (const [kinds, schema] of cases) assert.deepEqual(columnSchema(kinds), schema, kinds.join());
+});
+
+test("a sheet's read offers paging and filters but not _fields, whose rows are not the Row it types; writes take an Idempotency-Key", () => {
+  const sheet = { id: 'abc', name: 'people', version: 3, columns: ['name', 'age'] } as Sheet;
+  type Operation = { parameters: { name: string; in: string }[] };
+  const document = sheetDocument(sheet, [['text'], ['number']]) as {
+    paths: Record<string, Record<string, Operation>>;
+  };
+  const operations = document.paths['/api/v1/abc'] ?? {};
+  const names = (method: string) => (operations[method]?.parameters ?? []).map((p) => p.name);
+  assert.ok(names('get').includes('name') && names('get').includes('_limit'));
+  assert.ok(!names('get').includes('_fields'));
+  for (const method of ['post', 'put', 'patch', 'delete']) {
+    assert.ok(names(method).includes('Idempotency-Key'), method);
+  }
+  assert.ok(!names('get').includes('Idempotency-Key'));
 });

@@ -136,7 +136,6 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
             query('_limit', { type: 'integer', minimum: 0 }, 'At most this many rows.'),
             query('_offset', { type: 'integer', minimum: 0 }, 'Skip this many rows first.'),
             query('_sort', { type: 'string' }, 'Columns to sort by, "-" for descending.'),
-            query('_fields', { type: 'string' }, 'The only columns each row carries: a,b.'),
             query('_with_id', { type: 'boolean' }, 'Each row carries its position as "_id".'),
           ],
           responses: {
@@ -181,7 +180,7 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
       schemas: {
         Row: {
           type: 'object',
-          description: 'A row as read: every column (fewer with _fields), in column order.',
+          description: 'A row as read: every column, in column order.',
           properties: { ...withId, ...properties },
           required: sheet.columns,
           additionalProperties: false,
