@@ -661,7 +661,10 @@ describe('keys of a provider push', () => {
     assert.equal(claim.kind, 'claimed');
     const held = claim.kind === 'claimed' ? claim.held : assert.fail();
     const outcome = { kind: 'result', outcome: { created: 1 } } as const;
-    assert.equal(await store.pushIdempotencyKeys(id, 'push-1', 'plan-a', [{ held, outcome }]), true);
+    assert.equal(
+      await store.pushIdempotencyKeys(id, 'push-1', 'plan-a', [{ held, outcome }]),
+      true,
+    );
     return { store, id, held, claimKey };
   }
 

@@ -360,7 +360,8 @@ export class RowStore implements SheetStore {
         }
         const result = { outcome, effects, version: source.record.version };
         results.push(result);
-        if (idempotency !== undefined) answers.push({ held: idempotency, outcome: keyOutcome(result) });
+        if (idempotency !== undefined)
+          answers.push({ held: idempotency, outcome: keyOutcome(result) });
       }
       // The keys tied to the push take these answers with the writes, whatever follows.
       yield* settlePush(db, sheetId, pushId, { plan, answers });
@@ -370,7 +371,8 @@ export class RowStore implements SheetStore {
       return { results, record: source.record };
     });
     if (applied === null) return null;
-    for (const { idempotency } of writes) if (idempotency !== undefined) idempotency.recorded = true;
+    for (const { idempotency } of writes)
+      if (idempotency !== undefined) idempotency.recorded = true;
     this.#remember(applied.record);
     return applied.results;
   }
