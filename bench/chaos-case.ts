@@ -132,6 +132,7 @@ async function chaosRun(
     const settings: Record<string, string> = {
       SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
       SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
+      SHEETPORT_GOOGLE_DRIVE_URL: `${emulator.url}/`,
       SHEETPORT_GOOGLE_TOKEN_URL: emulator.tokenUrl,
       // Sheetport's copy is read back at the end: no answer may come from a cache.
       SHEETPORT_CACHE_SIZE: '0',

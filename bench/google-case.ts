@@ -110,6 +110,7 @@ export async function googleWriteCase(
     server = await startEmptySheetport('sheetport, google', join(dir, 'sheetport'), {
       SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
       SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
+      SHEETPORT_GOOGLE_DRIVE_URL: `${emulator.url}/`,
       SHEETPORT_GOOGLE_TOKEN_URL: emulator.tokenUrl,
       ...plan.settings,
     });

@@ -456,6 +456,110 @@ test('on a Google sheet, a write sent again with its key is answered from the fi
   assert.equal((sheet as Row[]).filter((row) => row.name === 'Zed').length, 1);
 });
 
+describe('keys of a Google sheet are recorded with the push’s mark', () => {
+  type Step = keyof SheetStore;
+  /** A store whose named steps fail while they are listed: the store down meanwhile. */
+  function downFor(down: Set<Step>): (store: SheetStore) => SheetStore {
+    return (store) =>
+      new Proxy(store, {
+        get(target, name: Step) {
+          const value = target[name];
+          if (typeof value !== 'function') return value;
+          if (down.has(name)) return () => Promise.reject(storeUnavailable());
+          return (value as (...args: unknown[]) => unknown).bind(target);
+        },
+      });
+  }
+  const zeds = (rows: unknown) => (rows as Row[]).filter((row) => row.name === 'Zed').length;
+  const leaseMs = 200;
+
+  test('the store down once Google applied: the retry is answered from the push, past any lease, and the row is there once', async (t) => {
+    const down = new Set<Step>();
+    const google = await setup(t, {
+      wrapStore: downFor(down),
+      app: { cacheSize: 0, idempotency: { leaseMs } },
+    });
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    const rows = `${google.url}/api/v1/${id}`;
+    const key = randomUUID();
+    const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'Zed' } });
+    down.add('applyPlanned').add('settleIdempotencyKey');
+    const first = await send();
+    assert.equal(first.status, 201, first.text);
+    down.clear();
+    // Well past the lease of the server that answered: only the push may settle the key.
+    await new Promise((resolve) => setTimeout(resolve, leaseMs * 2));
+    const early = await send();
+    assert.equal(early.status, 409, early.text);
+    const { api, sheet } = await bothSides(google, id);
+    assert.deepEqual(api, sheet);
+    const again = await send();
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, { created: 1 });
+    assert.equal(zeds((await bothSides(google, id)).sheet), 1);
+  });
+
+  test('after a 504 upstream-outcome-unknown the key answers 409 until a read settles the push, then the first answer', async (t) => {
+    const google = await setup(t, { settings: { deadlineMs: 2500 }, app: { cacheSize: 0 } });
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    const rows = `${google.url}/api/v1/${id}`;
+    const key = randomUUID();
+    const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'Zed' } });
+    google.emulator.failNext(1, { mode: 'late', only: 'writes' });
+    google.emulator.afterNext('write', () =>
+      google.emulator.failNext(1000, { status: 429, only: 'writes' }),
+    );
+    const first = await send();
+    assert.equal(first.status, 504, first.text);
+    assert.equal(code(first), 'upstream-outcome-unknown');
+    const held = await send();
+    assert.equal(held.status, 409, held.text);
+    google.emulator.failNext(0, { status: 429 });
+    assert.equal(google.emulator.applyHeld(), 1);
+    // A read closes the push and learns from its tag that it landed.
+    const { api, sheet } = await bothSides(google, id);
+    assert.deepEqual(api, sheet);
+    const again = await send();
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, { created: 1 });
+    assert.equal(zeds((await bothSides(google, id)).sheet), 1);
+  });
+
+  test('a 429 until the deadline changed nothing: the retry with the key applies, once', async (t) => {
+    const google = await setup(t, { settings: { deadlineMs: 1000 }, app: { cacheSize: 0 } });
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    const rows = `${google.url}/api/v1/${id}`;
+    const key = randomUUID();
+    const send = () => call(rows, { method: 'POST', headers: keyed(key), body: { name: 'Zed' } });
+    google.emulator.failNext(1000, { status: 429, only: 'writes' });
+    const first = await send();
+    assert.ok([429, 503].includes(first.status), first.text);
+    google.emulator.failNext(0, { status: 429 });
+    const again = await send();
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), null);
+    assert.equal(zeds((await bothSides(google, id)).sheet), 1);
+  });
+
+  test('the events of an API write to a Google sheet name its actor', async (t) => {
+    const google = await setup(t);
+    const id = await connect(google);
+    const answer = await call(`${google.url}/api/v1/${id}`, {
+      method: 'POST',
+      body: { name: 'Zed' },
+    });
+    assert.equal(answer.status, 201, answer.text);
+    const events = await google.store.eventsAfter(id, null, 10);
+    const created = events.filter((event) => event.type === 'rows.created');
+    const actors = created.map(
+      (event) => (JSON.parse(event.body) as { data: { actor?: unknown } }).data.actor,
+    );
+    assert.deepEqual(actors, [{ type: 'admin' }]);
+  });
+});
+
 test('the OpenAPI document gives every write the Idempotency-Key header and its 409 and 422 problems', async (t) => {
   const { url } = await build(t);
   type Operation = {
@@ -558,7 +662,11 @@ describe('keys of a provider push', () => {
     const claim = await claimKey('k');
     assert.equal(claim.kind, 'claimed');
     const held = claim.kind === 'claimed' ? claim.held : assert.fail();
-    await store.pushIdempotencyKeys(id, 'push-1', [held]);
+    const outcome = { kind: 'result', outcome: { created: 1 } } as const;
+    assert.equal(
+      await store.pushIdempotencyKeys(id, 'push-1', 'plan-a', [{ held, outcome }]),
+      true,
+    );
     return { store, id, held, claimKey };
   }
 
@@ -570,8 +678,23 @@ describe('keys of a provider push', () => {
   test('a push that landed records its keys’ outcomes, answered to their retries', async (t) => {
     const { store, id, held, claimKey } = await pushedKey(t);
     const outcome = { kind: 'result', outcome: { created: 1 }, version: 7 } as const;
-    await store.settlePushedKeys(id, 'push-1', [{ held, outcome }]);
+    await store.settlePushedKeys(id, 'push-1', { plan: 'plan-a', answers: [{ held, outcome }] });
     assert.deepEqual(await claimKey('k'), { kind: 'replay', outcome });
+  });
+
+  test('a push settled later answers its keys with what the plan that landed planned', async (t) => {
+    const { store, id, held, claimKey } = await pushedKey(t);
+    const planB = { kind: 'result', outcome: { created: 0 } } as const;
+    assert.ok(await store.pushIdempotencyKeys(id, 'push-1', 'plan-b', [{ held, outcome: planB }]));
+    await store.settlePushedKeys(id, 'push-1', { plan: 'plan-b' });
+    assert.deepEqual(await claimKey('k'), { kind: 'replay', outcome: planB });
+  });
+
+  test('a key another request took over is not tied to a push', async (t) => {
+    const { store, id, held } = await pushedKey(t);
+    await store.settlePushedKeys(id, 'push-1', { plan: null });
+    const outcome = { kind: 'result', outcome: { created: 1 } } as const;
+    assert.equal(await store.pushIdempotencyKeys(id, 'push-2', 'p', [{ held, outcome }]), false);
   });
 
   test('a push that did not land frees its keys, and the route’s own settling leaves them alone', async (t) => {
@@ -579,7 +702,7 @@ describe('keys of a provider push', () => {
     // Only the push may settle it: an answer stored by the route meanwhile is not kept.
     await store.settleIdempotencyKey(held, { kind: 'result', outcome: { created: 1 } });
     assert.deepEqual(await claimKey('k'), { kind: 'in-use' });
-    await store.settlePushedKeys(id, 'push-1', null);
+    await store.settlePushedKeys(id, 'push-1', { plan: null });
     assert.equal((await claimKey('k')).kind, 'claimed');
   });
 });

@@ -30,6 +30,7 @@ async function googleServer(t: TestContext, settings: Record<string, string>) {
       SHEETPORT_DATA_DIR: dir,
       SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
       SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
+      SHEETPORT_GOOGLE_DRIVE_URL: `${emulator.url}/`,
       SHEETPORT_GOOGLE_TOKEN_URL: emulator.tokenUrl,
       ...settings,
     },

@@ -34,7 +34,7 @@ export class Metrics {
 
   readonly #upstream = new Counter({
     name: 'sheetport_upstream_requests_total',
-    help: 'Requests to spreadsheet providers, by provider, read or write, and outcome: ok, rate_limited (429), failed, or ambiguous (a write whose answer was lost)',
+    help: 'Requests to spreadsheet providers, by provider, read, write or probe (a spreadsheet version asked before a read), and outcome: ok, rate_limited (429), failed (for a probe: no version learned), or ambiguous (a write whose answer was lost)',
     labelNames: ['provider', 'request', 'outcome'],
     registers: [this.registry],
   });

@@ -67,7 +67,8 @@ export type TabCheck =
 /** One request to a provider as metrics count it: how it ended, or that it is sent again. */
 export type UpstreamEvent =
   | {
-      request: 'read' | 'write';
+      /** `probe`: a request for the spreadsheet's version, asked before reading its values. */
+      request: 'read' | 'write' | 'probe';
       retry: false;
       /** `ambiguous`: a write that failed after it may have been applied (its answer was lost). */
       outcome: 'ok' | 'rate_limited' | 'failed' | 'ambiguous';
@@ -82,9 +83,9 @@ export interface SheetProvider {
   /** Reads the tab a source names; `connect` resolves a source given by a user. */
   read(source: SheetSource, deadline?: number): Promise<ProviderTable>;
   /**
-   * Whether the tab still holds `copy` (columns and rows), and the tab as it is when not. For now
-   * a read of the tab; a cheaper probe of the spreadsheet's version can answer "unchanged"
-   * without one (and without `pushTags`).
+   * Whether the tab still holds `copy` (columns and rows), and the tab as it is when not: a read
+   * of the tab, unless a cheaper probe of the spreadsheet's version answers "unchanged" since the
+   * tab was last read as the copy (then without `pushTags`).
    */
   changedSince(
     sheet: Sheet,

@@ -51,10 +51,11 @@ export class IdempotencyKeys {
 
   /**
    * Ends a hold with the write's result or error. A store that recorded the outcome with the
-   * write leaves nothing to do. Otherwise 2xx and 4xx answers are kept to be sent again; 429
-   * and 503 (nothing done, try later) and other failures free the key; an outcome not known
-   * leaves it answering 409, held by the write's own transaction when the store carried it (its
-   * lease then runs out), or marked unknown until the write path settles it.
+   * write leaves nothing to do, nor does a key tied to a provider push (its mark carries it, and
+   * settling the push answers it: this changes nothing stored then). Otherwise 2xx and 4xx
+   * answers are kept to be sent again; 429 and 503 (nothing done, try later) and other failures
+   * free the key; an outcome not known leaves it answering 409, held by the write's own
+   * transaction or push when one carried it, or else marked unknown.
    */
   async end(held: HeldKey, result: WriteResult | unknown): Promise<void> {
     if (held.recorded === true) return;

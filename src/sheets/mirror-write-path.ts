@@ -2,11 +2,14 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { Cell } from '../cells/cell.ts';
 import type { SheetProvider } from '../providers/provider.ts';
+import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
   LockLost,
   type HeldLock,
   type PlannedWrite,
+  type PushedKey,
+  type PushEnd,
   type SheetStore,
   type WriteRequest,
 } from '../store/store.ts';
@@ -83,8 +86,14 @@ export class MirrorWritePath implements WritePath {
       const effects = plan.planned.flatMap((w) => (w instanceof Problem ? [] : w.effects));
       // Nothing to send, unless a plan sent earlier must be closed or confirmed (an empty push).
       if (effects.length === 0 && earlier.length === 0) {
-        if (base !== null) sheet = await this.#take(sheet, rows);
-        else if (marked) await this.store.clearPushing(sheet.id, pushId);
+        // Nothing of the push landed nor can: these answers stand, and its keys keep them.
+        const settled = marked
+          ? { pushId, end: { plan: null, answers: keyed(writes, plan) } }
+          : null;
+        if (base !== null) sheet = await this.#take(sheet, rows, settled);
+        else if (settled !== null) {
+          await this.store.clearPushing(sheet.id, pushId, settled.end.answers);
+        }
         return answers(plan, sheet.version);
       }
       if (!marked) {
@@ -93,12 +102,22 @@ export class MirrorWritePath implements WritePath {
           return plan.planned.map(() => deadlinePassed());
         }
         await lock.verify();
-        const mark = { pushId, expect: { version: sheet.version, pushing: sheet.pushing ?? null } };
+        const expect = { version: sheet.version, pushing: sheet.pushing ?? null };
+        const keys = keyed(writes, plan);
+        // The keys are recorded with the mark, before anything is sent.
+        const mark = { pushId, expect, plan: plan.id, keys };
         if (!(await this.store.markPushing(sheet.id, mark))) return writes.map(() => moved());
+        for (const { held } of keys) held.carried = true;
         marked = true;
       } else if (!(await stillHeld(lock))) {
         // Another server may hold the sheet now: no new plan goes out from this one.
         return plan.planned.map((write) => (write instanceof Problem ? write : lockLost()));
+      } else if (writes.some(({ idempotency }) => idempotency !== undefined)) {
+        // A new plan of the push: its keys learn its answers before it is sent, should it land.
+        const recorded = await this.store
+          .pushIdempotencyKeys(sheet.id, pushId, plan.id, keyed(writes, plan))
+          .catch(() => false);
+        if (!recorded) return plan.planned.map(() => (earlier.length > 0 ? lockLost() : moved()));
       }
       let outcome;
       try {
@@ -137,8 +156,19 @@ export class MirrorWritePath implements WritePath {
   }
 
   /** The copy takes rows read from the tab, when no push is to carry them. */
-  async #take(sheet: Sheet, rows: Cell[][]): Promise<Sheet> {
-    const { sheet: current } = await this.store.replaceRows(sheet.id, sheet.columns, rows);
+  async #take(
+    sheet: Sheet,
+    rows: Cell[][],
+    settled: { pushId: string; end: PushEnd } | null = null,
+  ): Promise<Sheet> {
+    const { id, columns } = sheet;
+    const { sheet: current } = await this.store.replaceRows(
+      id,
+      columns,
+      rows,
+      null,
+      ...(settled === null ? [] : [settled]),
+    );
     this.mirror.synced(sheet.id);
     return current;
   }
@@ -175,7 +205,14 @@ export class MirrorWritePath implements WritePath {
       const accepted = plan.planned.filter((w): w is PlannedWrite => !(w instanceof Problem));
       try {
         await lock.verify();
-        const applied = await this.store.applyPlanned(sheetId, pushId, accepted, 'api', base);
+        const applied = await this.store.applyPlanned(
+          sheetId,
+          pushId,
+          accepted,
+          'api',
+          base,
+          plan.id,
+        );
         if (applied !== null) {
           this.mirror.synced(sheetId);
           let next = 0;
@@ -187,6 +224,16 @@ export class MirrorWritePath implements WritePath {
     }
     return answers(plan, null);
   }
+}
+
+/** The batch's keys, each with the answer it keeps should `plan` land. */
+function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
+  return writes.flatMap(({ idempotency }, i) => {
+    const planned = plan.planned[i];
+    if (idempotency === undefined || planned === undefined) return [];
+    const result = planned instanceof Problem ? planned : { ...planned, version: undefined };
+    return [{ held: idempotency, outcome: keptAnswer(result) }];
+  });
 }
 
 /** Writes whose rows are chosen on the sheet as it is: all but plain appends. */

@@ -1,7 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
-import type { SheetStore } from '../store/store.ts';
+import type { PushEnd, SheetStore } from '../store/store.ts';
 import { sameColumns, type Sheet } from './sheet.ts';
 import type { WriteQueue } from './write-queue.ts';
 
@@ -75,8 +75,8 @@ export class SheetMirror {
   async check(sheet: Sheet, rows: Cell[][], deadline: number): Promise<Checked> {
     const provider = this.#provider(sheet);
     if (sheet.pushing !== null && sheet.pushing !== undefined) {
-      const table = await this.#settleAndRead(sheet, provider, deadline);
-      const adopted = await this.adopt(sheet, table);
+      const { table, settled } = await this.#settleAndRead(sheet, provider, deadline);
+      const adopted = await this.adopt(sheet, table, null, settled);
       return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
     }
     const check = await provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline);
@@ -101,8 +101,16 @@ export class SheetMirror {
     return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
   }
 
-  /** Makes the copy hold a tab just read; `marker` stays set when a push is still out. */
-  async adopt(sheet: Sheet, table: ProviderTable, marker: string | null = null): Promise<Sheet> {
+  /**
+   * Makes the copy hold a tab just read; `marker` stays set when a push is still out. `settled`:
+   * a push closed before the read, whose keys learn how it ended with the copy.
+   */
+  async adopt(
+    sheet: Sheet,
+    table: ProviderTable,
+    marker: string | null = null,
+    settled?: { pushId: string; end: PushEnd },
+  ): Promise<Sheet> {
     if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
       await this.store.updateSheet(sheet.id, { source: table.source });
     }
@@ -111,6 +119,7 @@ export class SheetMirror {
       table.columns,
       table.rows,
       marker,
+      ...(settled === undefined ? [] : [settled]),
     );
     this.synced(sheet.id);
     return current;
@@ -144,21 +153,25 @@ export class SheetMirror {
     const provider = this.providerFor(sheet);
     if (provider === null) return sheet;
     const deadline = Date.now() + provider.deadlineMs;
-    return this.adopt(sheet, await this.#settleAndRead(sheet, provider, deadline));
+    const { table, settled } = await this.#settleAndRead(sheet, provider, deadline);
+    return this.adopt(sheet, table, null, settled);
   }
 
   /**
    * Reads the tab; when the copy is marked by a push whose outcome was left unknown, first closes
-   * that push, so that none of its attempts can land after this read: the read is then the truth.
+   * that push, so that none of its attempts can land after this read: the read is then the truth,
+   * and the push's tag tells which plan of it landed, if one did, for its keys to be settled.
    */
   async #settleAndRead(
     sheet: Sheet,
     provider: SheetProvider,
     deadline: number,
-  ): Promise<ProviderTable> {
+  ): Promise<{ table: ProviderTable; settled?: { pushId: string; end: PushEnd } }> {
     const tag = pushTagOfMarker(sheet.pushing);
-    if (tag !== null) await provider.settle(sheet, tag, deadline);
-    return provider.read(sheet.source, deadline);
+    if (tag === null) return { table: await provider.read(sheet.source, deadline) };
+    const plan = await provider.settle(sheet, tag, deadline);
+    const table = await provider.read(sheet.source, deadline);
+    return { table, settled: { pushId: String(tag), end: { plan } } };
   }
 
   #provider(sheet: Sheet): SheetProvider {

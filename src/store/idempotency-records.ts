@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
 import type { WriteResult } from '../sheets/write-effect.ts';
 import type { Dialect } from './dialect.ts';
-import type { HeldKey, KeyClaim, KeyId, KeyOutcome } from './store.ts';
+import type { HeldKey, KeyClaim, KeyId, KeyOutcome, PushedKey, PushEnd } from './store.ts';
 import type { Work } from './work.ts';
 
 /** How long a key is kept: a retry within this time is answered from it. */
@@ -140,25 +140,68 @@ export function keyTakenOver(key: string): Problem {
   );
 }
 
-export function* pushKeys(db: Dialect, pushId: string, held: HeldKey[]): Work<void> {
-  for (const each of held) {
-    const record = yield* heldRecord(db, each);
-    if (record !== null) yield* db.updateIdempotencyKey({ ...record, push: pushId }, each.token);
+/**
+ * Ties held keys to a push, each with its answer should plan `plan` of the push land (null: free
+ * the key then). A push planned again under the same tag adds its new plan's answers: whichever
+ * plan lands, its answers are at hand when the push is settled, without planning again. False,
+ * and nothing tied, when a key is no longer held by its request (another took it over).
+ */
+export function* pushKeys(
+  db: Dialect,
+  pushId: string,
+  plan: string,
+  keys: PushedKey[],
+): Work<boolean> {
+  const records: IdempotencyRecord[] = [];
+  for (const { held } of keys) {
+    const record = yield* db.idempotencyKey(held, true);
+    const ours = record?.token === held.token && record.state === 'running';
+    if (!ours || (record.push !== null && record.push !== pushId)) return false;
+    records.push(record);
   }
+  for (const [i, record] of records.entries()) {
+    const { held, outcome } = keys[i] as PushedKey;
+    const plans = record.push === pushId ? plannedOutcomes(record) : {};
+    plans[plan] = outcome;
+    const tied = { ...record, push: pushId, outcome: JSON.stringify(plans) };
+    yield* db.updateIdempotencyKey(tied, held.token);
+  }
+  return true;
 }
 
+/** A tied key's answer for each plan of its push (see `pushKeys`). */
+function plannedOutcomes(record: IdempotencyRecord): Record<string, KeyOutcome | null> {
+  return JSON.parse(record.outcome ?? '{}') as Record<string, KeyOutcome | null>;
+}
+
+/**
+ * Settles the keys of a push by how it ended: each takes its answer for the plan that landed, or
+ * is freed when none did (or its write's answer then keeps nothing); `answers` known better than
+ * planned (such as the versions the copy gave the writes) win over the planned ones.
+ */
 export function* settlePush(
   db: Dialect,
   sheetId: string,
   pushId: string,
-  landed: { held: HeldKey; outcome: KeyOutcome }[] | null,
+  end: PushEnd,
 ): Work<void> {
   for (const record of yield* db.idempotencyKeysOfPush(sheetId, pushId)) {
-    const found = landed?.find(
+    const known = end.answers?.find(
       ({ held }) =>
         held.token === record.token && held.key === record.key && held.scope === record.scope,
     );
-    if (found === undefined) yield* db.deleteIdempotencyKey(record, record.token);
-    else yield* db.updateIdempotencyKey(settled(record, found.outcome), record.token);
+    const planned = end.plan === null ? null : (plannedOutcomes(record)[end.plan] ?? null);
+    const outcome = known === undefined ? planned : known.outcome;
+    if (outcome === null) yield* db.deleteIdempotencyKey(record, record.token);
+    else yield* db.updateIdempotencyKey(settled(record, outcome), record.token);
   }
+}
+
+/**
+ * The answer a key keeps for a write's result: 2xx and 4xx answers; null (keep nothing, the
+ * client may retry) for 429 and 5xx.
+ */
+export function keptAnswer(result: WriteResult | Problem): KeyOutcome | null {
+  if (result instanceof Problem && (result.status >= 500 || result.status === 429)) return null;
+  return keyOutcome(result);
 }

@@ -43,6 +43,8 @@ import type {
   HeldLock,
   NewSheet,
   PlannedWrite,
+  PushedKey,
+  PushEnd,
   PushMark,
   ReadAnswer,
   RowEvent,
@@ -305,13 +307,13 @@ export class RowStore implements SheetStore {
       rows.map((row) => [...row]),
     );
     let version = sheet.version;
-    return writes.map(({ op, ifMatch }) => {
+    return writes.map(({ op, ifMatch, actor, idempotency }) => {
       const mismatch = versionMismatch(sheet.name, ifMatch, version);
       if (mismatch !== null) return mismatch;
       try {
         const planned = runSync(planWrite(copy, op), null);
         if (planned.effects.length > 0) version++;
-        return planned;
+        return { ...planned, actor, idempotency };
       } catch (error) {
         if (error instanceof Problem) return error;
         throw error;
@@ -325,6 +327,7 @@ export class RowStore implements SheetStore {
     writes: PlannedWrite[],
     origin: ChangeSource,
     base: Cell[][] | null = null,
+    plan: string | null = null,
   ): Promise<WriteResult[] | null> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
@@ -347,21 +350,29 @@ export class RowStore implements SheetStore {
         }
       }
       const results: WriteResult[] = [];
-      for (const write of writes) {
+      const answers: PushedKey[] = [];
+      for (const { outcome, effects, actor, idempotency } of writes) {
         const changes = source.changes.length;
-        for (const effect of write.effects) yield* source.apply(effect);
-        if (write.effects.length > 0) {
+        for (const effect of effects) yield* source.apply(effect);
+        if (effects.length > 0) {
           source.record.version++;
-          events.push(...rowEvents(source.record, source.changes.slice(changes), origin));
+          events.push(...rowEvents(source.record, source.changes.slice(changes), origin, actor));
         }
-        results.push({ ...write, version: source.record.version });
+        const result = { outcome, effects, version: source.record.version };
+        results.push(result);
+        if (idempotency !== undefined)
+          answers.push({ held: idempotency, outcome: keyOutcome(result) });
       }
+      // The keys tied to the push take these answers with the writes, whatever follows.
+      yield* settlePush(db, sheetId, pushId, { plan, answers });
       // The push these writes came from landed, and the copy now holds it: it matches again.
       source.record.pushing = null;
       yield* finish(db, source, events, true);
       return { results, record: source.record };
     });
     if (applied === null) return null;
+    for (const { idempotency } of writes)
+      if (idempotency !== undefined) idempotency.recorded = true;
     this.#remember(applied.record);
     return applied.results;
   }
@@ -371,10 +382,13 @@ export class RowStore implements SheetStore {
     columns: string[],
     rows: Cell[][],
     marker: string | null = null,
+    settled?: { pushId: string; end: PushEnd },
   ): Promise<{ sheet: Sheet; changed: boolean }> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const { record, changed } = await db.write(function* () {
+      // The push was closed before the read: its keys learn how it ended with the copy.
+      if (settled !== undefined) yield* settlePush(db, sheetId, settled.pushId, settled.end);
       let record = yield* sheetOrMissing(db, sheetId, true);
       const sameHeader =
         record.columns.length === columns.length &&
@@ -417,6 +431,10 @@ export class RowStore implements SheetStore {
       const record = yield* sheetOrMissing(db, sheetId, true);
       const { version, pushing } = mark.expect;
       if (record.version !== version || record.pushing !== pushing) return null;
+      // The batch's keys are tied to the push before it is sent: a store failure after Google
+      // applied it cannot lose them, and the push's settling answers them.
+      const { plan, keys = [] } = mark;
+      if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
       yield* db.saveSheet(record);
       return record;
@@ -426,9 +444,10 @@ export class RowStore implements SheetStore {
     return true;
   }
 
-  async clearPushing(sheetId: string, pushId: string): Promise<void> {
+  async clearPushing(sheetId: string, pushId: string, answers?: PushedKey[]): Promise<void> {
     const db = this.#db;
     const record = await db.write(function* () {
+      yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
       const record = yield* sheetOrMissing(db, sheetId, true);
       if (record.pushing !== pushId) return null;
       record.pushing = null;
@@ -457,16 +476,17 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => settleKey(this.#db, held, outcome));
   }
 
-  pushIdempotencyKeys(_sheetId: string, pushId: string, held: HeldKey[]): Promise<void> {
-    return this.#db.write(() => pushKeys(this.#db, pushId, held));
+  pushIdempotencyKeys(
+    _sheetId: string,
+    pushId: string,
+    plan: string,
+    keys: PushedKey[],
+  ): Promise<boolean> {
+    return this.#db.write(() => pushKeys(this.#db, pushId, plan, keys));
   }
 
-  settlePushedKeys(
-    sheetId: string,
-    pushId: string,
-    landed: { held: HeldKey; outcome: KeyOutcome }[] | null,
-  ): Promise<void> {
-    return this.#db.write(() => settlePush(this.#db, sheetId, pushId, landed));
+  settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void> {
+    return this.#db.write(() => settlePush(this.#db, sheetId, pushId, end));
   }
 
   pruneIdempotencyKeys(): Promise<number> {

@@ -86,6 +86,25 @@ export type KeyClaim =
 export interface PlannedWrite {
   outcome: WriteResult['outcome'];
   effects: WriteEffect[];
+  /** Who sent the write, as its row events name them. */
+  actor?: Actor | undefined;
+  /** The write's key, settled with the apply. */
+  idempotency?: HeldKey | undefined;
+}
+
+/** A key tied to a push, with the answer it keeps should its plan land (null: none, freed). */
+export interface PushedKey {
+  held: HeldKey;
+  outcome: KeyOutcome | null;
+}
+
+/**
+ * How a push ended, for the keys tied to it: the plan that landed (null: none did), and answers
+ * known better than planned, which win.
+ */
+export interface PushEnd {
+  plan: string | null;
+  answers?: PushedKey[];
 }
 
 /**
@@ -99,6 +118,9 @@ export interface PushMark {
   pushId: string;
   /** The sheet must still be at this version and carry this marker (null: none). */
   expect: { version: number; pushing: string | null };
+  /** The plan sent first, and the keys of the batch with their answers should it land. */
+  plan?: string;
+  keys?: PushedKey[];
 }
 
 /** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
@@ -238,7 +260,9 @@ export interface SheetStore {
    * `base`, the rows the writes were planned on (a read of the spreadsheet the copy has not
    * taken yet), the copy first takes those rows, as `replaceRows` would, in the same
    * transaction. Only while the sheet still carries push `pushId`'s marker (the fence): null,
-   * and nothing applied, otherwise.
+   * and nothing applied, otherwise. The push's keys are settled in the same transaction: those
+   * of `writes` with their results, the others with their answers for `plan` (the plan that
+   * landed); each write's `idempotency` is then marked `recorded`.
    */
   applyPlanned(
     sheetId: string,
@@ -246,25 +270,32 @@ export interface SheetStore {
     writes: PlannedWrite[],
     source: ChangeSource,
     base?: Cell[][] | null,
+    plan?: string | null,
   ): Promise<WriteResult[] | null>;
   /**
    * Makes a sheet hold these columns and rows, a fresh read of its spreadsheet, changing only the
    * rows that differ (`changed` is false, and the version stays, when none do), and sets the push
-   * marker to `marker` (by default clears it: the copy matches the spreadsheet).
+   * marker to `marker` (by default clears it: the copy matches the spreadsheet). With `settled`,
+   * a push closed before the read, its keys are settled by how it ended in the same transaction.
    */
   replaceRows(
     sheetId: string,
     columns: string[],
     rows: Cell[][],
     marker?: string | null,
+    settled?: { pushId: string; end: PushEnd },
   ): Promise<{ sheet: Sheet; changed: boolean }>;
   /**
-   * Marks a sheet as pushing, if it is still as `mark.expect` says (the fence); false, and
-   * nothing changed, otherwise.
+   * Marks a sheet as pushing, if it is still as `mark.expect` says (the fence), and ties the
+   * mark's keys to the push in the same transaction; false, and nothing changed, otherwise (or
+   * when one of the keys is no longer held by its request).
    */
   markPushing(sheetId: string, mark: PushMark): Promise<boolean>;
-  /** Clears push `pushId`'s marker, if the sheet still carries it: nothing of it landed. */
-  clearPushing(sheetId: string, pushId: string): Promise<void>;
+  /**
+   * Clears push `pushId`'s marker, if the sheet still carries it: nothing of it landed. Its keys
+   * are freed with it, or take `answers` (those of writes that needed no push).
+   */
+  clearPushing(sheetId: string, pushId: string, answers?: PushedKey[]): Promise<void>;
   pushingMarker(sheetId: string): Promise<string | null>;
 
   // Idempotency keys (see idempotency-records.ts)
@@ -281,19 +312,18 @@ export interface SheetStore {
    */
   settleIdempotencyKey(held: HeldKey, outcome: KeyOutcome | 'unknown' | null): Promise<void>;
   /**
-   * Ties held keys to a provider push before it is sent: until `settlePushedKeys`, they answer
-   * 409 however long their server is gone.
+   * Ties held keys to a provider push with their answers should plan `plan` land (a push planned
+   * again adds its new plan): until the push is settled, they answer 409 however long their
+   * server is gone. False, and nothing tied, when a key is no longer held by its request.
    */
-  pushIdempotencyKeys(sheetId: string, pushId: string, held: HeldKey[]): Promise<void>;
-  /**
-   * Settles the keys of a push: with outcomes (it landed), each key's is recorded; with null (it
-   * certainly did not), they are freed. A key of the push without an outcome is freed.
-   */
-  settlePushedKeys(
+  pushIdempotencyKeys(
     sheetId: string,
     pushId: string,
-    landed: { held: HeldKey; outcome: KeyOutcome }[] | null,
-  ): Promise<void>;
+    plan: string,
+    keys: PushedKey[],
+  ): Promise<boolean>;
+  /** Settles the keys of a push by how it ended (see `PushEnd`). */
+  settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void>;
   /** Removes the keys kept past their time; answers how many. */
   pruneIdempotencyKeys(): Promise<number>;
 

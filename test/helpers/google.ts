@@ -40,6 +40,8 @@ export async function setup(
     /** Options of the app, e.g. the read cache off for checks that must read past it. */
     app?: Partial<AppOptions>;
     wrapStore?: (store: SheetStore) => SheetStore;
+    /** Asks the emulator's Drive for the spreadsheet's version before reading the tab. */
+    drive?: boolean;
   } = {},
 ): Promise<Setup> {
   const emulator = await startGoogleSheetsEmulator();
@@ -69,6 +71,7 @@ export async function setup(
     credentials,
     apiKey: options.credentials === 'api-key' ? emulator.apiKey() : undefined,
     apiUrl: `${emulator.url}/`,
+    ...(options.drive === true && { driveUrl: `${emulator.url}/` }),
     tokenUrl: emulator.tokenUrl,
     deadlineMs: 10_000,
     writesPerMinute: 1000,

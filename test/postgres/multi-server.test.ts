@@ -194,6 +194,7 @@ test('one server at a time replays a Google sheet upstream, and a dead one loses
   const { servers } = await serversOnOneDatabase(t, 2, {
     SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
     SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
+    SHEETPORT_GOOGLE_DRIVE_URL: `${emulator.url}/`,
     SHEETPORT_GOOGLE_TOKEN_URL: emulator.tokenUrl,
     SHEETPORT_GOOGLE_WRITES_PER_MINUTE: '100000',
   });

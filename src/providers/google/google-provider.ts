@@ -22,7 +22,9 @@ import {
 } from '../retry.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
+import { createDriveVersionProbe, type DriveVersionProbe } from './drive-version.ts';
 import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
+import { TabVersions } from './tab-versions.ts';
 import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
 import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
@@ -37,6 +39,9 @@ export class GoogleProvider implements SheetProvider {
   onUpstream?: (event: UpstreamEvent) => void;
   readonly #api: sheets_v4.Sheets;
   readonly #slots: WriteSlots;
+  /** Asks Drive for a spreadsheet's version; absent when no Drive URL is set (as in tests). */
+  readonly #probe: DriveVersionProbe | null;
+  readonly #versions = new TabVersions();
 
   constructor(
     private readonly identity: GoogleIdentity,
@@ -45,6 +50,8 @@ export class GoogleProvider implements SheetProvider {
   ) {
     this.#api = sheets({ version: 'v4', auth: identity.auth, rootUrl: settings.apiUrl });
     this.#slots = new WriteSlots(settings.writesPerMinute, settings.writeWindowMs ?? 60_000);
+    this.#probe =
+      settings.driveUrl === undefined ? null : createDriveVersionProbe(identity, settings);
   }
 
   get deadlineMs(): number {
@@ -107,6 +114,13 @@ export class GoogleProvider implements SheetProvider {
 
   async read(source: SheetSource, deadline?: number): Promise<ProviderTable> {
     const google = googleSource(source);
+    const version = await this.#version(google);
+    const table = await this.#readRenamed(google, deadline);
+    this.#versions.read(google, version, table);
+    return table;
+  }
+
+  async #readRenamed(google: GoogleSource, deadline?: number): Promise<ProviderTable> {
     try {
       return await this.#readTab(google, deadline);
     } catch (error) {
@@ -129,7 +143,13 @@ export class GoogleProvider implements SheetProvider {
     copy: { columns: string[]; rows: Cell[][] },
     deadline: number,
   ): Promise<TabCheck> {
-    const table = await this.read(sheet.source, deadline);
+    // One small Drive request when nothing changed since the tab was last read.
+    const google = googleSource(sheet.source);
+    const version = await this.#version(google);
+    const contents = { ...copy, source: sheet.source };
+    if (this.#versions.unchanged(google, version, contents)) return { changed: false };
+    const table = await this.#readRenamed(google, deadline);
+    this.#versions.read(google, version, table);
     const same =
       sameHeader(table.columns, copy.columns) &&
       sameRows(table.rows, copy.rows) &&
@@ -147,6 +167,8 @@ export class GoogleProvider implements SheetProvider {
    */
   async push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome> {
     const source = googleSource(sheet.source);
+    // The push moves the version: the tab is read at the next check, whatever lands.
+    this.#versions.forget(source);
     this.#checkCanWrite();
     const requests = [
       ...batchRequests(source.tabId, sheet.columns.length, effects),
@@ -338,6 +360,18 @@ export class GoogleProvider implements SheetProvider {
           ? 'ambiguous'
           : 'failed';
     this.onUpstream?.({ request, retry: false, outcome });
+  }
+
+  /** The spreadsheet's Drive version now, or null when it cannot be known (the tab is read). */
+  async #version(source: GoogleSource): Promise<string | null> {
+    if (this.#probe === null) return null;
+    const version = await this.#probe(source.spreadsheetId);
+    this.onUpstream?.({
+      request: 'probe',
+      retry: false,
+      outcome: version === null ? 'failed' : 'ok',
+    });
+    return version;
   }
 
   #context(spreadsheetId: string) {
