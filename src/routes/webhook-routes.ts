@@ -9,7 +9,7 @@ import { overlapEnd } from '../access/key-expiry.ts';
 import { newWebhookSecret } from '../webhooks/signature.ts';
 import { adminParams, emptyBodyAsObject, problem, RotateWebhookSecret } from './schemas.ts';
 
-const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
+const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted', 'columns.changed'] as const;
 
 const NewWebhook = Type.Object(
   {

@@ -64,7 +64,12 @@ export interface HeaderCellProblem {
   problem: string;
 }
 
-export const webhookEvents = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
+export const webhookEvents = [
+  'rows.created',
+  'rows.updated',
+  'rows.deleted',
+  'columns.changed',
+] as const;
 export type WebhookEvent = (typeof webhookEvents)[number];
 
 export interface Webhook {
