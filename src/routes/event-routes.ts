@@ -5,6 +5,8 @@ export interface EventRouteOptions {
   sheets: Sheets;
   /** How often an idle stream sends a comment, so proxies and browsers keep it open. */
   heartbeatMs: number;
+  /** Whether the request's caller (a key or the administrator) makes its sheet watched. */
+  listening?: (request: FastifyRequest) => boolean;
 }
 
 /** Events read from the outbox at a time. */
@@ -20,7 +22,7 @@ const page = 100;
  */
 export async function eventRoutes(
   app: FastifyInstance,
-  { sheets, heartbeatMs }: EventRouteOptions,
+  { sheets, heartbeatMs, listening }: EventRouteOptions,
 ): Promise<void> {
   const open = new Set<() => void>();
   // A stream never ends by itself: closing the server ends them all.
@@ -76,7 +78,7 @@ export async function eventRoutes(
         });
     };
     const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
-    const unsubscribe = sheets.events.subscribe(sheet.id, wake);
+    const unsubscribe = sheets.events.subscribe(sheet.id, wake, listening?.(request));
     const end = () => {
       clearInterval(heartbeat);
       unsubscribe();

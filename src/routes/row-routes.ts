@@ -66,7 +66,12 @@ export async function rowRoutes(
     callers.set(request, caller);
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
-  await app.register(eventRoutes, { sheets, heartbeatMs });
+  await app.register(eventRoutes, {
+    sheets,
+    heartbeatMs,
+    // An anonymous reader's stream does not spend the Google quota on watching.
+    listening: (request) => (callers.get(request)?.kind ?? 'anonymous') !== 'anonymous',
+  });
 
   async function read(request: RowRequest, reply: FastifyReply) {
     const sheet = await sheets.forRead(request, request.params.sheetId);

@@ -503,6 +503,12 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.deliveriesOf(webhookId, limit));
   }
 
+  holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {
+    const now = new Date();
+    const until = new Date(now.getTime() + leaseMs);
+    return this.#db.write(() => this.#db.holdWatches(owner, sheetIds, now, until));
+  }
+
   claimFlag(name: string): Promise<boolean> {
     return this.#db.write(() => this.#db.claimFlag(name));
   }

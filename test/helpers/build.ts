@@ -24,7 +24,9 @@ export async function build(
   options: Partial<AppOptions> = {},
   providers: Providers = {},
   /** The readiness probe and shutdown signal, and options of the store, when a test sets them. */
-  extra: Pick<AppDeps, 'readiness' | 'shutdown'> & { store?: RowStoreOptions } = {},
+  extra: Pick<AppDeps, 'readiness' | 'shutdown' | 'versionProbe'> & {
+    store?: RowStoreOptions;
+  } = {},
 ): Promise<TestServer> {
   const { store: storeOptions, ...health } = extra;
   const { store, env, dispose } = await openTestStore(storeOptions);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { AppOptions } from '../../src/app.ts';
 import { googleIdentity, type GoogleSettings } from '../../src/providers/google/google-auth.ts';
 import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
+import { createDriveVersionProbe } from '../../src/providers/google/drive-version.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from '../google-emulator/index.ts';
 import { build, call } from './build.ts';
@@ -37,6 +38,8 @@ export async function setup(
     share?: boolean;
     /** Options of the app, e.g. the read cache off for checks that must read past it. */
     app?: Partial<AppOptions>;
+    /** Give the app a Drive version probe, as a server has. */
+    probe?: boolean;
   } = {},
 ): Promise<Setup> {
   const emulator = await startGoogleSheetsEmulator();
@@ -66,6 +69,7 @@ export async function setup(
     credentials,
     apiKey: options.credentials === 'api-key' ? emulator.apiKey() : undefined,
     apiUrl: `${emulator.url}/`,
+    driveUrl: `${emulator.url}/`,
     tokenUrl: emulator.tokenUrl,
     deadlineMs: 10_000,
     writesPerMinute: 1000,
@@ -74,7 +78,14 @@ export async function setup(
   const identity = googleIdentity(settings);
   assert.ok(identity !== null);
   const google = new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
-  const { url, store, env } = await build(t, options.app ?? {}, { google });
+  const versionProbe =
+    options.probe === true ? createDriveVersionProbe(identity, settings) : undefined;
+  const { url, store, env } = await build(
+    t,
+    options.app ?? {},
+    { google },
+    versionProbe === undefined ? {} : { versionProbe },
+  );
   return { emulator, url, spreadsheetId, store, env, google };
 }
 
