@@ -34,6 +34,8 @@ export type SheetPatch = Partial<{
   access: AccessMode;
   allowedOrigins: string[];
   freshnessSeconds: number;
+  /** null: watched while it has a webhook on or an event stream opened with a key. */
+  watch: boolean | null;
 }>;
 
 export interface ApiKey {
