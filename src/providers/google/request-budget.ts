@@ -15,7 +15,7 @@ export interface BudgetSettings {
 export const defaultBudgetSettings: BudgetSettings = {
   readsPerMinute: 60,
   watchShare: 0.5,
-  probesPerMinute: 300,
+  probesPerMinute: 1200,
 };
 
 /** How long watching pauses after a 429, first; it doubles on each one that follows. */
