@@ -147,3 +147,30 @@ test('an anonymous stream on a public sheet does not start watching; an admin on
   );
   assert.deepEqual(summary(events.slice(-1)), [['rows.updated', 'provider', ['1:Bob']]]);
 });
+
+test('the watch settings: set, shown, reset with null, refused on other sheets and below 5 s', async (t) => {
+  const google = await setup(t);
+  const id = await connect(google);
+  const patch = (sheetId: string, body: unknown) =>
+    call(`${google.url}/admin/v1/sheets/${sheetId}`, { method: 'PATCH', body });
+  const set = await patch(id, { watch: false, watchIntervalSeconds: 30 });
+  assert.equal(set.status, 200, set.text);
+  const described = await call(`${google.url}/admin/v1/sheets/${id}`);
+  const settings = (described.body as { settings: Record<string, unknown> }).settings;
+  assert.equal(settings.watch, false);
+  assert.equal(settings.watchIntervalSeconds, 30);
+  assert.equal((await patch(id, { watch: null, watchIntervalSeconds: null })).status, 200);
+  const reset = await call(`${google.url}/admin/v1/sheets/${id}`);
+  assert.equal((reset.body as { settings: Record<string, unknown> }).settings.watch, undefined);
+
+  const tooOften = await patch(id, { watchIntervalSeconds: 2 });
+  assert.equal(tooOften.status, 400, tooOften.text);
+  const scratch = await call(`${google.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'scratch', columns: ['a'] },
+  });
+  const scratchId = (scratch.body as { id: string }).id;
+  const refused = await patch(scratchId, { watch: true });
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal((refused.body as { code: string }).code, 'invalid-body');
+});
