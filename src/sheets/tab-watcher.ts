@@ -70,6 +70,8 @@ export class TabWatcher {
   readonly #tabs = new Map<string, TabState>();
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
+  /** Whether this server held any lease after the last tick. */
+  #holding = false;
 
   constructor(
     private readonly deps: WatchDeps,
@@ -133,6 +135,8 @@ export class TabWatcher {
 
   /** Those of the wanted tabs whose watch this server holds; it forgets the others. */
   async #held(wanted: Sheet[]): Promise<Sheet[]> {
+    // Nothing wanted and nothing held: no write to the store every tick.
+    if (wanted.length === 0 && this.#tabs.size === 0 && !this.#holding) return [];
     const leaseMs = Math.max(
       ...wanted.map((sheet) => this.#interval(sheet)),
       this.settings.intervalMs,
@@ -144,6 +148,7 @@ export class TabWatcher {
       ),
     );
     for (const id of this.#tabs.keys()) if (!held.has(id)) this.#tabs.delete(id);
+    this.#holding = held.size > 0;
     this.observer?.watched(held.size);
     return wanted.filter((sheet) => held.has(sheet.id));
   }
