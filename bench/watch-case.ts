@@ -154,7 +154,7 @@ async function idleCost(
   shareWith: string,
   plan: WatchPlan,
 ): Promise<WatchResult['idle']> {
-  const ids: string[] = [];
+  const spreadsheets: string[] = [];
   for (let i = 0; i < plan.idleTabs; i++) {
     const spreadsheetId = emulator.createSpreadsheet({
       tabs: [
@@ -170,20 +170,27 @@ async function idleCost(
     });
     const id = await connect(server, spreadsheetId);
     await patch(server, id, { watch: true });
-    ids.push(id);
+    spreadsheets.push(spreadsheetId);
   }
   // Every tab's first check reads its values, within the watch budget (30 reads a minute): the
-  // steady state starts once the watcher's reads have stopped for a whole interval.
-  const reads = () =>
-    emulator.stats().requests.filter((r) => r.kind === 'read' && !r.path.startsWith('/drive/'));
-  let settled = Date.now();
-  for (let last = reads().length; Date.now() - settled < 12_000;) {
-    await sleep(1000);
-    if (reads().length !== last) {
-      last = reads().length;
-      settled = Date.now();
+  // steady state starts once every tab has had it (a connect reads twice: its tabs, its values),
+  // and one interval more.
+  const readsOf = () => {
+    const counts = new Map<string, number>();
+    for (const r of emulator.stats().requests) {
+      if (r.kind !== 'read' || r.path.startsWith('/drive/')) continue;
+      const id = spreadsheets.find((candidate) => r.path.includes(candidate));
+      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
     }
+    return counts;
+  };
+  const warmUp = Date.now();
+  while (!spreadsheets.every((id) => (readsOf().get(id) ?? 0) >= 3)) {
+    if (Date.now() - warmUp > 15 * 60_000) throw new Error('the first reads took over 15 min');
+    await sleep(1000);
   }
+  log(`  every idle tab read by the watcher after ${((Date.now() - warmUp) / 1000).toFixed(0)} s`);
+  await sleep(11_000);
   emulator.resetStats();
   await sleep(plan.idleMinutes * 60_000);
   const requests = emulator.stats().requests;

@@ -105,3 +105,11 @@ test('tabs another server holds are neither probed nor read', async () => {
   await watcher.tick();
   assert.deepEqual([asked.probes, asked.refreshes], [[], []]);
 });
+
+test('a tab that must be read is not probed while the budget has no read for it', async () => {
+  const { watcher, asked, setReadsLeft } = watcherOf([tab('a', 'one', { watch: true })]);
+  setReadsLeft(0);
+  await watcher.tick();
+  await watcher.tick();
+  assert.deepEqual([asked.probes, asked.refreshes], [[], []]);
+});

@@ -55,6 +55,8 @@ interface TabState {
   readAt: number;
   /** The spreadsheet's version the copy is known to hold; null when unknown. */
   version: string | null;
+  /** A probe saw a change that is not read yet. */
+  stale: boolean;
 }
 
 /**
@@ -110,6 +112,13 @@ export class TabWatcher {
       bySpreadsheet.set(spreadsheetId, [...(bySpreadsheet.get(spreadsheetId) ?? []), sheet]);
     }
     for (const [spreadsheetId, group] of bySpreadsheet) {
+      // Tabs that need a read whatever the probe says (never read, or a change put off) are not
+      // probed again until a read can be made: waiting for the budget spends no probes.
+      const unknown = group.every((sheet) => this.#tabs.get(sheet.id)?.stale ?? true);
+      if (unknown && !(this.deps.budget.mayWatchRead() && group.some((s) => this.#readable(s)))) {
+        this.observer?.read('over_budget');
+        continue;
+      }
       const version = await this.#probe(spreadsheetId, group);
       const detectedAt = Date.now();
       for (const sheet of group) await this.#check(sheet, version, detectedAt);
@@ -153,6 +162,12 @@ export class TabWatcher {
     return wanted.filter((sheet) => held.has(sheet.id));
   }
 
+  /** Not read within the shortest gap between two reads. */
+  #readable(sheet: Sheet): boolean {
+    const state = this.#tabs.get(sheet.id);
+    return state === undefined || Date.now() - state.readAt >= this.settings.minReadGapMs;
+  }
+
   #interval(sheet: Sheet): number {
     const seconds = sheet.settings.watchIntervalSeconds;
     return seconds === undefined ? this.settings.intervalMs : seconds * 1000;
@@ -178,16 +193,16 @@ export class TabWatcher {
       state.checkedAt = now;
       return;
     }
-    if (state !== undefined && now - state.readAt < this.settings.minReadGapMs) return;
-    if (!this.deps.budget.mayWatchRead()) {
+    if (!this.#readable(sheet) || !this.deps.budget.mayWatchRead()) {
       // Left due: it is tried again at the next tick, so its interval stretches.
-      this.observer?.read('over_budget');
+      if (state !== undefined) state.stale = true;
+      if (this.#readable(sheet)) this.observer?.read('over_budget');
       return;
     }
     try {
       const read = await this.deps.refresh(sheet.id);
       const changed = read.version !== sheet.version;
-      this.#tabs.set(sheet.id, { checkedAt: Date.now(), readAt: now, version });
+      this.#tabs.set(sheet.id, { checkedAt: Date.now(), readAt: now, version, stale: false });
       this.observer?.read(changed ? 'changed' : 'unchanged');
       if (changed) {
         this.observer?.lag((Date.now() - (version === null ? now : detectedAt)) / 1000);
@@ -198,7 +213,12 @@ export class TabWatcher {
       if ((error as { code?: string }).code === 'provider-rate-limited')
         this.deps.budget.rateLimited();
       // Checked again at the next tick, no sooner than the shortest gap between reads.
-      this.#tabs.set(sheet.id, { checkedAt: state?.checkedAt ?? 0, readAt: now, version: null });
+      this.#tabs.set(sheet.id, {
+        checkedAt: state?.checkedAt ?? 0,
+        readAt: now,
+        version: null,
+        stale: true,
+      });
       this.log(error);
     }
   }
