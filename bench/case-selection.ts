@@ -17,6 +17,7 @@ export const caseNames = {
   k: 'chaos',
   l: 'webhooks',
   m: 'outbox',
+  n: 'watch',
 } as const;
 
 export type CaseName = (typeof caseNames)[keyof typeof caseNames];

@@ -19,6 +19,7 @@ import { scaleOutCase, type ScaleOutResult } from './scale-out-case.ts';
 import { servers, startFleet, stopFleet, type Fleet } from './setup.ts';
 import { streamCase } from './stream-case.ts';
 import { webhookCase } from './webhook-case.ts';
+import { watchCase } from './watch-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './targets.ts';
 
 /**
@@ -107,7 +108,7 @@ const has = (...names: CaseName[]) => names.some((name) => cases.has(name));
 async function main(): Promise<void> {
   printMachine();
   await mkdir(work, { recursive: true });
-  // Every case but d, e and l needs PostgreSQL.
+  // Every case but d, e, l and n needs PostgreSQL.
   const database = has(
     'filter',
     'getall',
@@ -217,6 +218,12 @@ async function runCases(database: Database | null): Promise<void> {
     const webhooks = await webhookCase({ ratePerSecond: 500, seconds: quick ? 4 : 15 });
     results.webhooks = webhooks;
     targets.push(...webhooks.targets);
+  }
+
+  if (has('watch')) {
+    const watch = await watchCase({ edits: 20, idleTabs: 100, idleMinutes: quick ? 1 : 10 });
+    results.watch = watch;
+    targets.push(...watch.targets);
   }
 
   if (has('outbox')) {

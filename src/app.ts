@@ -36,11 +36,15 @@ import {
   IdempotencyKeys,
   type IdempotencySettings,
 } from './sheets/idempotency-keys.ts';
+import { startWatching, type WatchOptions } from './sheets/start-watching.ts';
+import type { DriveVersionProbe } from './providers/google/drive-version.ts';
 import type { SheetStore } from './store/store.ts';
 
 export interface AppDeps extends HealthDeps {
   store: SheetStore;
   providers?: Providers;
+  /** Tells whether a Google spreadsheet changed without reading its values (watching). */
+  versionProbe?: DriveVersionProbe;
   /** Aborted when a stopping server gives up waiting: writes still queued are refused (503). */
   stopWrites?: AbortSignal;
 }
@@ -69,6 +73,8 @@ export interface AppOptions {
   metrics?: boolean;
   /** How `Idempotency-Key`s are held and pruned; `defaultIdempotencySettings` otherwise. */
   idempotency?: Partial<IdempotencySettings>;
+  /** Watch the Google tabs someone listens to for changes made in Google; off when unset. */
+  watch?: WatchOptions;
 }
 
 const defaultTimeouts = { requestMs: 120_000, headersMs: 10_000, keepAliveMs: 5_000 };
@@ -183,6 +189,13 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   const pruner = new EventPruner(deps.store, { ...events, giveUpMs: delivery.giveUpMs }, app.log);
   pruner.start();
   app.addHook('onClose', () => pruner.stop());
+  if (options.watch !== undefined) {
+    startWatching(
+      app,
+      { sheets, store: deps.store, probe: deps.versionProbe, metrics },
+      options.watch,
+    );
+  }
   await app.register(consoleRoutes);
   return app;
 }

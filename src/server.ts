@@ -4,6 +4,7 @@ import { createApp } from './app.ts';
 import { ConfigError, type Config } from './config/config.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
+import type { DriveVersionProbe } from './providers/google/drive-version.ts';
 import type { GoogleProvider } from './providers/google/google-provider.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
@@ -28,13 +29,14 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     );
   }
   const store = await openStore(config);
-  const google = await googleProvider(config);
+  const { google, versionProbe } = await googleAccess(config);
   const shutdown = new AbortController();
   const stopWrites = new AbortController();
   const app = await createApp(
     {
       store,
       providers: { google },
+      ...(versionProbe === undefined ? {} : { versionProbe }),
       // The store opens once its migrations are done, so an answer means both.
       readiness: () => store.ping(),
       shutdown: shutdown.signal,
@@ -57,6 +59,14 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       metrics: config.metrics,
       webhooks: { allowPrivate: config.webhookAllowPrivate },
       events: config.events,
+      ...(config.watch === null
+        ? {}
+        : {
+            watch: {
+              intervalMs: config.watch.intervalMs,
+              budget: { readsPerMinute: config.watch.readsPerMinute },
+            },
+          }),
     },
   );
   app.addHook('onClose', () => store.close());
@@ -123,14 +133,19 @@ function stop(
  * Google access, when it is configured. Google's client libraries take a while to load, so a
  * server without Google access never loads them.
  */
-async function googleProvider(config: Config): Promise<GoogleProvider | undefined> {
-  if (config.google.credentials === undefined && config.google.apiKey === undefined)
-    return undefined;
+async function googleAccess(
+  config: Config,
+): Promise<{ google?: GoogleProvider; versionProbe?: DriveVersionProbe }> {
+  if (config.google.credentials === undefined && config.google.apiKey === undefined) return {};
   const { googleIdentity } = await import('./providers/google/google-auth.ts');
   const identity = googleIdentity(config.google);
-  if (identity === null) return undefined;
+  if (identity === null) return {};
   const { GoogleProvider } = await import('./providers/google/google-provider.ts');
-  return new GoogleProvider(identity, config.google);
+  const { createDriveVersionProbe } = await import('./providers/google/drive-version.ts');
+  return {
+    google: new GoogleProvider(identity, config.google),
+    versionProbe: createDriveVersionProbe(identity, config.google),
+  };
 }
 
 function isLoopback(host: string): boolean {

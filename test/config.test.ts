@@ -83,6 +83,16 @@ test("SHEETPORT_GOOGLE_DRIVE_URL is Drive's own root by default, and any root gi
   assert.equal(config.google.driveUrl, 'http://127.0.0.1:9100/');
 });
 
+test('watching is on every 10 s by default; SHEETPORT_WATCH_INTERVAL_SECONDS=0 turns it off', () => {
+  assert.deepEqual(loadConfig({}).watch, { intervalMs: 10_000, readsPerMinute: 60 });
+  const config = loadConfig({
+    SHEETPORT_WATCH_INTERVAL_SECONDS: '30',
+    SHEETPORT_GOOGLE_READS_PER_MINUTE: '300',
+  });
+  assert.deepEqual(config.watch, { intervalMs: 30_000, readsPerMinute: 300 });
+  assert.equal(loadConfig({ SHEETPORT_WATCH_INTERVAL_SECONDS: '0' }).watch, null);
+});
+
 test('variables without the SHEETPORT_ prefix are ignored', () => {
   const config = loadConfig({ PORT: '1234', HOST: '10.0.0.1', SYNC: 'maybe' });
   assert.equal(config.port, 8080);
@@ -119,6 +129,10 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', '0'],
     ['SHEETPORT_DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
     ['SHEETPORT_GOOGLE_DRIVE_URL', 'www.googleapis.com'],
+    ['SHEETPORT_WATCH_INTERVAL_SECONDS', '2'],
+    ['SHEETPORT_WATCH_INTERVAL_SECONDS', '-1'],
+    ['SHEETPORT_WATCH_INTERVAL_SECONDS', 'often'],
+    ['SHEETPORT_GOOGLE_READS_PER_MINUTE', '0'],
   ];
   for (const [name, value] of cases) {
     assert.throws(

@@ -54,7 +54,12 @@ test('webhooks are made with a secret shown once, listed without it, and removed
   const made = await addWebhook(webhooks, { url: 'https://93.184.215.14/hook' });
   assert.match(made.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
   assert.equal(Buffer.from(made.secret.slice(6), 'base64').length, 32);
-  assert.deepEqual(made.events, ['rows.created', 'rows.updated', 'rows.deleted']);
+  assert.deepEqual(made.events, [
+    'rows.created',
+    'rows.updated',
+    'rows.deleted',
+    'columns.changed',
+  ]);
   const only = await addWebhook(webhooks, {
     url: 'https://93.184.215.14/deletes',
     events: ['rows.deleted'],

@@ -41,6 +41,9 @@ export const configSchema = Type.Object({
   }),
   SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
   SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
+  SHEETPORT_GOOGLE_READS_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
+  /** Seconds between checks of a watched Google tab; 0 turns watching off. */
+  SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Comma-separated host names, served without an admin token besides the loopback ones. */
   SHEETPORT_ALLOWED_HOSTS: Type.String({ default: '', pattern: '^[A-Za-z0-9.\\-\\[\\]:, ]*$' }),
@@ -112,6 +115,8 @@ export interface Config {
   metrics: boolean;
   webhookAllowPrivate: boolean;
   events: EventSettings;
+  /** Watching Google tabs for changes: off when null. */
+  watch: { intervalMs: number; readsPerMinute: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       streamsPerAddress: parsed.SHEETPORT_EVENT_STREAMS_PER_ADDRESS,
       streamsPerServer: parsed.SHEETPORT_EVENT_STREAMS_MAX,
     },
+    watch: watchSettings(parsed),
     google: {
       credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
       apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,
@@ -185,6 +191,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
     },
   };
+}
+
+/** An interval under the shortest gap between two reads of a tab would not be kept: refused. */
+function watchSettings(parsed: Env): Config['watch'] {
+  const seconds = parsed.SHEETPORT_WATCH_INTERVAL_SECONDS;
+  if (seconds === 0) return null;
+  if (seconds < 5) {
+    throw new ConfigError(
+      `SHEETPORT_WATCH_INTERVAL_SECONDS is ${seconds}: it must be 0 (watching off) or 5 or more.`,
+    );
+  }
+  return { intervalMs: seconds * 1000, readsPerMinute: parsed.SHEETPORT_GOOGLE_READS_PER_MINUTE };
 }
 
 /** `sheets.lan, box.local:8080` as host names without their ports, lower case. */

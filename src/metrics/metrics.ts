@@ -68,6 +68,39 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly #watched = new Gauge({
+    name: 'sheetport_watched_tabs',
+    help: 'Google tabs this server watches for changes made in Google',
+    registers: [this.registry],
+  });
+
+  readonly #watchProbes = new Counter({
+    name: 'sheetport_watch_probes_total',
+    help: 'Drive version probes of watched spreadsheets, by outcome: unchanged, changed, unknown (values read instead) or over_budget',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  readonly #watchReads = new Counter({
+    name: 'sheetport_watch_reads_total',
+    help: 'Values reads of watched tabs, by outcome: changed, unchanged, failed, or over_budget (put off to a later tick)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  readonly #watchLag = new Histogram({
+    name: 'sheetport_watch_lag_seconds',
+    help: 'From the detection of a change in a watched spreadsheet to the commit of its events',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  readonly #watchCheckAge = new Gauge({
+    name: 'sheetport_watch_check_age_seconds',
+    help: 'The longest time since a watched tab was last checked: the interval, stretched when the read budget is short',
+    registers: [this.registry],
+  });
+
   constructor(sources: {
     /** Writes waiting for their turn, by sheet kind (scratch, upload, google). */
     queueDepth: () => Map<string, number>;
@@ -128,6 +161,15 @@ export class Metrics {
   webhookAttempt(delivered: boolean): void {
     this.#webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
   }
+
+  /** What the tab watcher reports, as its observer. */
+  readonly watch = {
+    watched: (count: number) => this.#watched.set(count),
+    probe: (outcome: string) => this.#watchProbes.inc({ outcome }),
+    read: (outcome: string) => this.#watchReads.inc({ outcome }),
+    lag: (seconds: number) => this.#watchLag.observe(seconds),
+    checkAge: (seconds: number) => this.#watchCheckAge.set(seconds),
+  };
 
   cacheLookup(hit: boolean): void {
     this.#cache.inc({ result: hit ? 'hit' : 'miss' });

@@ -163,17 +163,24 @@ export async function adminRoutes(
     },
     async (request: SheetRequest) => {
       const sheet = await sheetFor(request);
-      const { name, deleteEnabled, freshnessSeconds, access, allowedOrigins } =
-        request.body as Static<typeof SheetPatch>;
-      if (freshnessSeconds !== undefined && sheets.providerFor(sheet) === null) {
-        throw new Problem(
-          'invalid-body',
-          'freshnessSeconds applies to sheets connected to a spreadsheet service only.',
-        );
+      const body = request.body as Static<typeof SheetPatch>;
+      const { name, deleteEnabled, freshnessSeconds, access, allowedOrigins } = body;
+      for (const setting of ['freshnessSeconds', 'watch', 'watchIntervalSeconds'] as const) {
+        if (body[setting] !== undefined && sheets.providerFor(sheet) === null) {
+          throw new Problem(
+            'invalid-body',
+            `${setting} applies to sheets connected to a spreadsheet service only.`,
+          );
+        }
       }
       const settings = {
         ...(deleteEnabled === undefined ? {} : { deleteEnabled }),
         ...(freshnessSeconds === undefined ? {} : { freshnessSeconds }),
+        // null goes back to the default: the setting is removed.
+        ...(body.watch === undefined ? {} : { watch: body.watch ?? undefined }),
+        ...(body.watchIntervalSeconds === undefined
+          ? {}
+          : { watchIntervalSeconds: body.watchIntervalSeconds ?? undefined }),
         ...(access === undefined ? {} : { access }),
         ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
       };

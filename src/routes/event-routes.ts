@@ -11,6 +11,8 @@ export interface EventRouteOptions {
   sheets: Sheets;
   access: AccessControl;
   settings: EventSettings;
+  /** Whether the request's caller (a key or the administrator) makes its sheet watched. */
+  listening?: (request: FastifyRequest) => boolean;
 }
 
 /** Seconds a client refused a stream is asked to wait. */
@@ -28,7 +30,7 @@ const retryAfterSeconds = 10;
  */
 export async function eventRoutes(
   app: FastifyInstance,
-  { sheets, access, settings }: EventRouteOptions,
+  { sheets, access, settings, listening }: EventRouteOptions,
 ): Promise<void> {
   const open = new Set<EventStream>();
   const slots = new StreamSlots(settings);
@@ -74,7 +76,14 @@ export async function eventRoutes(
         reply.raw,
         sheet.id,
         cursor,
-        { sheets, pages, settings, log: request.log, admits },
+        {
+          sheets,
+          pages,
+          settings,
+          log: request.log,
+          admits,
+          listening: listening?.(request) ?? false,
+        },
         () => {
           release();
           open.delete(stream);

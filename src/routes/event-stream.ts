@@ -50,6 +50,8 @@ export interface EventStreamDeps {
   log: FastifyBaseLogger;
   /** Throws unless the stream's caller may still read the sheet as it is now. */
   admits: (sheet: Sheet) => Promise<void>;
+  /** A caller with a key or the administrator token: its stream makes the sheet watched. */
+  listening: boolean;
 }
 
 /**
@@ -95,7 +97,11 @@ export class EventStream {
     if (reset !== null) {
       raw.write(`id: ${reset.lastId ?? ''}\nevent: reset\ndata: {"type":"reset"}\n\n`);
     }
-    this.#unsubscribe = deps.sheets.events.subscribe(this.sheetId, () => this.wake());
+    this.#unsubscribe = deps.sheets.events.subscribe(
+      this.sheetId,
+      () => this.wake(),
+      deps.listening,
+    );
     this.#timers.push(
       setInterval(() => {
         if (!raw.writableNeedDrain) raw.write(': heartbeat\n\n');

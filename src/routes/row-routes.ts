@@ -68,7 +68,13 @@ export async function rowRoutes(
     callers.set(request, caller);
     if (caller.kind === 'key') await keyLimit(request, caller.keyId);
   });
-  await app.register(eventRoutes, { sheets, access, settings: events });
+  await app.register(eventRoutes, {
+    sheets,
+    access,
+    settings: events,
+    // An anonymous reader's stream does not spend the Google quota on watching.
+    listening: (request) => (callers.get(request)?.kind ?? 'anonymous') !== 'anonymous',
+  });
   await app.register(sheetDocumentRoutes, { sheets });
 
   async function read(request: RowRequest, reply: FastifyReply) {

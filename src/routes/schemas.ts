@@ -247,6 +247,8 @@ export const SheetDescription = Type.Object(
       access: Type.String(),
       allowedOrigins: Type.Array(Type.String()),
       freshnessSeconds: Type.Optional(Type.Integer()),
+      watch: Type.Optional(Type.Boolean()),
+      watchIntervalSeconds: Type.Optional(Type.Integer()),
     }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
@@ -323,11 +325,26 @@ const allowedOrigins = Type.Array(
   { maxItems: 100, description: 'Origins whose pages may call the row API from a browser.' },
 );
 
+const watch = Type.Union([Type.Boolean(), Type.Null()], {
+  description:
+    'For sheets connected to a spreadsheet service: true checks the spreadsheet for changes on a schedule, false never; null (the default) while the sheet has a webhook on or an event stream opened with a key.',
+});
+
+const watchIntervalSeconds = Type.Union(
+  [Type.Integer({ minimum: 5, maximum: 86_400 }), Type.Null()],
+  {
+    description:
+      "How often, in seconds, a watched sheet is checked; null for the server's interval (SHEETPORT_WATCH_INTERVAL_SECONDS).",
+  },
+);
+
 export const SheetPatch = Type.Object(
   {
     name: Type.Optional(sheetName()),
     deleteEnabled: Type.Optional(Type.Boolean()),
     freshnessSeconds: Type.Optional(freshnessSeconds),
+    watch: Type.Optional(watch),
+    watchIntervalSeconds: Type.Optional(watchIntervalSeconds),
     access: Type.Optional(access),
     allowedOrigins: Type.Optional(allowedOrigins),
   },

@@ -15,7 +15,7 @@ import {
   RotateWebhookSecret,
 } from './schemas.ts';
 
-const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
+const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted', 'columns.changed'] as const;
 
 const NewWebhook = Type.Object(
   {

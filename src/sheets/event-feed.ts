@@ -20,6 +20,8 @@ export class EventFeed {
   readonly #everything = new Set<(sheetId: string) => void>();
   readonly #webhookWatchers = new Set<(sheetId: string) => void>();
   readonly #accessWatchers = new Set<(sheetId: string) => void>();
+  /** Streams opened by a key or the administrator, by sheet: these make a sheet watched. */
+  readonly #listened = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   #polling = false;
 
@@ -29,13 +31,24 @@ export class EventFeed {
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
-  /** Calls `wake` on each chance of new events for the sheet; answers how to stop. */
-  subscribe(sheetId: string, wake: () => void): () => void {
+  /**
+   * Calls `wake` on each chance of new events for the sheet; answers how to stop. A reader that
+   * is `listening` (not anonymous) asks for the sheet's spreadsheet to be watched meanwhile.
+   */
+  subscribe(sheetId: string, wake: () => void, listening = false): () => void {
+    if (listening) this.#listened.set(sheetId, (this.#listened.get(sheetId) ?? 0) + 1);
     const readers = this.#readers.get(sheetId) ?? new Set();
     readers.add(wake);
     this.#readers.set(sheetId, readers);
     this.#timer ??= setInterval(() => void this.#poll(), this.pollMs).unref();
+    let stopped = false;
     return () => {
+      if (listening && !stopped) {
+        const left = (this.#listened.get(sheetId) ?? 1) - 1;
+        if (left > 0) this.#listened.set(sheetId, left);
+        else this.#listened.delete(sheetId);
+      }
+      stopped = true;
       readers.delete(wake);
       if (readers.size === 0 && this.#readers.get(sheetId) === readers) {
         this.#readers.delete(sheetId);
@@ -46,6 +59,11 @@ export class EventFeed {
         this.#timer = null;
       }
     };
+  }
+
+  /** The sheets with a stream open on this server by a key or the administrator. */
+  listenedSheets(): Iterable<string> {
+    return this.#listened.keys();
   }
 
   /** Calls `wake` after every write this server commits, with the id of the sheet written. */

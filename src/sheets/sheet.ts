@@ -33,6 +33,13 @@ export interface SheetSettings {
   allowedOrigins?: string[];
   /** For sheets mirrored from a provider: how old the copy served may be before it is re-read. */
   freshnessSeconds?: number;
+  /**
+   * For sheets mirrored from a provider: whether changes made in the spreadsheet are looked for
+   * on a schedule. Unset: while the sheet has a webhook on or an event stream opened with a key.
+   */
+  watch?: boolean;
+  /** How often a watched sheet is checked; the server's interval when unset. */
+  watchIntervalSeconds?: number;
 }
 
 /** A sheet as the management API describes it. */

@@ -237,6 +237,11 @@ export interface Dialect {
   pruneIdempotencyKeys(before: string): Work<number>;
 
   // Everything else a server keeps
+  /**
+   * Takes or renews `owner`'s lease on watching each of the sheets, unless another owner's lease
+   * is still running, and gives up the owner's leases on the other sheets; answers the ids held.
+   */
+  holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): Work<string[]>;
   claimFlag(name: string): Work<boolean>;
   releaseFlag(name: string): Work<void>;
   insertKey(key: ApiKeyRecord): Work<void>;

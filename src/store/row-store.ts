@@ -394,17 +394,24 @@ export class RowStore implements SheetStore {
         record.columns.length === columns.length &&
         record.columns.every((c, i) => c === columns[i]);
       const events: RowEvent[] = [];
+      let previousColumns: string[] | null = null;
       if (!sameHeader) {
-        // A new header changes every row's JSON: the old rows go, the new ones come.
-        const old = new StoredRows(db, record, indexThreshold);
-        if (record.rowCount > 0) {
-          const all = Array.from({ length: record.rowCount }, (_, i) => i);
-          yield* old.apply({ kind: 'delete', positions: all, before: yield* old.rowsAt(all) });
-        }
-        events.push(...rowEvents(record, old.changes, 'provider'));
+        // A new header changes every row's JSON: the rows are stored again under it, each value
+        // under its column's name, silently; the diff below then names the rows whose values
+        // changed (none when a column was only added or moved).
+        const old = new StoredRows(db, record, indexThreshold, false);
+        const all = Array.from({ length: record.rowCount }, (_, i) => i);
+        const oldRows = all.length > 0 ? yield* old.rowsAt(all) : [];
+        if (all.length > 0) yield* old.apply({ kind: 'delete', positions: all, before: oldRows });
         yield* db.deleteAllEntries(record.key);
         yield* db.deleteAllBlocks(record.key);
+        const before = record.columns;
+        previousColumns = before;
         record = { ...old.record, columns, indexed: false };
+        const from = columns.map((column) => before.indexOf(column));
+        const remapped = oldRows.map((row) => from.map((i) => (i < 0 ? null : (row[i] ?? null))));
+        const moved = new StoredRows(db, record, indexThreshold, false);
+        if (remapped.length > 0) yield* moved.apply({ kind: 'insert', at: 0, rows: remapped });
       }
       const source = new StoredRows(db, record, indexThreshold);
       const current = yield* db.rowsBetween(record.key, 0, record.rowCount);
@@ -413,6 +420,7 @@ export class RowStore implements SheetStore {
       const changed = !sameHeader || effects.length > 0;
       if (changed) {
         source.record.version++;
+        if (previousColumns !== null) events.push(columnsEvent(source.record, previousColumns));
         events.push(...rowEvents(source.record, source.changes, 'provider'));
       }
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
@@ -613,6 +621,12 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.deliveriesOf(webhookId, limit));
   }
 
+  holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {
+    const now = new Date();
+    const until = new Date(now.getTime() + leaseMs);
+    return this.#db.write(() => this.#db.holdWatches(owner, sheetIds, now, until));
+  }
+
   claimFlag(name: string): Promise<boolean> {
     return this.#db.write(() => this.#db.claimFlag(name));
   }
@@ -805,6 +819,18 @@ function rowEvents(
     const body = `{"id":"${id}","type":"${type}","timestamp":"${timestamp}","data":${data}}`;
     return { id, sheetId: sheet.id, type, body, createdAt: timestamp };
   });
+}
+
+/** A new header, found by a re-read: its own event, before the events of the rows it changed. */
+function columnsEvent(sheet: SheetRecord, previous: string[]): RowEvent {
+  const timestamp = new Date().toISOString();
+  const id = `evt_${randomBytes(16).toString('base64url')}`;
+  const data =
+    `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"provider",` +
+    `"actor":{"type":"provider"},"columns":${JSON.stringify(sheet.columns)},` +
+    `"previousColumns":${JSON.stringify(previous)}}`;
+  const body = `{"id":"${id}","type":"columns.changed","timestamp":"${timestamp}","data":${data}}`;
+  return { id, sheetId: sheet.id, type: 'columns.changed', body, createdAt: timestamp };
 }
 
 async function* once<T>(value: T): AsyncIterable<T> {

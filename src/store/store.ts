@@ -401,6 +401,11 @@ export interface SheetStore {
    * servers sharing the store, that set it first.
    */
   claimFlag(name: string): Promise<boolean>;
+  /**
+   * Of the sheets `owner` wants to watch, those it may: its lease on each is taken or renewed
+   * for `leaseMs`, unless another owner's is still running. Its leases on other sheets end.
+   */
+  holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]>;
   releaseFlag(name: string): Promise<void>;
   /**
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work

@@ -27,7 +27,7 @@ export async function build(
   options: Partial<AppOptions> = {},
   providers: Providers = {},
   /** The readiness probe and shutdown signal, and options of the store, when a test sets them. */
-  extra: Pick<AppDeps, 'readiness' | 'shutdown'> & {
+  extra: Pick<AppDeps, 'readiness' | 'shutdown' | 'versionProbe'> & {
     store?: RowStoreOptions;
     /** Puts a stand-in in front of the store, e.g. one that fails on cue. */
     wrapStore?: (store: SheetStore) => SheetStore;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { AppOptions } from '../../src/app.ts';
 import { googleIdentity, type GoogleSettings } from '../../src/providers/google/google-auth.ts';
 import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
+import { createDriveVersionProbe } from '../../src/providers/google/drive-version.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from '../google-emulator/index.ts';
 import { build, call } from './build.ts';
@@ -42,6 +43,8 @@ export async function setup(
     wrapStore?: (store: SheetStore) => SheetStore;
     /** Asks the emulator's Drive for the spreadsheet's version before reading the tab. */
     drive?: boolean;
+    /** Give the app a Drive version probe, as a server has. */
+    probe?: boolean;
   } = {},
 ): Promise<Setup> {
   const emulator = await startGoogleSheetsEmulator();
@@ -71,7 +74,7 @@ export async function setup(
     credentials,
     apiKey: options.credentials === 'api-key' ? emulator.apiKey() : undefined,
     apiUrl: `${emulator.url}/`,
-    ...(options.drive === true && { driveUrl: `${emulator.url}/` }),
+    ...((options.drive === true || options.probe === true) && { driveUrl: `${emulator.url}/` }),
     tokenUrl: emulator.tokenUrl,
     deadlineMs: 10_000,
     writesPerMinute: 1000,
@@ -83,7 +86,14 @@ export async function setup(
     return new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
   };
   const google = newProvider();
-  const extra = options.wrapStore ? { wrapStore: options.wrapStore } : {};
+  const identity = googleIdentity(settings);
+  assert.ok(identity !== null);
+  const versionProbe =
+    options.probe === true ? createDriveVersionProbe(identity, settings) : undefined;
+  const extra = {
+    ...(options.wrapStore && { wrapStore: options.wrapStore }),
+    ...(versionProbe && { versionProbe }),
+  };
   const { url, store, env } = await build(t, options.app ?? {}, { google }, extra);
   return { emulator, url, spreadsheetId, store, env, google, newProvider };
 }

@@ -876,6 +876,22 @@ export class PostgresDialect implements Dialect {
 
   // Flags, keys and rate limits
 
+  *holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): Work<string[]> {
+    yield* this.#run('DELETE FROM watches WHERE owner = $1 AND NOT (sheet_id = ANY($2))', [
+      owner,
+      sheetIds,
+    ]);
+    return yield* this.#all(
+      `INSERT INTO watches (sheet_id, owner, lease_until)
+       SELECT id, $1, $2 FROM sheets WHERE id = ANY($3)
+       ON CONFLICT (sheet_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+       WHERE watches.owner = excluded.owner OR watches.lease_until < $4
+       RETURNING sheet_id`,
+      [owner, leaseUntil, sheetIds, now],
+      (row: { sheet_id: string }) => row.sheet_id,
+    );
+  }
+
   *claimFlag(name: string): Work<boolean> {
     const rows = yield* this.#all(
       'INSERT INTO flags (name) VALUES ($1) ON CONFLICT DO NOTHING RETURNING name',

@@ -253,6 +253,17 @@ const migrations: Migration<PoolClient>[] = [
         WHERE push IS NOT NULL;
     `),
   },
+  {
+    // Which server watches each watched Google tab for changes, for how long (tab-watcher.ts).
+    version: 11,
+    up: sql(`
+      CREATE TABLE watches (
+        sheet_id text PRIMARY KEY REFERENCES sheets (id) ON DELETE CASCADE,
+        owner text NOT NULL,
+        lease_until timestamptz NOT NULL
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {

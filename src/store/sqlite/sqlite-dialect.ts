@@ -671,6 +671,23 @@ export class SqliteDialect implements Dialect {
 
   // Flags and keys
 
+  *holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): Work<string[]> {
+    const ids = JSON.stringify(sheetIds);
+    yield* this.#run(
+      'DELETE FROM watches WHERE owner = ? AND sheet_id NOT IN (SELECT value FROM json_each(?))',
+      [owner, ids],
+    );
+    return yield* this.#all(
+      `INSERT INTO watches (sheet_id, owner, lease_until)
+       SELECT id, ?, ? FROM sheets WHERE id IN (SELECT value FROM json_each(?))
+       ON CONFLICT (sheet_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+       WHERE watches.owner = excluded.owner OR watches.lease_until < ?
+       RETURNING sheet_id`,
+      [owner, leaseUntil.toISOString(), ids, now.toISOString()],
+      (row: { sheet_id: string }) => row.sheet_id,
+    );
+  }
+
   claimFlag(name: string): Work<boolean> {
     return step(
       (db: Db) =>

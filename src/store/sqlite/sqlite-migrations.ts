@@ -222,6 +222,18 @@ const migrations: Migration<Db>[] = [
           WHERE push IS NOT NULL;
       `),
   },
+  {
+    // Which server watches each watched Google tab for changes, for how long (tab-watcher.ts).
+    version: 10,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE watches (
+          sheet_id TEXT PRIMARY KEY REFERENCES sheets (id) ON DELETE CASCADE,
+          owner TEXT NOT NULL,
+          lease_until TEXT NOT NULL
+        );
+      `),
+  },
 ];
 
 interface LegacySheet {

@@ -34,6 +34,8 @@ export type SheetPatch = Partial<{
   access: AccessMode;
   allowedOrigins: string[];
   freshnessSeconds: number;
+  /** null: watched while it has a webhook on or an event stream opened with a key. */
+  watch: boolean | null;
 }>;
 
 export interface ApiKey {
@@ -64,7 +66,12 @@ export interface HeaderCellProblem {
   problem: string;
 }
 
-export const webhookEvents = ['rows.created', 'rows.updated', 'rows.deleted'] as const;
+export const webhookEvents = [
+  'rows.created',
+  'rows.updated',
+  'rows.deleted',
+  'columns.changed',
+] as const;
 export type WebhookEvent = (typeof webhookEvents)[number];
 
 export interface Webhook {

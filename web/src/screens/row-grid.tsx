@@ -3,6 +3,7 @@ import { readRows } from '../api/rows-api.ts';
 import type { Sheet } from '../api/types.ts';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { useResource } from '../hooks/use-resource.ts';
+import { useSheetEvents } from '../hooks/use-sheet-events.ts';
 import { nextSort, rowQueryString, type Filter, type SortKey } from '../lib/filter-query.ts';
 import { hrefFor } from '../lib/routes.ts';
 import { AddRowForm } from './add-row-form.tsx';
@@ -35,6 +36,11 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
   const rows = useResource(() => readRows(sheet.id, query), `${sheet.id}?${query}`);
   const shown = (rows.data?.rows ?? []).slice(0, pageSize);
   const hasNext = (rows.data?.rows.length ?? 0) > pageSize;
+  // Rows changed by anyone, a person in Google included, show up without a click.
+  useSheetEvents(sheet.id, () => {
+    rows.reload();
+    onWrite();
+  });
 
   const requery = (nextFilters: Filter[], nextSortKeys: SortKey[]) => {
     setOffset(0);

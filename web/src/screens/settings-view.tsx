@@ -8,6 +8,7 @@ import { hrefFor } from '../lib/routes.ts';
 import { ApiKeysPanel } from './api-keys-panel.tsx';
 import { WebhooksPanel } from './webhooks-panel.tsx';
 import { RemoveSheet } from './remove-sheet.tsx';
+import { WatchForm } from './watch-form.tsx';
 import {
   AccessForm,
   DeleteSwitch,
@@ -37,7 +38,10 @@ export function SettingsView({ sheetId }: { sheetId: string }) {
             <NameForm sheet={current} onSaved={sheet.set} />
             <DeleteSwitch sheet={current} onSaved={sheet.set} />
             {current.source.provider === 'google' && (
-              <FreshnessForm sheet={current} onSaved={sheet.set} />
+              <>
+                <FreshnessForm sheet={current} onSaved={sheet.set} />
+                <WatchForm sheet={current} onSaved={sheet.set} />
+              </>
             )}
           </section>
           <section class="panel" aria-labelledby="access-heading">
