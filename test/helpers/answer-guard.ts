@@ -102,7 +102,8 @@ export class AnswerGuard {
     let checked = false;
     response.end = ((chunk?: unknown, ...rest: unknown[]) => {
       if (typeof chunk !== 'function') keep(chunk, rest[0]);
-      if (!checked) {
+      // An answer to a client that has gone (a 499, say) is received by no one: not checked.
+      if (!checked && !response.destroyed && !request.socket.destroyed) {
         checked = true;
         this.#checkSafely(request, response, size > bodyCap ? null : Buffer.concat(chunks), type);
       }
