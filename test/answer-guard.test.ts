@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyReply } from 'fastify';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AnswerGuard } from './helpers/answer-guard.ts';
+import { startServer } from './helpers/server-process.ts';
 
 /** The guard every HTTP test runs under, on an app whose answers stray from its document. */
 test('the answer guard reports an undocumented status, a body off its schema and an undocumented type', async (t) => {
@@ -49,4 +53,28 @@ test('the answer guard reports an undocumented status, a body off its schema and
     /answered 200 as "text\/plain", which it does not document/,
   );
   assert.throws(() => guard.check(), /answers the OpenAPI document does not describe/);
+});
+
+/** A `sheetport serve` of its own: its answers are checked in that process, its mismatches
+ * reported to the test that started it when the test stops it. */
+test('an answer of a server process that its document does not describe fails the test that started it', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sheetport-guard-'));
+  t.after(() => rm(dataDir, { recursive: true, force: true }));
+  const guarded = async (settings: Record<string, string>) => {
+    let stop: () => Promise<void> = async () => undefined;
+    t.after(() => stop());
+    const server = await startServer({ SHEETPORT_DATA_DIR: dataDir, ...settings }, (kill) => {
+      stop = kill;
+    });
+    assert.equal((await fetch(`${server.url}/admin/v1/sheets`)).status, 200);
+    const result = stop();
+    stop = async () => undefined;
+    return result;
+  };
+
+  await guarded({});
+  await assert.rejects(
+    guarded({ ANSWER_GUARD_UNDOCUMENT: 'GET /admin/v1/sheets 200' }),
+    /answers the OpenAPI document does not describe:\n {2}- GET \/admin\/v1\/sheets \(\w+\) answered 200, which it does not document/,
+  );
 });

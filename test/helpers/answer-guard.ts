@@ -11,7 +11,7 @@ interface Operation {
   operationId?: string;
   responses: Record<string, Response>;
 }
-interface Document {
+export interface Document {
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -27,10 +27,28 @@ const bodyCap = 1 << 20;
  */
 export class AnswerGuard {
   readonly mismatches: string[] = [];
-  #document: { paths: { pattern: RegExp; template: string }[]; ajv: Ajv } | null = null;
+  #document: {
+    doc: Document;
+    paths: { pattern: RegExp; template: string }[];
+    ajv: Ajv;
+  } | null = null;
   readonly #validators = new Map<string, ValidateFunction>();
+  readonly #source: () => Document;
+  readonly #report: (mismatch: string) => void;
 
-  constructor(private readonly app: FastifyInstance) {}
+  /**
+   * `options.document` replaces the app's own document (a test of the guard takes a status out
+   * of it); `options.report` hears each mismatch as it is found, for a server in a process of
+   * its own, which can be killed before it is asked for the list.
+   */
+  constructor(
+    app: FastifyInstance,
+    options: { document?: (doc: Document) => Document; report?: (mismatch: string) => void } = {},
+  ) {
+    const adjust = options.document ?? ((doc: Document) => doc);
+    this.#source = () => adjust(app.swagger() as unknown as Document);
+    this.#report = options.report ?? (() => undefined);
+  }
 
   watch(server: Server): void {
     server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
@@ -43,6 +61,11 @@ export class AnswerGuard {
     if (this.mismatches.length === 0) return;
     const list = [...new Set(this.mismatches)].map((line) => `  - ${line}`).join('\n');
     throw new Error(`answers the OpenAPI document does not describe:\n${list}`);
+  }
+
+  #mismatch(line: string): void {
+    this.mismatches.push(line);
+    this.#report(line);
   }
 
   #watch(request: IncomingMessage, response: ServerResponse): void {
@@ -67,10 +90,6 @@ export class AnswerGuard {
       keep(chunk, rest[0]);
       return write(chunk, ...rest);
     }) as typeof response.write;
-    response.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      if (typeof chunk !== 'function') keep(chunk, rest[0]);
-      return end(chunk, ...rest);
-    }) as typeof response.end;
     // Fastify passes its headers to writeHead, which does not keep them for getHeader.
     let type = '';
     const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
@@ -78,15 +97,32 @@ export class AnswerGuard {
       type = contentType(args[1]) ?? contentType(args[2]) ?? type;
       return writeHead(...args);
     }) as typeof response.writeHead;
-    response.once('finish', () => {
-      try {
-        const body = size > bodyCap ? null : Buffer.concat(chunks);
-        type = String(response.getHeader('content-type') ?? '') || type;
-        this.#checkAnswer(request, response, type, body);
-      } catch (error) {
-        this.mismatches.push(`${request.method} ${request.url}: ${String(error)}`);
+    // The answer is checked before its last bytes leave: a client that has it, then kills a
+    // server process, finds the mismatch already reported.
+    let checked = false;
+    response.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      if (typeof chunk !== 'function') keep(chunk, rest[0]);
+      // An answer to a client that has gone (a 499, say) is received by no one: not checked.
+      if (!checked && !response.destroyed && !request.socket.destroyed) {
+        checked = true;
+        this.#checkSafely(request, response, size > bodyCap ? null : Buffer.concat(chunks), type);
       }
-    });
+      return end(chunk, ...rest);
+    }) as typeof response.end;
+  }
+
+  #checkSafely(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: Buffer | null,
+    typeGiven: string,
+  ): void {
+    try {
+      const type = String(response.getHeader('content-type') ?? '') || typeGiven;
+      this.#checkAnswer(request, response, type, body);
+    } catch (error) {
+      this.#mismatch(`${request.method} ${request.url}: ${String(error)}`);
+    }
   }
 
   #checkAnswer(
@@ -95,31 +131,31 @@ export class AnswerGuard {
     type: string,
     body: Buffer | null,
   ): void {
-    const { paths, ajv } = this.#loadDocument();
+    const { doc, paths, ajv } = this.#loadDocument();
     let path = new URL(request.url ?? '/', 'http://host').pathname;
     // The router prefers the static segment: /api/v1/sheets/<id> is the alias of /api/v1/<id>.
     if (/^\/api\/v1\/sheets\/[^/]+/.test(path)) path = path.replace('/sheets/', '/');
     const template = paths.find(({ pattern }) => pattern.test(path))?.template;
     const method = request.method === 'HEAD' ? 'get' : (request.method ?? 'GET').toLowerCase();
-    const operation = template === undefined ? undefined : this.#doc().paths[template]?.[method];
+    const operation = template === undefined ? undefined : doc.paths[template]?.[method];
     if (template === undefined || operation === undefined) return;
     const status = response.statusCode;
     const name = `${request.method} ${template} (${operation.operationId ?? '?'})`;
     const documented = operation.responses[String(status)];
     if (documented === undefined) {
-      this.mismatches.push(`${name} answered ${status}, which it does not document`);
+      this.#mismatch(`${name} answered ${status}, which it does not document`);
       return;
     }
     if (request.method === 'HEAD' || status === 204 || status === 304) return;
     const media = type.split(';')[0]?.trim().toLowerCase() ?? '';
     if (documented.content === undefined) {
       if (body !== null && body.length > 0) {
-        this.mismatches.push(`${name} answered ${status} with a body, which it does not document`);
+        this.#mismatch(`${name} answered ${status} with a body, which it does not document`);
       }
       return;
     }
     if (documented.content[media] === undefined) {
-      this.mismatches.push(`${name} answered ${status} as "${media}", which it does not document`);
+      this.#mismatch(`${name} answered ${status} as "${media}", which it does not document`);
       return;
     }
     if (body === null || !media.includes('json')) return;
@@ -134,19 +170,15 @@ export class AnswerGuard {
       this.#validators.set(key, validate);
     }
     if (!validate(JSON.parse(body.toString('utf8')))) {
-      this.mismatches.push(
+      this.#mismatch(
         `${name} answered ${status} with a body that does not match its schema: ${ajv.errorsText(validate.errors)}`,
       );
     }
   }
 
-  #doc(): Document {
-    return this.app.swagger() as unknown as Document;
-  }
-
   #loadDocument() {
     if (this.#document !== null) return this.#document;
-    const doc = this.#doc();
+    const doc = this.#source();
     const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
     formats.default(ajv);
     ajv.addFormat('binary', true);
@@ -158,7 +190,7 @@ export class AnswerGuard {
         pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
       }))
       .sort((a, b) => paramCount(a.template) - paramCount(b.template));
-    this.#document = { paths, ajv };
+    this.#document = { doc, paths, ajv };
     return this.#document;
   }
 }

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const preload = fileURLToPath(new URL('answer-guard-preload.ts', import.meta.url));
+let started = 0;
 
 /** A port that was free a moment ago: the server is told to listen on it. */
 export async function freePort(): Promise<number> {
@@ -29,7 +34,9 @@ export interface RunningServer {
 
 /**
  * Starts `sheetport serve` as its own process with these settings (a data directory or a
- * database URL) and resolves once it logs that it listens. `onSpawn` receives a function that kills the process if it still runs.
+ * database URL) and resolves once it logs that it listens. `onSpawn` receives a function that
+ * kills the process if it still runs and then fails (rejects) if any answer the process sent did
+ * not match its OpenAPI document (answer-guard-preload.ts): call it when the test ends.
  */
 export async function startServer(
   settings: Record<string, string>,
@@ -53,10 +60,13 @@ async function startOnPort(
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const answerLog = join(tmpdir(), `sheetport-answers-${process.pid}-${++started}.jsonl`);
+  const args = ['--import', 'tsx', '--import', preload, 'src/cli.ts', 'serve'];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: {
       ...env,
+      ANSWER_GUARD_LOG: answerLog,
       ...settings,
       SHEETPORT_HOST: '127.0.0.1',
       SHEETPORT_PORT: String(port),
@@ -69,6 +79,7 @@ async function startOnPort(
   onSpawn(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
+    await checkAnswers(answerLog);
   });
 
   let output = '';
@@ -95,4 +106,21 @@ async function startOnPort(
       assert.equal(child.signalCode, 'SIGKILL');
     },
   };
+}
+
+/** Throws, listing them, if the process recorded answers its document does not describe. */
+async function checkAnswers(file: string): Promise<void> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  await rm(file, { force: true });
+  // A process killed while writing may leave its last line cut short: that line is skipped.
+  const mismatches = text.split('\n').flatMap((line) => {
+    try {
+      return [String(JSON.parse(line))];
+    } catch {
+      return [];
+    }
+  });
+  if (mismatches.length === 0) return;
+  const list = [...new Set(mismatches)].map((line) => `  - ${line}`).join('\n');
+  throw new Error(`answers the OpenAPI document does not describe:\n${list}`);
 }
