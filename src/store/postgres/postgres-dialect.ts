@@ -1,7 +1,7 @@
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
-import type { IdempotencyRecord } from '../idempotency-records.ts';
+import { keyColumns, keyFields, type IdempotencyRecord } from '../idempotency-records.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
   CommitOutcomeUnknown,
@@ -1188,22 +1188,6 @@ function toKey(row: KeyRow): ApiKeyRecord {
     expiresAt: row.expires_at?.toISOString() ?? null,
     rotatedTo: row.rotated_to,
   };
-}
-
-/** The columns of `idempotency_keys` past its primary key, in the order of `keyFields`. */
-const keyColumns = 'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
-
-function keyFields(record: IdempotencyRecord): unknown[] {
-  return [
-    record.fingerprint,
-    record.state,
-    record.token,
-    record.leaseUntil,
-    record.push,
-    record.outcome,
-    record.createdAt,
-    record.expiresAt,
-  ];
 }
 
 interface IdempotencyRow {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Selection } from '../../query/plan.ts';
 import type { RowEntries } from '../cell-index.ts';
-import type { IdempotencyRecord } from '../idempotency-records.ts';
+import { keyColumns, keyFields, type IdempotencyRecord } from '../idempotency-records.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import {
   lockNeverLost,
@@ -839,22 +839,6 @@ export class SqliteDialect implements Dialect {
       return row === undefined ? null : map(row);
     });
   }
-}
-
-/** The columns of `idempotency_keys` past its primary key, in the order of `keyFields`. */
-const keyColumns = 'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
-
-function keyFields(record: IdempotencyRecord): unknown[] {
-  return [
-    record.fingerprint,
-    record.state,
-    record.token,
-    record.leaseUntil,
-    record.push,
-    record.outcome,
-    record.createdAt,
-    record.expiresAt,
-  ];
 }
 
 interface IdempotencyRow {
