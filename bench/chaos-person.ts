@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { random } from './data.ts';
 import type { EmulatorCell, GoogleSheetsEmulator } from '../test/google-emulator/index.ts';
 
 /**
@@ -23,8 +24,9 @@ export async function playPerson(
   stopAt: number,
   seed: number,
 ): Promise<PersonEdits> {
-  const random = seeded(seed);
-  const pick = (n: number) => Math.floor(random() * n);
+  // Seeded, so a run's edits can be replayed.
+  const next = random(seed);
+  const pick = (n: number) => Math.floor(next() * n);
   const edits: PersonEdits = { inserted: 0, deleted: 0, moved: 0 };
   while (performance.now() < stopAt) {
     await sleep(500);
@@ -45,16 +47,4 @@ export async function playPerson(
     }
   }
   return edits;
-}
-
-/** mulberry32, so a run's edits can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -32,7 +32,7 @@ const initials = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 export const ages = { min: 18, max: 87 } as const;
 
 /** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
