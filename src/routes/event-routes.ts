@@ -5,7 +5,7 @@ import type { EventSettings } from '../sheets/event-settings.ts';
 import type { Sheet } from '../sheets/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { EventPages, EventStream } from './event-stream.ts';
-import { documentedOnce, problemResponses, rowSecurity } from './schemas.ts';
+import { documentedOnce, problemResponses, rowOperation } from './schemas.ts';
 
 export interface EventRouteOptions {
   sheets: Sheets;
@@ -159,16 +159,9 @@ class StreamSlots {
 
 const eventsSchema = {
   summary: 'Stream the row events of a sheet (server-sent events)',
-  operationId: 'streamEvents',
-  tags: ['rows'],
-  security: rowSecurity,
+  ...rowOperation('streamEvents'),
   description:
-    'A `text/event-stream` of `rows.created`, `rows.updated` and `rows.deleted` events, one per committed write: `id:` the event id, `event:` its type, `data:` its JSON (the same body webhooks deliver). Starts after the newest event, or after the `Last-Event-ID` header when resuming; a `Last-Event-ID` unknown or past the retention starts at the present with a `reset` event (read the rows again). A comment line every 15 s keeps it open. Needs the read scope on a private sheet; ends when that access goes. 429 `too-many-streams` past the streams allowed per address, 503 `streams-unavailable` past those of the server.',
-  params: {
-    type: 'object',
-    properties: { sheetId: { type: 'string' } },
-    required: ['sheetId'],
-  },
+    "A `text/event-stream` of `rows.created`, `rows.updated` and `rows.deleted` events, one per committed write, and `columns.changed` when a spreadsheet's header changes: `id:` the event id, `event:` its type, `data:` its JSON (the same body webhooks deliver). Starts after the newest event, or after the `Last-Event-ID` header when resuming; a `Last-Event-ID` unknown or past the retention starts at the present with a `reset` event (read the rows again). A comment line every 15 s keeps it open. Needs the read scope on a private sheet; ends when that access goes. 429 `too-many-streams` past the streams allowed per address, 503 `streams-unavailable` past those of the server.",
   response: {
     200: {
       description: 'The stream',

@@ -91,7 +91,8 @@ export const adminOperation = (operationId: OperationId, tag: string) => ({
 });
 export { problemResponses };
 
-const rowOperation = (operationId: OperationId) => ({
+/** A row API operation: its id, its security, and the sheet in its path. */
+export const rowOperation = (operationId: OperationId) => ({
   operationId,
   tags: ['rows'],
   security: rowSecurity,
