@@ -150,11 +150,13 @@ test('a client cut off reconnects with Last-Event-ID and misses nothing committe
   for (const name of ['during 1', 'during 2']) {
     assert.equal((await call(rows, { method: 'POST', body: { name } })).status, 201);
   }
-  const received = await stream.until(3);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // A last write marks the end: the stream sends events in order, so a duplicate of any earlier
+  // one, replayed on reconnecting, would arrive before the marker does.
+  assert.equal((await call(rows, { method: 'POST', body: { name: 'marker' } })).status, 201);
+  const received = await stream.until(4);
   assert.deepEqual(
     received.map((event) => event.body.data.rows[0]?.name),
-    ['before', 'during 1', 'during 2'],
+    ['before', 'during 1', 'during 2', 'marker'],
   );
 });
 

@@ -6,11 +6,11 @@
  * Sheetport serves equals the spreadsheet. Reads here go past the read cache (it is off).
  */
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test, type TestContext } from 'node:test';
 import type { InjectedFailure } from './google-emulator/index.ts';
 import { call } from './helpers/build.ts';
 import { bothSides, connect, setup, type Setup } from './helpers/google.ts';
+import { until } from './helpers/until.ts';
 
 type Row = Record<string, unknown>;
 
@@ -107,6 +107,13 @@ function appliedWrites(google: Setup): number {
     .requests.filter((request) => request.kind === 'write' && request.applied === true).length;
 }
 
+/** Write requests that reached Google and met an injected fault, answered or still held. */
+function faulted(google: Setup): number {
+  return google.emulator
+    .stats()
+    .requests.filter((request) => request.kind === 'write' && request.fault !== undefined).length;
+}
+
 async function assertInStep(google: Setup, id: string): Promise<Row[]> {
   const { api, sheet } = await bothSides(google, id);
   assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
@@ -145,7 +152,7 @@ test('a retried write that meets a person’s edit is planned again on the sprea
     body: { age: 99 },
   });
   // While the first attempt hangs, a person inserts a row above Bob and renames Joan.
-  await sleep(300);
+  await until(() => faulted(google) === 1, 'the first attempt reached Google');
   google.emulator.setRows(google.spreadsheetId, 'People', [
     ['name', 'age', 'member', 'joined'],
     ['New', 1, null, null],
@@ -174,7 +181,7 @@ test('when whether a write landed cannot be learned by the deadline: 504, then r
   google.emulator.failNext(1, { mode: 'timeout', when: 'after', only: 'writes' });
   const answer = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Lost' } });
   // Google applies the batch and goes silent, then away, until after the deadline.
-  await sleep(300);
+  await until(() => faulted(google) === 1, 'the batch reached Google');
   await google.emulator.stop();
   const unknown = await answer;
   assert.equal(unknown.status, 504, unknown.text);

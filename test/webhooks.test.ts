@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { Webhook } from 'standardwebhooks';
 import type { AppOptions } from '../src/app.ts';
 import { build, call } from './helpers/build.ts';
+import { quiet } from './helpers/until.ts';
 import { receiver, type Delivery } from './helpers/webhook-receiver.ts';
 
 const quick: AppOptions['webhooks'] = {
@@ -14,6 +15,13 @@ const quick: AppOptions['webhooks'] = {
   retryDelaysMs: [50, 100],
   timeoutMs: 300,
 };
+
+/**
+ * How long a check that nothing more arrives waits after the last arrival: longer than an attempt
+ * can hang, then wait for its retry, then for the next poll to pick it up, so that a late
+ * duplicate or a stray retry would show within it.
+ */
+const lateWindowMs = quick.timeoutMs! + Math.max(...quick.retryDelaysMs!) + 2 * quick.pollMs!;
 
 async function sheetWith(t: TestContext, options: Partial<AppOptions> = { webhooks: quick }) {
   const built = await build(t, options);
@@ -152,8 +160,7 @@ test('each committed write is delivered once, signed per Standard Webhooks, with
       'a changed body fails',
     );
   }
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.equal(hook.received.length, 3);
+  assert.equal(await quiet(() => hook.received.length, 'deliveries', lateWindowMs), 3);
 });
 
 type Verifier = (secret: string, headers: Delivery['headers'], rawBody: string) => boolean;
@@ -235,13 +242,21 @@ test('failures and timeouts are retried with the later events waiting, in order;
   );
   // Three failed attempts at the first event, then each event once, in order.
   assert.deepEqual(names, ['one', 'one', 'one', 'one', 'two', 'three']);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const log = (await call(`${webhooks}/${made.id}/deliveries`)).body as {
+  type Attempt = {
     attempt: number;
     status: number | null;
     error: string | null;
     nextRetryAt: string | null;
-  }[];
+  };
+  const attempts = async () => (await call(`${webhooks}/${made.id}/deliveries`)).body as Attempt[];
+  // The log gets an attempt once its answer is in; both grow only, so their sum settles last.
+  await quiet(
+    async () => hook.received.length + (await attempts()).length,
+    'deliveries and their log',
+    lateWindowMs,
+  );
+  assert.equal(hook.received.length, 6);
+  const log = await attempts();
   assert.deepEqual(
     log.reverse().map((entry) => [entry.attempt, entry.status, entry.nextRetryAt !== null]),
     [
@@ -291,8 +306,7 @@ test('410 Gone switches a webhook off: nothing more is sent to it', async (t) =>
   assert.equal((await call(rows, { method: 'POST', body: { name: 'gone' } })).status, 201);
   await hook.until(1);
   assert.equal((await call(rows, { method: 'POST', body: { name: 'after' } })).status, 201);
-  await new Promise((resolve) => setTimeout(resolve, 400));
-  assert.equal(hook.received.length, 1);
+  assert.equal(await quiet(() => hook.received.length, 'deliveries', lateWindowMs), 1);
   const [listed] = (await call(webhooks)).body as { id: string; disabledAt: string | null }[];
   assert.equal(listed?.id, made.id);
   assert.ok(listed?.disabledAt !== null, 'the webhook is off');
@@ -306,8 +320,7 @@ test('a webhook is sent only the event types it asked for', async (t) => {
   assert.equal((await call(`${rows}?name=Bob`, { method: 'DELETE' })).status, 200);
   const [only] = await hook.until(1);
   assert.equal((JSON.parse(only?.body ?? '{}') as { type: string }).type, 'rows.deleted');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.equal(hook.received.length, 1);
+  assert.equal(await quiet(() => hook.received.length, 'deliveries', lateWindowMs), 1);
 });
 
 test('an event that keeps failing is given up on after the retry period, and the next one goes on', async (t) => {
