@@ -9,25 +9,27 @@ import type { ExpectedFile } from './fixtures/expected-rows.ts';
 import { call } from './helpers/build.ts';
 import { runCli } from './helpers/cli.ts';
 import { startServer } from './helpers/server-process.ts';
+import { storeSettings } from './helpers/stores.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-/** Runs `sheetport import` as a user would, into `dataDir`, and answers what it printed. */
-function sheetportImport(dataDir: string, args: string[]) {
-  return runCli(['import', ...args], { SHEETPORT_DATA_DIR: dataDir });
+/** Runs `sheetport import` as a user would, into the store, and answers what it printed. */
+function sheetportImport(store: Record<string, string>, args: string[]) {
+  return runCli(['import', ...args], store);
 }
 
-async function dataDir(t: TestContext): Promise<string> {
+/** A fresh store of the suite's backend (see stores.ts), as settings for `sheetport`. */
+async function freshStore(t: TestContext): Promise<Record<string, string>> {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-cli-import-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  return dir;
+  return storeSettings(t, dir);
 }
 
-/** Serves the data directory, once the imports are done, to read the sheets back. */
-async function serveData(t: TestContext, dir: string): Promise<string> {
+/** Serves the store, once the imports are done, to read the sheets back. */
+async function serveData(t: TestContext, store: Record<string, string>): Promise<string> {
   const kills: (() => Promise<void>)[] = [];
   t.after(() => Promise.all(kills.map((kill) => kill())));
-  const { url } = await startServer({ SHEETPORT_DATA_DIR: dir }, (kill) => kills.push(kill));
+  const { url } = await startServer(store, (kill) => kills.push(kill));
   return url;
 }
 
@@ -41,7 +43,7 @@ async function assertSheet(url: string, id: string, want: ExpectedFile): Promise
 }
 
 test('`sheetport import` takes --delimiter, --encoding and --decimal as the upload takes its parts', async (t) => {
-  const dir = await dataDir(t);
+  const store = await freshStore(t);
   const table: [string, string[], ExpectedFile][] = [
     ['names.txt', ['--delimiter', '\t'], expected.namesOneColumn],
     ['names.txt', [], expected.namesDetected],
@@ -57,20 +59,20 @@ test('`sheetport import` takes --delimiter, --encoding and --decimal as the uplo
   ];
   const ids: string[] = [];
   for (const [file, options, want] of table) {
-    const run = await sheetportImport(dir, [fixture(file), ...options]);
+    const run = await sheetportImport(store, [fixture(file), ...options]);
     assert.equal(run.code, 0, `${file} ${options.join(' ')}: ${run.stderr}`);
     const printed = JSON.parse(run.stdout) as { id: string; rowCount: number };
     assert.equal(printed.rowCount, want.rows.length);
     ids.push(printed.id);
   }
-  const url = await serveData(t, dir);
+  const url = await serveData(t, store);
   for (const [i, [file, options, want]] of table.entries()) {
     await t.test(`${file} ${options.join(' ')}`, () => assertSheet(url, ids[i] ?? '', want));
   }
 });
 
 test('`sheetport import` refuses a bad option, or bytes the named encoding cannot read, and imports nothing', async (t) => {
-  const dir = await dataDir(t);
+  const store = await freshStore(t);
   const table: [string, string[], RegExp][] = [
     ['names.txt', ['--delimiter', 'ab'], /delimiter "ab" is not one character/],
     ['names.txt', ['--encoding', 'klingon'], /encoding "klingon" is not one this server knows/],
@@ -79,18 +81,18 @@ test('`sheetport import` refuses a bad option, or bytes the named encoding canno
     ['libreoffice.xlsx', ['--decimal', ','], /apply to CSV files only/],
   ];
   for (const [file, options, message] of table) {
-    const run = await sheetportImport(dir, [fixture(file), ...options]);
+    const run = await sheetportImport(store, [fixture(file), ...options]);
     assert.equal(run.code, 1, `${file} ${options.join(' ')}`);
     assert.match(run.stderr, message);
     assert.equal(run.stdout, '');
   }
-  const url = await serveData(t, dir);
+  const url = await serveData(t, store);
   assert.deepEqual((await call(`${url}/admin/v1/sheets`)).body, []);
 });
 
 test("`sheetport import --tab '*'` imports every worksheet and prints the sheets and the tabs skipped", async (t) => {
-  const dir = await dataDir(t);
-  const run = await sheetportImport(dir, [fixture('libreoffice.xlsx'), '--tab', '*']);
+  const store = await freshStore(t);
+  const run = await sheetportImport(store, [fixture('libreoffice.xlsx'), '--tab', '*']);
   assert.equal(run.code, 0, run.stderr);
   const printed = JSON.parse(run.stdout) as {
     sheets: { id: string; name: string; rowCount: number }[];
@@ -104,7 +106,7 @@ test("`sheetport import --tab '*'` imports every worksheet and prints the sheets
     ],
   );
   assert.deepEqual(printed.skipped, [{ tab: 'Notes', reason: expected.notesReason }]);
-  const url = await serveData(t, dir);
+  const url = await serveData(t, store);
   assert.deepEqual(
     (await call(`${url}/api/v1/${printed.sheets[0]?.id}`)).body,
     expected.times.rows,

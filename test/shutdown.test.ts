@@ -8,9 +8,10 @@ import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from './google-e
 import { call } from './helpers/build.ts';
 import { until } from './helpers/until.ts';
 import { startServer, type RunningServer } from './helpers/server-process.ts';
+import { storeSettings } from './helpers/stores.ts';
 
 /**
- * A `sheetport serve` process over a fresh data directory, mirroring a tab of the Google Sheets
+ * A `sheetport serve` process over a fresh store (see stores.ts), mirroring a tab of the Google Sheets
  * emulator, with the given settings; the test ends it if it still runs.
  */
 async function googleServer(t: TestContext, settings: Record<string, string>) {
@@ -27,7 +28,7 @@ async function googleServer(t: TestContext, settings: Record<string, string>) {
   t.after(() => Promise.all(kills.map((kill) => kill())));
   const server = await startServer(
     {
-      SHEETPORT_DATA_DIR: dir,
+      ...(await storeSettings(t, dir)),
       SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
       SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
       SHEETPORT_GOOGLE_DRIVE_URL: `${emulator.url}/`,

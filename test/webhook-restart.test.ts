@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { call } from './helpers/build.ts';
 import { freePort, startServer } from './helpers/server-process.ts';
+import { storeSettings } from './helpers/stores.ts';
 import { receiver } from './helpers/webhook-receiver.ts';
 
 test('a write acknowledged just before kill -9 is still delivered to its webhook after a restart, once', async (t) => {
@@ -12,7 +13,7 @@ test('a write acknowledged just before kill -9 is still delivered to its webhook
   t.after(() => rm(dir, { recursive: true, force: true }));
   const kills: (() => Promise<void>)[] = [];
   t.after(() => Promise.all(kills.map((kill) => kill())));
-  const settings = { SHEETPORT_DATA_DIR: dir, SHEETPORT_WEBHOOK_ALLOW_PRIVATE: 'true' };
+  const settings = { ...(await storeSettings(t, dir)), SHEETPORT_WEBHOOK_ALLOW_PRIVATE: 'true' };
   const first = await startServer(settings, (kill) => kills.push(kill));
   const created = await call(`${first.url}/admin/v1/sheets`, {
     method: 'POST',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore, openSqliteStore } from '../../src/store/open-store.ts';
 import type { RowStoreOptions } from '../../src/store/row-store.ts';
@@ -69,6 +70,26 @@ export async function openTestStore(options: RowStoreOptions = {}): Promise<Open
       await adminQuery(adminUrl, `DROP DATABASE ${database} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * Settings for `sheetport` processes (a server, a CLI command) over a fresh store of the
+ * suite's backend: the data directory `dataDir`, and on PostgreSQL a new empty database of
+ * its own, dropped when the test ends. On SQLite the store is `dataDir`'s sheetport.db.
+ */
+export async function storeSettings(
+  t: TestContext,
+  dataDir: string,
+): Promise<Record<string, string>> {
+  const adminUrl = process.env.SHEETPORT_TEST_DATABASE_URL;
+  if (adminUrl === undefined) return { SHEETPORT_DATA_DIR: dataDir };
+  const database = `sheetport_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `CREATE DATABASE ${database}`);
+  // WITH (FORCE): a server the test killed may not have closed its connections yet.
+  t.after(() => adminQuery(adminUrl, `DROP DATABASE ${database} WITH (FORCE)`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return { SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DATABASE_URL: url.href };
 }
 
 async function adminQuery(url: string, sql: string): Promise<void> {
