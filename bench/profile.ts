@@ -3,16 +3,16 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sameAnswers } from './checks.ts';
-import { runImport } from './cli-import.ts';
-import { profileLines, summarizeProfile, type ProfileSummary } from './cpu-profile.ts';
-import { writeCsv } from './data.ts';
-import { measure, numbered, single, type Measurement } from './load.ts';
-import { log, print } from './output.ts';
-import { cli, git, root, work } from './paths.ts';
-import { formatRate } from './report.ts';
-import { startSheetport } from './servers.ts';
-import { small } from './setup.ts';
+import { sameAnswers } from './harness/checks.ts';
+import { runImport } from './harness/cli-import.ts';
+import { profileLines, summarizeProfile, type ProfileSummary } from './harness/cpu-profile.ts';
+import { writeCsv } from './harness/data.ts';
+import { measure, numbered, single, type Measurement } from './harness/load.ts';
+import { log, print } from './harness/output.ts';
+import { cli, git, root, work } from './harness/paths.ts';
+import { formatRate } from './reports/report.ts';
+import { startSheetport } from './harness/servers.ts';
+import { small } from './harness/setup.ts';
 
 /**
  * `npm run bench:profile`: where an uncached read of a whole 10,000-row sheet spends its CPU, in

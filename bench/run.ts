@@ -1,26 +1,29 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { filterCase, getAllCase, postCase, type CaseResult, type Timing } from './cases.ts';
-import { selectedCases, type CaseName } from './case-selection.ts';
-import { chaosCase, type ChaosPlan } from './chaos-case.ts';
-import { startDatabase, type Database } from './database.ts';
-import { googleWriteCase, type GooglePlan } from './google-case.ts';
-import { describeGooglePlan, googleLines, googleTargets } from './google-report.ts';
-import { measureImports, removeImports } from './import-case.ts';
-import { manySheetsCase, type ManySheetsPlan } from './many-sheets-case.ts';
-import { mixedCase, type MixedResult } from './mixed-case.ts';
-import { log, print } from './output.ts';
-import { outboxCase } from './outbox-case.ts';
-import { patternCase } from './pattern-case.ts';
-import { git, work } from './paths.ts';
-import { importTable, mib } from './report.ts';
-import { scaleOutCase, type ScaleOutResult } from './scale-out-case.ts';
-import { servers, startFleet, stopFleet, type Fleet } from './setup.ts';
-import { streamCase } from './stream-case.ts';
-import { webhookCase } from './webhook-case.ts';
-import { watchCase } from './watch-case.ts';
-import { rateTarget, target, targetLine, type TargetOutcome } from './targets.ts';
+import { filterCase } from './cases/filter-case.ts';
+import { getAllCase } from './cases/get-all-case.ts';
+import { postCase } from './cases/post-case.ts';
+import type { CaseResult, Timing } from './reports/load-report.ts';
+import { selectedCases, type CaseName } from './harness/case-selection.ts';
+import { chaosCase, type ChaosPlan } from './cases/chaos-case.ts';
+import { startDatabase, type Database } from './harness/database.ts';
+import { googleWriteCase, type GooglePlan } from './cases/google-case.ts';
+import { describeGooglePlan, googleLines, googleTargets } from './reports/google-report.ts';
+import { measureImports, removeImports } from './cases/import-case.ts';
+import { manySheetsCase, type ManySheetsPlan } from './cases/many-sheets-case.ts';
+import { mixedCase, type MixedResult } from './cases/mixed-case.ts';
+import { log, print } from './harness/output.ts';
+import { outboxCase } from './cases/outbox-case.ts';
+import { patternCase } from './cases/pattern-case.ts';
+import { git, work } from './harness/paths.ts';
+import { importTable, mib } from './reports/report.ts';
+import { scaleOutCase, type ScaleOutResult } from './cases/scale-out-case.ts';
+import { servers, startFleet, stopFleet, type Fleet } from './harness/setup.ts';
+import { streamCase } from './cases/stream-case.ts';
+import { webhookCase } from './cases/webhook-case.ts';
+import { watchCase } from './cases/watch-case.ts';
+import { rateTarget, target, targetLine, type TargetOutcome } from './reports/targets.ts';
 
 /**
  * `npm run bench`: Sheetport on SQLite and on PostgreSQL against json-server 0.17 and a bare
@@ -169,7 +172,7 @@ async function runCases(database: Database | null): Promise<void> {
       '\n== d. Import with `sheetport import FILE` (SHEETPORT_SYNC=full, no server running) ==',
     );
     print(
-      'elapsed is wall-clock for the whole process; peak RSS is its maxRSS (preloaded bench/peak-rss.mjs)',
+      'elapsed is wall-clock for the whole process; peak RSS is its maxRSS (preloaded bench/harness/peak-rss.mjs)',
     );
     print();
     print(importTable(imports));

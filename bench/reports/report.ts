@@ -1,5 +1,5 @@
-import type { MeasuredImport } from './import-case.ts';
-import type { Measurement } from './load.ts';
+import type { MeasuredImport } from '../cases/import-case.ts';
+import type { Measurement } from '../harness/load.ts';
 
 const integer = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 

@@ -2,8 +2,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { people } from './data.ts';
 import type { Database } from './database.ts';
-import { directoryBytes } from './import-case.ts';
-import type { Storage } from './many-sheets-report.ts';
+import { directoryBytes } from '../cases/import-case.ts';
+import type { Storage } from '../reports/many-sheets-report.ts';
 import { log } from './output.ts';
 import { startEmptySheetport, type Server } from './servers.ts';
 

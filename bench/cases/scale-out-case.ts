@@ -1,20 +1,20 @@
 import { join } from 'node:path';
 import type { Request } from 'autocannon';
-import { cpuLegend, describePlan, type Timing } from './cases.ts';
-import { prime, sameAnswers } from './checks.ts';
-import { runImport } from './cli-import.ts';
-import type { Database } from './database.ts';
+import { cpuLegend, describePlan, type Timing } from '../reports/load-report.ts';
+import { prime, sameAnswers } from '../harness/checks.ts';
+import { runImport } from '../harness/cli-import.ts';
+import type { Database } from '../harness/database.ts';
 import {
   cycling,
   measure,
   warmupRequestsPerConnection,
   type Measurement,
   type Target,
-} from './load.ts';
-import { log, print } from './output.ts';
-import { errorLines, loadTable } from './report.ts';
-import { startSheetport, type Server } from './servers.ts';
-import { checkLines, checkWrites, trackedWrites, type WriteCheck } from './write-check.ts';
+} from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { errorLines, loadTable } from '../reports/report.ts';
+import { startSheetport, type Server } from '../harness/servers.ts';
+import { checkLines, checkWrites, trackedWrites, type WriteCheck } from '../harness/write-check.ts';
 
 /**
  * Case f: one Sheetport server against two on the same PostgreSQL, the load spread evenly over

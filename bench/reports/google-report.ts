@@ -1,4 +1,4 @@
-import type { GooglePlan, GoogleResult } from './google-case.ts';
+import type { GooglePlan, GoogleResult } from '../cases/google-case.ts';
 import { formatRate, table } from './report.ts';
 import { target, type TargetOutcome } from './targets.ts';
 

@@ -197,7 +197,7 @@ export async function startJsonServer(
 /** The bare node:http server, answering `body` to everything. */
 export async function startBareServer(body: string): Promise<Server> {
   const port = await freePort();
-  const script = join(root, 'bench/bare-server.ts');
+  const script = join(root, 'bench/harness/bare-server.ts');
   const env = cleanEnv({ BENCH_PORT: String(port), BENCH_BODY: body });
   return startServer('bare node:http', port, ['--import', 'tsx', script], env, '/');
 }

@@ -5,10 +5,10 @@ import {
   type EmulatorCell,
   type QuotaSettings,
   type RequestRecord,
-} from '../test/google-emulator/index.ts';
-import { median, percentile } from './load.ts';
-import { work } from './paths.ts';
-import { startEmptySheetport, type Server } from './servers.ts';
+} from '../../test/google-emulator/index.ts';
+import { median, percentile } from '../harness/load.ts';
+import { work } from '../harness/paths.ts';
+import { startEmptySheetport, type Server } from '../harness/servers.ts';
 
 /**
  * Case e: many clients writing to a sheet mirrored from Google Sheets, through the Sheets API

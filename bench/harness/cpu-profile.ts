@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { table } from './report.ts';
+import { table } from '../reports/report.ts';
 
 /**
  * Reads a V8 CPU profile (what `node --cpu-prof` writes) and sums its samples into self time per

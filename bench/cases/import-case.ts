@@ -1,8 +1,8 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runImport, type ImportResult } from './cli-import.ts';
-import { csvEncodings, writeCsv, type CsvEncoding } from './data.ts';
-import { work } from './paths.ts';
+import { runImport, type ImportResult } from '../harness/cli-import.ts';
+import { csvEncodings, writeCsv, type CsvEncoding } from '../harness/data.ts';
+import { work } from '../harness/paths.ts';
 
 export interface MeasuredImport {
   encoding: CsvEncoding;

@@ -1,18 +1,18 @@
 import type { Request } from 'autocannon';
-import { describePlan, cpuLegend, type CaseResult, type Timing } from './cases.ts';
-import { sameAnswers } from './checks.ts';
-import { measure, type Measurement, type Target } from './load.ts';
-import { log, print } from './output.ts';
-import { errorLines, loadTable } from './report.ts';
-import type { Server } from './servers.ts';
-import { small, type Fleet } from './setup.ts';
+import { describePlan, cpuLegend, type CaseResult, type Timing } from '../reports/load-report.ts';
+import { sameAnswers } from '../harness/checks.ts';
+import { measure, type Measurement, type Target } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { errorLines, loadTable } from '../reports/report.ts';
+import type { Server } from '../harness/servers.ts';
+import { small, type Fleet } from '../harness/setup.ts';
 import {
   checkLines,
   checkWrites,
   trackedWrites,
   type WriteCheck,
   type Writes,
-} from './write-check.ts';
+} from '../harness/write-check.ts';
 import {
   countersOf,
   hasWrk,
@@ -21,7 +21,7 @@ import {
   parseWrk,
   wrkThreads,
   type WrkTarget,
-} from './wrk-load.ts';
+} from '../harness/wrk-load.ts';
 
 /**
  * Case g: a dashboard and a form on one sheet at once: nine GETs of the whole sheet for each

@@ -1,4 +1,4 @@
-import type { Measurement } from './load.ts';
+import type { Measurement } from '../harness/load.ts';
 
 /**
  * What the cases must reach. Every target is checked and printed the same way, as

@@ -4,11 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
-import { percentile } from './load.ts';
-import { log, print } from './output.ts';
-import { work } from './paths.ts';
-import { startEmptySheetport } from './servers.ts';
-import { target, type TargetOutcome } from './targets.ts';
+import { percentile } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { work } from '../harness/paths.ts';
+import { startEmptySheetport } from '../harness/servers.ts';
+import { target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
  * Case l: webhook delivery latency. Single-row POSTs at a fixed rate to a sheet with one webhook,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { random } from './data.ts';
-import type { EmulatorCell, GoogleSheetsEmulator } from '../test/google-emulator/index.ts';
+import type { EmulatorCell, GoogleSheetsEmulator } from '../../test/google-emulator/index.ts';
 
 /**
  * Case k's person: edits the tab while the writers write, as someone at the spreadsheet does.

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import {
   startGoogleSheetsEmulator,
   type GoogleSheetsEmulator,
-} from '../test/google-emulator/index.ts';
-import { median } from './load.ts';
-import { log, print } from './output.ts';
-import { work } from './paths.ts';
-import { startEmptySheetport, type Server } from './servers.ts';
-import { target, type TargetOutcome } from './targets.ts';
+} from '../../test/google-emulator/index.ts';
+import { median } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { work } from '../harness/paths.ts';
+import { startEmptySheetport, type Server } from '../harness/servers.ts';
+import { target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
  * Case n: watching Google tabs, through the Sheets and Drive emulator in this process, with

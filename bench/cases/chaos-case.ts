@@ -6,16 +6,16 @@ import {
   type EmulatorCell,
   type FaultRates,
   type RequestRecord,
-} from '../test/google-emulator/index.ts';
-import { check, header, type Attempt, type ChaosChecks } from './chaos-check.ts';
-import { playPerson, type PersonEdits } from './chaos-person.ts';
-import { printChaos } from './chaos-report.ts';
-import type { Database } from './database.ts';
+} from '../../test/google-emulator/index.ts';
+import { check, header, type Attempt, type ChaosChecks } from '../harness/chaos-check.ts';
+import { playPerson, type PersonEdits } from '../harness/chaos-person.ts';
+import { printChaos } from '../reports/chaos-report.ts';
+import type { Database } from '../harness/database.ts';
 import { connect, problemCode } from './google-case.ts';
-import { log } from './output.ts';
-import { work } from './paths.ts';
-import { startEmptySheetport, type Server } from './servers.ts';
-import { target, type TargetOutcome } from './targets.ts';
+import { log } from '../harness/output.ts';
+import { work } from '../harness/paths.ts';
+import { startEmptySheetport, type Server } from '../harness/servers.ts';
+import { target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
  * Case k: writes to a Google sheet while things go wrong. 50 writers POST one row each, one at a

@@ -1,16 +1,23 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './database.ts';
-import { measure, median, posting, single, type LoadPlan, type Measurement } from './load.ts';
-import { log, print } from './output.ts';
-import { work } from './paths.ts';
-import { startEmptySheetport, type Server } from './servers.ts';
-import { target, type TargetOutcome } from './targets.ts';
+import type { Database } from '../harness/database.ts';
+import {
+  measure,
+  median,
+  posting,
+  single,
+  type LoadPlan,
+  type Measurement,
+} from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { work } from '../harness/paths.ts';
+import { startEmptySheetport, type Server } from '../harness/servers.ts';
+import { target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
  * Case m: what the outbox costs a durable write. Single-row POSTs to an empty sheet, on each
- * store, against two servers alike but for one thing: the second runs bench/without-outbox.mjs,
+ * store, against two servers alike but for one thing: the second runs bench/harness/without-outbox.mjs,
  * which removes the insert of row events from the write's transaction. Their runs interleave.
  */
 export interface OutboxResult {
@@ -18,7 +25,7 @@ export interface OutboxResult {
   targets: TargetOutcome[];
 }
 
-const withoutOutbox = fileURLToPath(new URL('./without-outbox.mjs', import.meta.url));
+const withoutOutbox = fileURLToPath(new URL('../harness/without-outbox.mjs', import.meta.url));
 const columns = ['id', 'name', 'email', 'age', 'city', 'active'];
 const newRow = (n: number) => ({
   id: n,
@@ -83,7 +90,7 @@ export async function outboxCase(
       'SHEETPORT_SYNC=full on SQLite, PostgreSQL with its defaults; autocannon, 20 connections;',
     );
     print(
-      '"without it" is the same build with the insert of row events removed (bench/without-outbox.mjs).',
+      '"without it" is the same build with the insert of row events removed (bench/harness/without-outbox.mjs).',
     );
     print();
     for (const m of outcome.measurements) {

@@ -2,14 +2,14 @@ import { mkdir, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { runImport, type ImportResult } from './cli-import.ts';
-import { people, writeCsv, type Person } from './data.ts';
-import type { Database } from './database.ts';
+import { runImport, type ImportResult } from '../harness/cli-import.ts';
+import { people, writeCsv, type Person } from '../harness/data.ts';
+import type { Database } from '../harness/database.ts';
 import { importSeed, type MeasuredImport } from './import-case.ts';
-import { log, print } from './output.ts';
-import { mib, table } from './report.ts';
-import { startSheetport } from './servers.ts';
-import { target, type TargetOutcome } from './targets.ts';
+import { log, print } from '../harness/output.ts';
+import { mib, table } from '../reports/report.ts';
+import { startSheetport } from '../harness/servers.ts';
+import { target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
  * Case i: GET all rows of a very large sheet. Case d's files and one of twice the rows, each

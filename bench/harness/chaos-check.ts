@@ -1,4 +1,4 @@
-import type { EmulatorCell } from '../test/google-emulator/index.ts';
+import type { EmulatorCell } from '../../test/google-emulator/index.ts';
 import { personRow } from './chaos-person.ts';
 
 /**

@@ -1,6 +1,6 @@
-import type { ChaosResult, ChaosRun } from './chaos-case.ts';
-import { percentile } from './load.ts';
-import { print } from './output.ts';
+import type { ChaosResult, ChaosRun } from '../cases/chaos-case.ts';
+import { percentile } from '../harness/load.ts';
+import { print } from '../harness/output.ts';
 import { table } from './report.ts';
 
 /** How case k reads when printed: what was run, the answers, the upstream log and the checks. */

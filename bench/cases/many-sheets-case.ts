@@ -1,22 +1,22 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request } from 'autocannon';
-import type { Timing } from './cases.ts';
-import { sameAnswers } from './checks.ts';
-import type { Database } from './database.ts';
-import { cycling, measure, median, single, type Measurement } from './load.ts';
+import type { Timing } from '../reports/load-report.ts';
+import { sameAnswers } from '../harness/checks.ts';
+import type { Database } from '../harness/database.ts';
+import { cycling, measure, median, single, type Measurement } from '../harness/load.ts';
 import {
   printManySheets,
   type Creation,
   type StartUps,
   type Storage,
-} from './many-sheets-report.ts';
-import { log } from './output.ts';
-import { work } from './paths.ts';
-import { startSheetport, type Server } from './servers.ts';
-import { fill, rowsOf, smallSheetRows, stores, type Store } from './sheet-stores.ts';
-import { timeStartUp, type StartUp } from './start-up.ts';
-import { rateTarget, target, type TargetOutcome } from './targets.ts';
+} from '../reports/many-sheets-report.ts';
+import { log } from '../harness/output.ts';
+import { work } from '../harness/paths.ts';
+import { startSheetport, type Server } from '../harness/servers.ts';
+import { fill, rowsOf, smallSheetRows, stores, type Store } from '../harness/sheet-stores.ts';
+import { timeStartUp, type StartUp } from '../harness/start-up.ts';
+import { rateTarget, target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
  * Case j: many small sheets in one store. Sheets of 5 columns and 20 rows are created one after

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { cpuLegend, describePlan, type CaseResult, type Timing } from './cases.ts';
-import { ages, namePrefixes, rowsWhere, type Person } from './data.ts';
-import { cycling, measure, single, type Target } from './load.ts';
-import { log, print } from './output.ts';
-import { errorLines, loadTable } from './report.ts';
-import type { Server } from './servers.ts';
-import { large, type Fleet } from './setup.ts';
+import { cpuLegend, describePlan, type CaseResult, type Timing } from '../reports/load-report.ts';
+import { ages, namePrefixes, rowsWhere, type Person } from '../harness/data.ts';
+import { cycling, measure, single, type Target } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { errorLines, loadTable } from '../reports/report.ts';
+import type { Server } from '../harness/servers.ts';
+import { large, type Fleet } from '../harness/setup.ts';
 
 /**
  * Case h: prefix and range filters on the 100,000-row sheet with the read cache off, beside the

@@ -1,6 +1,6 @@
-import { cpuLegend, describePlan, type Timing } from './cases.ts';
-import { median, type Measurement } from './load.ts';
-import { print } from './output.ts';
+import { cpuLegend, describePlan, type Timing } from './load-report.ts';
+import { median, type Measurement } from '../harness/load.ts';
+import { print } from '../harness/output.ts';
 import { errorLines, loadTable, table } from './report.ts';
 
 /** How case j reads when printed. */

@@ -106,7 +106,7 @@ export async function startDatabase(): Promise<Database> {
   };
 }
 
-const modulesDir = fileURLToPath(new URL('../node_modules/', import.meta.url));
+const modulesDir = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
 /**
  * As root, the `postgres` user must also be able to reach PostgreSQL's programs, which a checkout

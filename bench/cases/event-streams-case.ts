@@ -6,7 +6,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDatabase, type Database } from './database.ts';
+import { startDatabase, type Database } from '../harness/database.ts';
 
 /**
  * What event streams cost a server: the latency of a small GET with no stream open and with
@@ -15,9 +15,10 @@ import { startDatabase, type Database } from './database.ts';
  * of history and never read. Runs `sheetport serve` from this checkout, or from the `cli.ts`
  * that BENCH_SHEETPORT_CLI names (to measure another version the same way), on SQLite, or on
  * a throwaway PostgreSQL with BENCH_POSTGRES=1.
- * Usage: node --import tsx bench/event-streams.ts
+ * Usage: node --import tsx bench/cases/event-streams-case.ts
  */
-const cli = process.env.BENCH_SHEETPORT_CLI ?? new URL('../src/cli.ts', import.meta.url).pathname;
+const cli =
+  process.env.BENCH_SHEETPORT_CLI ?? new URL('../../src/cli.ts', import.meta.url).pathname;
 const idleStreams = Number(process.env.BENCH_IDLE_STREAMS ?? 2000);
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
