@@ -7,7 +7,8 @@ import { sameAnswers } from './harness/checks.ts';
 import { runImport } from './harness/cli-import.ts';
 import { profileLines, summarizeProfile, type ProfileSummary } from './harness/cpu-profile.ts';
 import { writeCsv } from './harness/data.ts';
-import { measure, numbered, single, type Measurement } from './harness/load.ts';
+import { measure, single, type Measurement } from './harness/load.ts';
+import { numbered } from './harness/wrk-scripts.ts';
 import { log, print } from './harness/output.ts';
 import { cli, git, root, work } from './harness/paths.ts';
 import { formatRate } from './reports/report.ts';
@@ -87,9 +88,10 @@ async function profile(version: Version, csv: string, dir: string): Promise<Prof
       small.rows,
     );
     const plan = { connections: 10, warmupSeconds: 1, runSeconds: seconds, runs: 1 };
-    const uncached = (n: number) => `${path}?_limit=${small.rows + 1 + n}`;
+    // A limit of its own for each request, above the row count: the same rows, never cached.
+    const uncached = numbered(`${path}?_limit=`, small.rows + 1);
     fromUs = microseconds();
-    [measurement] = await measure([single(server, numbered(uncached))], plan, log);
+    [measurement] = await measure([single(server, uncached)], plan, log);
     toUs = microseconds();
   } finally {
     await server.stop('SIGINT');

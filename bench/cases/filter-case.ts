@@ -1,5 +1,6 @@
 import { prime, sameAnswers } from '../harness/checks.ts';
-import { cycling, measure, single } from '../harness/load.ts';
+import { measure, single } from '../harness/load.ts';
+import { cycling } from '../harness/wrk-scripts.ts';
 import { log } from '../harness/output.ts';
 import { large, type Fleet } from '../harness/setup.ts';
 import { runCase, type CaseResult, type Timing } from '../reports/load-report.ts';

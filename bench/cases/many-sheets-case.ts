@@ -1,10 +1,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Request } from 'autocannon';
 import type { Timing } from '../reports/load-report.ts';
 import { sameAnswers } from '../harness/checks.ts';
 import type { Database } from '../harness/database.ts';
-import { cycling, measure, median, single, type Measurement } from '../harness/load.ts';
+import { measure, median, single, type Measurement } from '../harness/load.ts';
+import { cycling, posting, type Body } from '../harness/wrk-scripts.ts';
 import {
   printManySheets,
   type Creation,
@@ -165,27 +165,13 @@ async function speeds(
   }
 }
 
-/** Single-row POSTs of new rows with the small sheets' columns. */
-function appending(path: string): Request[] {
-  let next = 0;
-  return [
-    {
-      method: 'POST',
-      path,
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        const id = 100_000 + next++;
-        const row = {
-          id,
-          name: 'Bench Writer',
-          email: `w.${id}@example.com`,
-          age: 40,
-          city: 'Oslo',
-        };
-        return { ...request, body: JSON.stringify(row) };
-      },
-    },
-  ];
+/** Single-row POSTs of new rows with the small sheets' columns, ids from 100,000. */
+function appending(path: string) {
+  const body: Body = {
+    format: '{"id":%d,"name":"Bench Writer","email":"w.%d@example.com","age":40,"city":"Oslo"}',
+    values: ['100000 + n', '100000 + n'],
+  };
+  return posting(path, body);
 }
 
 function manySheetsTargets(

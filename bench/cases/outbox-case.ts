@@ -2,14 +2,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../harness/database.ts';
-import {
-  measure,
-  median,
-  posting,
-  single,
-  type LoadPlan,
-  type Measurement,
-} from '../harness/load.ts';
+import { measure, median, single, type LoadPlan, type Measurement } from '../harness/load.ts';
+import { posting, type Body } from '../harness/wrk-scripts.ts';
 import { log, print } from '../harness/output.ts';
 import { work } from '../harness/paths.ts';
 import { startEmptySheetport, type Server } from '../harness/servers.ts';
@@ -27,14 +21,12 @@ export interface OutboxResult {
 
 const withoutOutbox = fileURLToPath(new URL('../harness/without-outbox.mjs', import.meta.url));
 const columns = ['id', 'name', 'email', 'age', 'city', 'active'];
-const newRow = (n: number) => ({
-  id: n,
-  name: 'Bench Writer',
-  email: `writer.${n}@example.com`,
-  age: 30 + (n % 40),
-  city: 'Oslo',
-  active: 'yes',
-});
+/** A new row for wrk's request number n. */
+const newRow: Body = {
+  format:
+    '{"id":%d,"name":"Bench Writer","email":"writer.%d@example.com","age":%d,"city":"Oslo","active":"yes"}',
+  values: ['n', 'n', '30 + n % 40'],
+};
 
 export async function outboxCase(
   timing: Omit<LoadPlan, 'connections'>,
@@ -86,9 +78,7 @@ export async function outboxCase(
     }
     outcome.measurements = await measure(targets.flat(), plan, log, database);
     print(`\n== ${title} ==`);
-    print(
-      'SHEETPORT_SYNC=full on SQLite, PostgreSQL with its defaults; autocannon, 20 connections;',
-    );
+    print('SHEETPORT_SYNC=full on SQLite, PostgreSQL with its defaults; wrk, 20 connections;');
     print(
       '"without it" is the same build with the insert of row events removed (bench/harness/without-outbox.mjs).',
     );

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { cpuLegend, describePlan, type CaseResult, type Timing } from '../reports/load-report.ts';
 import { ages, namePrefixes, rowsWhere, type Person } from '../harness/data.ts';
-import { cycling, measure, single, type Target } from '../harness/load.ts';
+import { measure, single, type Target } from '../harness/load.ts';
+import { cycling } from '../harness/wrk-scripts.ts';
 import { log, print } from '../harness/output.ts';
 import { errorLines, loadTable } from '../reports/report.ts';
 import type { Server } from '../harness/servers.ts';

@@ -1,5 +1,6 @@
 import { created, rowCount } from '../harness/checks.ts';
-import { measure, posting, single } from '../harness/load.ts';
+import { measure, single } from '../harness/load.ts';
+import { posting, type Body } from '../harness/wrk-scripts.ts';
 import { log, print } from '../harness/output.ts';
 import { small, type Fleet } from '../harness/setup.ts';
 import { runCase, type CaseResult, type Timing } from '../reports/load-report.ts';
@@ -15,6 +16,13 @@ const newRow = (n: number) => ({
   city: 'Oslo',
   active: 'yes',
 });
+
+/** `newRow(n)` as wrk's script makes it, for its request number n. */
+const newRowBody: Body = {
+  format:
+    '{"id":%d,"name":"Bench Writer","email":"writer.%d@example.com","age":%d,"city":"Oslo","active":"yes"}',
+  values: ['1000000 + n', 'n', '30 + n % 40'],
+};
 
 export async function postCase(fleet: Fleet, timing: Timing): Promise<CaseResult> {
   const plan = { ...timing, connections: 20 };
@@ -36,9 +44,9 @@ export async function postCase(fleet: Fleet, timing: Timing): Promise<CaseResult
     () =>
       measure(
         [
-          single(fleet.sheetport, posting(sheetportPath, newRow)),
-          single(fleet.sheetportPostgres, posting(postgresPath, newRow)),
-          single(fleet.jsonServerSmall, posting(jsonServerPath, newRow)),
+          single(fleet.sheetport, posting(sheetportPath, newRowBody)),
+          single(fleet.sheetportPostgres, posting(postgresPath, newRowBody)),
+          single(fleet.jsonServerSmall, posting(jsonServerPath, newRowBody)),
         ],
         plan,
         log,

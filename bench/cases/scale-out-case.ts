@@ -1,20 +1,14 @@
 import { join } from 'node:path';
-import type { Request } from 'autocannon';
 import { cpuLegend, describePlan, type Timing } from '../reports/load-report.ts';
 import { prime, sameAnswers } from '../harness/checks.ts';
 import { runImport } from '../harness/cli-import.ts';
 import type { Database } from '../harness/database.ts';
-import {
-  cycling,
-  measure,
-  warmupRequestsPerConnection,
-  type Measurement,
-  type Target,
-} from '../harness/load.ts';
+import { measure, measureRuns, type Measurement, type Target } from '../harness/load.ts';
+import { cycling, trackedPosting, type Body, type Script } from '../harness/wrk-scripts.ts';
 import { log, print } from '../harness/output.ts';
 import { errorLines, loadTable } from '../reports/report.ts';
 import { startSheetport, type Server } from '../harness/servers.ts';
-import { checkLines, checkWrites, trackedWrites, type WriteCheck } from '../harness/write-check.ts';
+import { checkLines, checkWrites, postedBy, type WriteCheck } from '../harness/write-check.ts';
 
 /**
  * Case f: one Sheetport server against two on the same PostgreSQL, the load spread evenly over
@@ -45,15 +39,13 @@ export interface ScaleOutResult {
 /** Ids of written rows start here, above the generated ones. */
 const firstWrittenId = 2_000_000;
 
-const scaleRow = (id: number) => ({
-  id,
-  name: 'Scale Writer',
-  email: `scale.${id}@example.com`,
-  age: 20 + (id % 50),
-  city: 'Oslo',
-  active: 'yes',
-});
-
+/** A new row for wrk's request number n, its id above the generated ones. */
+const scaleRow: Body = {
+  format:
+    '{"id":%d,"name":"Scale Writer","email":"scale.%d@example.com","age":%d,"city":"Oslo","active":"yes"}',
+  id: `${firstWrittenId} + n`,
+  values: ['id', 'id', '20 + id % 50'],
+};
 async function allRows(server: Server, sheetId: string): Promise<{ id: unknown }[]> {
   const response = await fetch(`${server.url}/api/v1/${sheetId}`);
   if (response.status !== 200) throw new Error(`GET all from ${server.name}: ${response.status}`);
@@ -82,34 +74,38 @@ export async function scaleOutCase(input: ScaleOutInput, timing: Timing): Promis
     log(' priming both read caches');
     await Promise.all([prime(a, paths), prime(b, paths)]);
     const plan = { ...timing, connections: 20 };
-    const pair = (requests: Request[], answerEvery: boolean): Target[] => [
-      { name: '1 server (A)', legs: [{ server: a, requests }], answerEvery },
+    const pair = (script: Script): Target[] => [
+      { name: '1 server (A)', legs: [{ server: a, script }] },
       {
         name: '2 servers (A + B)',
         legs: [
-          { server: a, requests },
-          { server: b, requests },
+          { server: a, script },
+          { server: b, script },
         ],
-        answerEvery,
       },
     ];
     log(' read');
-    const read = await measure(pair(cycling(paths), false), plan, log, input.database);
-    const writes = trackedWrites(`/api/v1/${sheetId}`, firstWrittenId, scaleRow);
+    const read = await measure(pair(cycling(paths)), plan, log, input.database);
     log(' write');
-    const write = await measure(pair([writes.post], true), plan, log, input.database);
+    const writes = await measureRuns(
+      pair(trackedPosting(`/api/v1/${sheetId}`, scaleRow)),
+      plan,
+      log,
+      input.database,
+    );
+    const write = writes.measurements;
     const check = await checkWrites(
       [a, b].map((server) => () => allRows(server, sheetId)),
       imported.rowCount,
       firstWrittenId,
-      writes,
+      postedBy([...writes.runs.values()].flat()),
     );
 
     print(`\n== ${title} ==`);
     for (const line of [
       'Two Sheetport servers, A and B, with default settings (read cache on, 10 PostgreSQL connections each) on',
-      'the PostgreSQL of cases a to c. "1 server" sends all the load to A. "2 servers" runs two autocannon',
-      'instances at once, one per server, each with half the connections: the load is spread evenly, as by a',
+      'the PostgreSQL of cases a to c. "1 server" sends all the load to A. "2 servers" runs two wrk',
+      'processes at once, one per server, each with half the connections: the load is spread evenly, as by a',
       'load balancer; "per server" is each one\'s share. Both rows are measured in the same interleaved runs.',
       describePlan(plan),
       'ratios: the "2 servers" row divided by the "1 server" row (req/s ratio > 1 and p99 ratio < 1 favour two);',
@@ -130,10 +126,10 @@ export async function scaleOutCase(input: ScaleOutInput, timing: Timing): Promis
       `\n-- write: single-row POST /api/v1/<id> to one sheet (${imported.rowCount.toLocaleString('en')} rows at the start, imported for this case) --`,
     );
     print(
-      'Every request is answered: each run sends a set number of requests, sized from the previous run to last',
+      "Every row has an id of its own; wrk's script notes the id in every 201 answer, so afterwards each acknowledged",
     );
     print(
-      `about ${timing.runSeconds} s, and waits for all of them (the warm-up sends ${plan.connections * warmupRequestsPerConnection}), so no write is in flight when a run ends.`,
+      'row is looked for, and rows no 201 acknowledged may number no more than the requests in flight when a run stopped.',
     );
     print(loadTable(write, 'row-over-first'));
     for (const line of errorLines(write)) print(line);

@@ -3,11 +3,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import autocannon, { type Result } from 'autocannon';
-import { percentile } from '../harness/load.ts';
+import { percentile, runOnce, single } from '../harness/load.ts';
 import { log, print } from '../harness/output.ts';
 import { work } from '../harness/paths.ts';
 import { startEmptySheetport } from '../harness/servers.ts';
+import { paced, posting } from '../harness/wrk-scripts.ts';
 import { target, type TargetOutcome } from '../reports/targets.ts';
 
 /**
@@ -66,26 +66,14 @@ export async function webhookCase(plan: WebhookPlan): Promise<WebhookResult> {
       }).then((response) => response.json() as Promise<{ id: string }>);
     const { id } = await post('/admin/v1/sheets', { name: 'hooked', columns: ['n', 'at'] });
     await post(`/admin/v1/sheets/${id}/webhooks`, { url: hookUrl });
-    let next = 0;
-    const result = await new Promise<Result>((resolve, reject) => {
-      autocannon(
-        {
-          url: `${server.url}/api/v1/${id}`,
-          connections: 20,
-          overallRate: plan.ratePerSecond,
-          duration: plan.seconds,
-          requests: [
-            {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              setupRequest: (request) => ({ ...request, body: JSON.stringify({ n: next++ }) }),
-            },
-          ],
-        },
-        (error, done) => (error === null ? resolve(done) : reject(error)),
-      );
-    });
-    const acknowledged = result['2xx'];
+    const connections = 20;
+    const writes = paced(
+      posting(`/api/v1/${id}`, { format: '{"n":%d}', values: ['n'] }),
+      plan.ratePerSecond,
+      connections,
+    );
+    const run = await runOnce(single(server, writes), connections, plan.seconds);
+    const acknowledged = run.legs.reduce((sum, leg) => sum + leg.requests - leg.non2xx, 0);
     // Deliveries still in flight when the writes stop are waited for, for a while.
     const deadline = Date.now() + 30_000;
     while (seen.size < acknowledged && Date.now() < deadline) {
@@ -112,8 +100,9 @@ export async function webhookCase(plan: WebhookPlan): Promise<WebhookResult> {
     );
     print(`\n== ${title} ==`);
     print(
-      'autocannon, 20 connections, a fixed overall rate; one webhook to a receiver in the bench process,',
+      'wrk, 20 connections, each pausing its share between requests so that all stay at or under the rate; one',
     );
+    print('webhook to a receiver in the bench process,');
     print(
       "latency from the event's timestamp (taken at commit) to the receiver having the request.",
     );

@@ -1,25 +1,38 @@
-import { readFileSync } from 'node:fs';
-import autocannon, { type Request, type Result } from 'autocannon';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { work } from './paths.ts';
 import type { Server } from './servers.ts';
+import { parseWrk, type WrkReport } from './wrk-output.ts';
+import { wrkThreads, type Script } from './wrk-scripts.ts';
 
-/** One server and what it is asked, again and again, during a case. */
+/**
+ * The load driver of every case: wrk (Debian's package `wrk`), a C program that only counts
+ * bytes, so that a ratio of two servers is not a ratio of what the client could take (a load
+ * generator in this Node process tops out near 200 answers of a megabyte a second on two cores).
+ * What each request asks is a Lua script (wrk-scripts.ts).
+ */
+export const wrkPath = '/usr/bin/wrk';
+
+/** Fails early, with what to do, where wrk is missing. */
+export function requireWrk(): void {
+  if (!existsSync(wrkPath)) {
+    throw new Error(`the benchmark needs wrk at ${wrkPath}: apt-get install wrk`);
+  }
+}
+
+/** One server and what it is asked during a case. */
 export interface Leg {
   server: Server;
-  /** Created once per leg, so that state in `setupRequest` (counters) lasts across runs. */
-  requests: Request[];
+  script: Script;
 }
 
 /** One row of a case's table: one server, or several taking an even share of the load at once. */
 export interface Target {
   name: string;
-  /** One autocannon instance each, started together, with the connections split evenly. */
+  /** One wrk each, started together, with the connections split evenly. */
   legs: Leg[];
-  /**
-   * Every request gets its answer: runs send a set number of requests (sized from the previous
-   * run's rate to last about `runSeconds`) and wait for all of them, where a timed run would
-   * drop the requests in flight at its end. A write case needs this to account for every row.
-   */
-  answerEvery?: boolean;
 }
 
 /** Something whose CPU time can be read, such as PostgreSQL's processes. */
@@ -27,8 +40,8 @@ export interface CpuSource {
   cpuSeconds(): number | null;
 }
 
-export function single(server: Server, requests: Request[]): Target {
-  return { name: server.name, legs: [{ server, requests }] };
+export function single(server: Server, script: Script): Target {
+  return { name: server.name, legs: [{ server, script }] };
 }
 
 export interface LoadPlan {
@@ -47,14 +60,14 @@ export interface Measurement {
   runs: number[];
   /** Medians over the measured runs of each leg's requests per second: how the load was shared. */
   perServer: number[];
-  /** Medians over the measured runs, in milliseconds. */
+  /** Medians over the measured runs, in milliseconds (of several legs: the slowest leg's). */
   p50Ms: number;
   p99Ms: number;
   /** Medians over the measured runs of CPU used per second, in cores (1 = one core busy). */
   serverCores: number | null;
   /** The same for the database's processes (null when there is none). */
   databaseCores: number | null;
-  /** The same for this process, the load generator. */
+  /** The same for wrk, the load generator. */
   clientCores: number;
   /** The same for everything else: other processes and kernel threads (Linux only; else null). */
   otherCores: number | null;
@@ -63,32 +76,21 @@ export interface Measurement {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Answers by status, over the measured runs, where the script tracks them (writes). */
   statusCodes: Record<string, number>;
   /** 2xx answers over warm-up and runs: how many writes a server acknowledged, for instance. */
   ok2xxWithWarmup: number;
 }
 
-/** One run of a target: its legs' autocannon results together, and the CPU every side used. */
-interface Run {
-  /** The longest leg's duration. */
+/** One run of a target: every leg's wrk report, warm-up first. */
+export interface Run {
+  legs: WrkReport[];
   seconds: number;
-  requests: number;
-  ok2xx: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  perServer: number[];
-  /** Latencies at full precision, every leg's. */
-  latenciesMs: number[];
   serverCores: number | null;
   databaseCores: number | null;
   clientCores: number;
   otherCores: number | null;
 }
-
-/** How a run ends: after a duration, or once a number of requests are all answered. */
-type Length = { seconds: number } | { amount: number };
 
 /** CPU time the whole machine has spent busy, in seconds, from /proc/stat (null elsewhere). */
 export function machineBusySeconds(): number | null {
@@ -103,36 +105,6 @@ export function machineBusySeconds(): number | null {
   }
 }
 
-/** GETs that cycle through `paths`, one after another across all connections. */
-export function cycling(paths: string[]): Request[] {
-  let next = 0;
-  return [
-    {
-      method: 'GET',
-      setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] ?? '/' }),
-    },
-  ];
-}
-
-/** GETs of a new path for each request, `path(0)`, `path(1)`, ..., across all connections. */
-export function numbered(path: (n: number) => string): Request[] {
-  let next = 0;
-  return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path(next++) }) }];
-}
-
-/** JSON POSTs to `path`, each body made from a fresh sequence number. */
-export function posting(path: string, body: (n: number) => unknown): Request[] {
-  let next = 0;
-  return [
-    {
-      method: 'POST',
-      path,
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify(body(next++)) }),
-    },
-  ];
-}
-
 /** CPU seconds used so far by all of `sources` together; null if any is unknown. */
 function totalCpu(sources: CpuSource[]): number | null {
   let total = 0;
@@ -144,43 +116,55 @@ function totalCpu(sources: CpuSource[]): number | null {
   return total;
 }
 
-/** `total` split into `parts` whole shares that differ by at most one. */
-function share(total: number, parts: number, i: number): number {
-  return Math.floor(total / parts) + (i < total % parts ? 1 : 0);
+/**
+ * One wrk against one leg for `seconds`. `seq` numbers the invocation within the case, so that
+ * a script's numbers differ from run to run (see wrk-scripts.ts).
+ */
+async function runLeg(
+  leg: Leg,
+  where: { index: number; count: number },
+  connections: number,
+  seconds: number,
+  seq: number,
+): Promise<WrkReport> {
+  const threads = leg.script.paired === true ? connections : Math.min(wrkThreads, connections);
+  const url = `${leg.server.url}${leg.script.path}`;
+  const args = [
+    `-t${threads}`,
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '--timeout',
+    '10s',
+  ];
+  if (leg.script.lua !== null) {
+    const file = join(work, `wrk-${leg.server.name.replace(/\W+/g, '-')}-${where.index}.lua`);
+    await writeFile(file, leg.script.lua);
+    args.push('-s', file, url, '--', String(seq), String(where.index), String(where.count));
+    args.push(String(threads));
+  } else {
+    args.push(url);
+  }
+  // `times` after wrk gives the CPU wrk used: the client's column.
+  const command = `${wrkPath} ${args.map((arg) => `'${arg}'`).join(' ')}; times`;
+  const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise((resolve) => child.on('close', resolve));
+  return parseWrk(output);
 }
 
-/**
- * One autocannon instance against one leg. A timed run lasts `result.duration`. A run of a set
- * number of requests lasts until its last answer: autocannon only notices that it is done at its
- * next once-a-second tick, so its own duration is rounded up to whole seconds.
- */
-function runLeg(
-  leg: Leg,
-  connections: number,
-  length: Length,
-  latenciesMs: number[],
-): Promise<{ result: Result; seconds: number }> {
-  return new Promise((resolve, reject) => {
-    const options = { url: leg.server.url, connections, timeout: 10, requests: leg.requests };
-    const until = 'seconds' in length ? { duration: length.seconds } : { amount: length.amount };
-    const started = performance.now();
-    let lastAnswer = started;
-    // autocannon's own histogram keeps whole milliseconds only; the 'response' event has more.
-    autocannon({ ...options, ...until }, (error, result) => {
-      if (error !== null) return reject(error);
-      const seconds = 'seconds' in length ? result.duration : (lastAnswer - started) / 1000;
-      resolve({ result, seconds });
-    }).on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
-      latenciesMs.push(ms);
-      lastAnswer = performance.now();
-    });
-  });
+/** One run of `target` for `seconds`, no warm-up: for a case that is one run. */
+export function runOnce(target: Target, connections: number, seconds: number): Promise<Run> {
+  requireWrk();
+  return fire(target, connections, seconds, 0, null);
 }
 
 async function fire(
   target: Target,
   connections: number,
-  length: Length,
+  seconds: number,
+  seq: number,
   database: CpuSource | null,
 ): Promise<Run> {
   const { legs } = target;
@@ -188,61 +172,27 @@ async function fire(
     throw new Error(`${connections} connections do not split evenly over ${legs.length} servers`);
   }
   const servers = legs.map((leg) => leg.server);
-  const latenciesMs: number[] = [];
   const machineBefore = machineBusySeconds();
   const serverBefore = totalCpu(servers);
   const databaseBefore = database?.cpuSeconds() ?? null;
-  const clientBefore = process.cpuUsage();
-  const legRuns = await Promise.all(
-    legs.map((leg, i) => {
-      const legLength =
-        'seconds' in length ? length : { amount: share(length.amount, legs.length, i) };
-      return runLeg(leg, connections / legs.length, legLength, latenciesMs);
-    }),
+  const reports = await Promise.all(
+    legs.map((leg, index) =>
+      runLeg(leg, { index, count: legs.length }, connections / legs.length, seconds, seq),
+    ),
   );
-  const serverAfter = totalCpu(servers);
-  const databaseAfter = database?.cpuSeconds() ?? null;
-  const client = process.cpuUsage(clientBefore);
-  const machineAfter = machineBusySeconds();
-  const results = legRuns.map((run) => run.result);
-  const seconds = Math.max(...legRuns.map((run) => run.seconds));
-  const cores = (before: number | null, after: number | null) =>
-    before === null || after === null ? null : (after - before) / seconds;
-  const serverCores = cores(serverBefore, serverAfter);
-  const databaseCores = cores(databaseBefore, databaseAfter);
-  const clientCores = (client.user + client.system) / 1e6 / seconds;
-  const machineCores = cores(machineBefore, machineAfter);
+  const longest = Math.max(...reports.map((report) => report.seconds));
+  const per = (before: number | null, after: number | null) =>
+    before === null || after === null ? null : (after - before) / longest;
+  const serverCores = per(serverBefore, totalCpu(servers));
+  const databaseCores = per(databaseBefore, database?.cpuSeconds() ?? null);
+  const machineCores = per(machineBefore, machineBusySeconds());
+  const clientCores = reports.reduce((sum, report) => sum + report.clientSeconds, 0) / longest;
   const otherCores =
     machineCores === null || serverCores === null
       ? null
       : Math.max(0, machineCores - serverCores - (databaseCores ?? 0) - clientCores);
-  const statusCodes: Record<string, number> = {};
-  for (const result of results) {
-    for (const [code, { count }] of Object.entries(result.statusCodeStats)) {
-      statusCodes[code] = (statusCodes[code] ?? 0) + count;
-    }
-  }
-  const sum = (value: (result: Result) => number) =>
-    results.reduce((total, result) => total + value(result), 0);
-  return {
-    seconds,
-    requests: sum((result) => result.requests.total),
-    ok2xx: sum((result) => result['2xx']),
-    non2xx: sum((result) => result.non2xx),
-    errors: sum((result) => result.errors),
-    timeouts: sum((result) => result.timeouts),
-    statusCodes,
-    perServer: legRuns.map((run) => run.result.requests.total / run.seconds),
-    latenciesMs,
-    serverCores,
-    databaseCores,
-    clientCores,
-    otherCores,
-  };
+  return { legs: reports, seconds: longest, serverCores, databaseCores, clientCores, otherCores };
 }
-
-/** Requests per connection in the warm-up of a target whose every request is answered. */
-export const warmupRequestsPerConnection = 100;
 
 /**
  * Warms every target up, then measures them in interleaved rounds (A, B, C, A, B, C, ...), so
@@ -255,80 +205,87 @@ export async function measure(
   log: (line: string) => void,
   database: CpuSource | null = null,
 ): Promise<Measurement[]> {
-  const warmups = new Map<Target, Run>();
+  return (await measureRuns(targets, plan, log, database)).measurements;
+}
+
+/** `measure`, with every run's wrk reports by target, warm-up first: for write checks. */
+export async function measureRuns(
+  targets: Target[],
+  plan: LoadPlan,
+  log: (line: string) => void,
+  database: CpuSource | null = null,
+): Promise<{ measurements: Measurement[]; runs: Map<Target, Run[]> }> {
+  requireWrk();
   const runs = new Map<Target, Run[]>(targets.map((target) => [target, []]));
-  const lengthOf = (target: Target, seconds: number): Length => {
-    if (target.answerEvery !== true) return { seconds };
-    const previous = runs.get(target)?.at(-1) ?? warmups.get(target);
-    if (previous === undefined) {
-      return { amount: plan.connections * warmupRequestsPerConnection };
-    }
-    const amount = Math.round((previous.requests / previous.seconds) * seconds);
-    return { amount: Math.max(plan.connections, amount) };
-  };
+  let seq = 0;
   for (const target of targets) {
     log(`  warm-up ${target.name} (${plan.warmupSeconds} s)`);
-    const length = lengthOf(target, plan.warmupSeconds);
-    warmups.set(target, await fire(target, plan.connections, length, database));
+    const warmup = await fire(target, plan.connections, plan.warmupSeconds, seq++, database);
+    runs.get(target)?.push(warmup);
   }
   for (let round = 1; round <= plan.runs; round++) {
     for (const target of targets) {
-      const length = lengthOf(target, plan.runSeconds);
-      const run = await fire(target, plan.connections, length, database);
+      const run = await fire(target, plan.connections, plan.runSeconds, seq++, database);
       runs.get(target)?.push(run);
+      const requests = run.legs.reduce((sum, leg) => sum + leg.requests, 0);
       const shares =
-        run.perServer.length > 1
-          ? ` (${run.perServer.map((rate) => Math.round(rate)).join(' + ')})`
+        run.legs.length > 1
+          ? ` (${run.legs.map((leg) => Math.round(leg.requests / leg.seconds)).join(' + ')})`
           : '';
+      const notOk = run.legs.reduce((sum, leg) => sum + leg.non2xx, 0);
+      const errors = run.legs.reduce((sum, leg) => sum + leg.errors + leg.timeouts, 0);
       log(
-        `  run ${round}/${plan.runs} ${target.name}: ${Math.round(run.requests / run.seconds)} req/s${shares}, ` +
-          `p99 ${percentile(run.latenciesMs, 0.99).toFixed(2)} ms, non-2xx ${run.non2xx}, ` +
-          `errors ${run.errors}, CPU cores: server ${run.serverCores?.toFixed(2)}, ` +
+        `  run ${round}/${plan.runs} ${target.name}: ${Math.round(requests / run.seconds)} req/s${shares}, ` +
+          `p99 ${Math.max(...run.legs.map((leg) => leg.p99Ms)).toFixed(2)} ms, non-2xx ${notOk}, ` +
+          `errors ${errors}, CPU cores: server ${run.serverCores?.toFixed(2)}, ` +
           `${run.databaseCores === null ? '' : `db ${run.databaseCores.toFixed(2)}, `}` +
           `client ${run.clientCores.toFixed(2)}, other ${run.otherCores?.toFixed(2)}`,
       );
     }
   }
-  return targets.map((target) =>
-    summarize(target.name, runs.get(target) ?? [], warmups.get(target)),
-  );
+  const measurements = targets.map((target) => summarize(target.name, runs.get(target) ?? []));
+  return { measurements, runs };
+}
+
+function summarize(name: string, [warmup, ...runs]: Run[]): Measurement {
+  const total = (run: Run, value: (leg: WrkReport) => number) =>
+    run.legs.reduce((sum, leg) => sum + value(leg), 0);
+  const sum = (value: (leg: WrkReport) => number) =>
+    runs.reduce((all, run) => all + total(run, value), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) {
+    for (const leg of run.legs) {
+      for (const [code, count] of leg.statuses) {
+        statusCodes[code] = (statusCodes[code] ?? 0) + count;
+      }
+    }
+  }
+  const ok2xx = (run: Run) => total(run, (leg) => leg.requests - leg.non2xx);
+  return {
+    name,
+    requestsPerSecond: median(runs.map((run) => total(run, (leg) => leg.requests) / run.seconds)),
+    runs: runs.map((run) => total(run, (leg) => leg.requests) / run.seconds),
+    perServer: (runs[0]?.legs ?? []).map((_, i) =>
+      median(runs.map((run) => (run.legs[i]?.requests ?? 0) / (run.legs[i]?.seconds ?? 1))),
+    ),
+    p50Ms: median(runs.map((run) => Math.max(...run.legs.map((leg) => leg.p50Ms)))),
+    p99Ms: median(runs.map((run) => Math.max(...run.legs.map((leg) => leg.p99Ms)))),
+    serverCores: medianOrNull(runs.map((run) => run.serverCores)),
+    databaseCores: medianOrNull(runs.map((run) => run.databaseCores)),
+    clientCores: median(runs.map((run) => run.clientCores)),
+    otherCores: medianOrNull(runs.map((run) => run.otherCores)),
+    requests: sum((leg) => leg.requests),
+    non2xx: sum((leg) => leg.non2xx),
+    errors: sum((leg) => leg.errors),
+    timeouts: sum((leg) => leg.timeouts),
+    statusCodes,
+    ok2xxWithWarmup: runs.reduce((all, run) => all + ok2xx(run), warmup ? ok2xx(warmup) : 0),
+  };
 }
 
 /** The median over runs of a figure that may be unknown; null if it is unknown in any run. */
 function medianOrNull(values: (number | null)[]): number | null {
   return values.some((value) => value === null) ? null : median(values as number[]);
-}
-
-function summarize(name: string, runs: Run[], warmup: Run | undefined): Measurement {
-  const statusCodes: Record<string, number> = {};
-  for (const run of runs) {
-    for (const [code, count] of Object.entries(run.statusCodes)) {
-      statusCodes[code] = (statusCodes[code] ?? 0) + count;
-    }
-  }
-  const sum = (value: (run: Run) => number) => runs.reduce((total, run) => total + value(run), 0);
-  const rates = runs.map((run) => run.requests / run.seconds);
-  const legs = runs[0]?.perServer.length ?? 0;
-  return {
-    name,
-    requestsPerSecond: median(rates),
-    runs: rates,
-    perServer: Array.from({ length: legs }, (_, i) =>
-      median(runs.map((run) => run.perServer[i] ?? Number.NaN)),
-    ),
-    p50Ms: median(runs.map((run) => percentile(run.latenciesMs, 0.5))),
-    p99Ms: median(runs.map((run) => percentile(run.latenciesMs, 0.99))),
-    serverCores: medianOrNull(runs.map((run) => run.serverCores)),
-    databaseCores: medianOrNull(runs.map((run) => run.databaseCores)),
-    clientCores: median(runs.map((run) => run.clientCores)),
-    otherCores: medianOrNull(runs.map((run) => run.otherCores)),
-    requests: sum((run) => run.requests),
-    non2xx: sum((run) => run.non2xx),
-    errors: sum((run) => run.errors),
-    timeouts: sum((run) => run.timeouts),
-    statusCodes,
-    ok2xxWithWarmup: sum((run) => run.ok2xx) + (warmup?.ok2xx ?? 0),
-  };
 }
 
 /** The value below which a share `p` of the values fall (nearest rank). */

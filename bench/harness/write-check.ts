@@ -1,44 +1,42 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Request } from 'autocannon';
+import type { Run } from './load.ts';
 
 /**
- * Writes whose every answer is accounted for: each POST carries a row with a new id, the answer
- * is tied to that id, and afterwards the sheet is read back and every acknowledged row must be
- * there exactly once.
+ * Writes whose every answer is accounted for: each POST carries a row with a new id, wrk's
+ * script notes the ids of the rows answered 201 and of those refused (wrk-scripts.ts), and
+ * afterwards the sheet is read back: every acknowledged row must be there exactly once, no
+ * refused row at all, and rows of requests left unanswered when a run stopped may be there.
  */
 
-/** The rows a case posts, and how each request was answered, by the row's id. */
-export interface Writes {
-  /** The POST, for autocannon; one `Writes` can feed several instances: the ids stay unique. */
-  post: Request;
-  sent(): number;
+/** What the tracked POSTs of one or more targets came to, over warm-ups and runs. */
+export interface Posted {
+  /** POSTs made. */
+  sent: number;
+  /** Requests of any kind sent, and answered: the difference was in flight when a run stopped. */
+  requests: number;
+  answered: number;
+  /** Ids of the rows answered 201, and of those answered otherwise. */
   acknowledged: Set<number>;
   refused: Set<number>;
 }
 
-/**
- * Single-row POSTs to `path`, the n-th carrying `row(firstId + n)`. autocannon hands
- * `setupRequest` and `onResponse` the same context for one request (pipelining 1), so each
- * answer is matched with the row it was for.
- */
-export function trackedWrites(path: string, firstId: number, row: (id: number) => object): Writes {
-  let next = 0;
-  const acknowledged = new Set<number>();
-  const refused = new Set<number>();
-  const post: Request = {
-    method: 'POST',
-    path,
-    headers: { 'content-type': 'application/json' },
-    setupRequest: (request, context) => {
-      const id = firstId + next++;
-      context.id = id;
-      return { ...request, body: JSON.stringify(row(id)) };
-    },
-    onResponse: (status, _body, context) => {
-      (status === 201 ? acknowledged : refused).add(context.id as number);
-    },
+/** Sums the wrk reports of `runs` (of any number of targets writing to one sheet). */
+export function postedBy(runs: Run[]): Posted {
+  const posted: Posted = {
+    sent: 0,
+    requests: 0,
+    answered: 0,
+    acknowledged: new Set(),
+    refused: new Set(),
   };
-  return { post, sent: () => next, acknowledged, refused };
+  for (const leg of runs.flatMap((run) => run.legs)) {
+    posted.sent += leg.made;
+    posted.requests += leg.sent;
+    posted.answered += leg.requests;
+    for (const id of leg.acked) posted.acknowledged.add(id);
+    for (const id of leg.refused) posted.refused.add(id);
+  }
+  return posted;
 }
 
 export interface WriteCheck {
@@ -71,7 +69,7 @@ export async function checkWrites(
   readers: (() => Promise<{ id: unknown }[]>)[],
   initialRows: number,
   firstId: number,
-  writes: Writes,
+  posted: Posted,
 ): Promise<WriteCheck> {
   const [first = [], ...others] = await Promise.all(readers.map((read) => read()));
   const copies = new Map<number, number>();
@@ -79,34 +77,39 @@ export async function checkWrites(
     const id = Number(row.id);
     if (id >= firstId) copies.set(id, (copies.get(id) ?? 0) + 1);
   }
-  const sent = writes.sent();
-  const acknowledged = writes.acknowledged.size;
-  const refused = writes.refused.size;
+  const acknowledged = posted.acknowledged.size;
+  const unanswered = Math.max(0, posted.requests - posted.answered);
   let missing = 0;
-  for (const id of writes.acknowledged) if (!copies.has(id)) missing++;
+  for (const id of posted.acknowledged) if (!copies.has(id)) missing++;
   let duplicated = 0;
   let refusedButWritten = 0;
   let unansweredWritten = 0;
   for (const [id, count] of copies) {
     duplicated += count - 1;
-    if (writes.refused.has(id)) refusedButWritten++;
-    else if (!writes.acknowledged.has(id)) unansweredWritten++;
+    if (posted.refused.has(id)) refusedButWritten++;
+    else if (!posted.acknowledged.has(id)) unansweredWritten++;
   }
   const identical = others.every((rows) => isDeepStrictEqual(rows, first));
   const countRight = first.length === initialRows + acknowledged + unansweredWritten;
   return {
     initialRows,
-    sent,
+    sent: posted.sent,
     acknowledged,
-    refused,
-    unanswered: sent - acknowledged - refused,
+    refused: posted.refused.size,
+    unanswered,
     rowsThroughEach: [first.length, ...others.map((rows) => rows.length)],
     identical,
     missing,
     duplicated,
     refusedButWritten,
     unansweredWritten,
-    ok: identical && countRight && missing === 0 && duplicated === 0 && refusedButWritten === 0,
+    ok:
+      identical &&
+      countRight &&
+      missing === 0 &&
+      duplicated === 0 &&
+      refusedButWritten === 0 &&
+      unansweredWritten <= unanswered,
   };
 }
 

@@ -8,7 +8,7 @@ import { errorLines, loadTable } from './report.ts';
 /** What the CPU columns mean; shared with case f. */
 export const cpuLegend = [
   `CPU: cores busy during the runs (of ${cpus().length}): the server (child process), db: PostgreSQL's`,
-  'processes (which only the PostgreSQL rows use), the client (the load generator: autocannon in this process, or wrk), and other:',
+  'processes (which only the PostgreSQL rows use), the client (wrk, the load generator), and other:',
   'other processes (noise) plus kernel threads such as loopback networking and the disk journal,',
   'which the servers themselves cause in part.',
 ];

@@ -1,0 +1,164 @@
+/**
+ * What wrk asks a server, as wrk's Lua scripts. Scripts number their requests, so that no two
+ * ask the same URL or post the same row: the `made`-th number of thread `offset` in leg `leg` of
+ * invocation `seq` is the n below, unique across threads, legs and the runs of a case.
+ * Scripts that post note every status and which rows were answered 201 and which refused, for
+ * a write check: they run one connection per wrk thread, so that a thread's answer is the one
+ * to the request it sent last (wrk sends a connection's next request after the answer).
+ */
+
+/** wrk threads per leg, at most (fewer when a leg has fewer connections). */
+export const wrkThreads = 2;
+
+/** One script: a plain GET of `path` when `lua` is null (wrk builds that request once). */
+export interface Script {
+  path: string;
+  lua: string | null;
+  /** One connection per wrk thread, so that answers are tied to requests (see above). */
+  paired?: boolean;
+}
+
+/** A Lua string literal; paths and bodies are ASCII (URLs are percent-encoded). */
+export function luaString(text: string): string {
+  if (!/^[\x20-\x7e]*$/.test(text)) throw new Error(`not printable ASCII: ${text.slice(0, 80)}`);
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * The parts every script shares: `init` reads the invocation's number, the leg's index, the
+ * number of legs and the thread count from wrk's arguments; `number()` gives the next request's
+ * n; `done` prints `counted <thread> <requests sent> <numbers made>`, `status <thread> <code> <count>` and
+ * `acked <thread> <id>,<id>,...` and `refused <thread> <id>,...` for the bench to read
+ * (see wrk-output.ts).
+ */
+const prelude = `local threads = {}
+function setup(thread) table.insert(threads, thread); thread:set("offset", #threads) end
+function init(args)
+  seq = tonumber(args[1]) or 0; leg = tonumber(args[2]) or 0
+  legs = tonumber(args[3]) or 1; width = tonumber(args[4]) or 1
+  made = 0; sent = 0; statuses = {}; acked = {}; refused = {}
+end
+function number()
+  made = made + 1
+  return seq * 10000000 + made * width * legs + leg * width + offset - 1
+end
+function done(summary, latency, requests)
+  for i, thread in ipairs(threads) do
+    io.write(string.format("counted %d %d %d\\n", i, thread:get("sent"), thread:get("made")))
+    for code, count in pairs(thread:get("statuses")) do
+      io.write(string.format("status %d %d %d\\n", i, code, count))
+    end
+    io.write(string.format("acked %d %s\\n", i, table.concat(thread:get("acked"), ",")))
+    io.write(string.format("refused %d %s\\n", i, table.concat(thread:get("refused"), ",")))
+  end
+end
+`;
+
+/** Notes each answer's status and, for the answer to a POST, its row's id as acked or refused. */
+const tracking = `function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+  if pending ~= nil then
+    if status == 201 then acked[#acked + 1] = pending else refused[#refused + 1] = pending end
+    pending = nil
+  end
+end
+`;
+
+/** GETs of `path`, the same every time. */
+export function fixed(path: string): Script {
+  return { path, lua: null };
+}
+
+/** GETs that go through `paths` in turn, each thread from a place of its own. */
+export function cycling(paths: string[]): Script {
+  const list = paths.map(luaString).join(',\n  ');
+  return {
+    path: paths[0] ?? '/',
+    lua: `${prelude}local paths = {
+  ${list}
+}
+function request()
+  sent = sent + 1
+  return wrk.format("GET", paths[number() % #paths + 1])
+end
+`,
+  };
+}
+
+/** GETs of `prefix` followed by a number above `base`, new for every request. */
+export function numbered(prefix: string, base: number): Script {
+  return {
+    path: prefix,
+    lua: `${prelude}function request()
+  sent = sent + 1
+  return wrk.format("GET", ${luaString(prefix)} .. (${base} + number()))
+end
+`,
+  };
+}
+
+/**
+ * A JSON body made for request number `n`: `format` is a Lua `string.format` pattern and `values`
+ * Lua expressions of `n` and `id` to fill it, such as `{ id: '1000 + n', format: '{"id":%d}',
+ * values: ['id'] }`; `id` (`n` if not given) is what a write check knows the row by.
+ */
+export interface Body {
+  id?: string;
+  format: string;
+  values: string[];
+}
+
+const bodyLua = (body: Body) =>
+  `string.format(${luaString(body.format)}, ${body.values.map((value) => `(${value})`).join(', ')})`;
+
+/** JSON POSTs to `path`, a new body for every request. */
+export function posting(path: string, body: Body): Script {
+  return {
+    path,
+    lua: `${prelude}function request()
+  sent = sent + 1
+  local n = number()
+  local id = ${body.id ?? 'n'}
+  return wrk.format("POST", ${luaString(path)}, { ["Content-Type"] = "application/json" }, ${bodyLua(body)})
+end
+`,
+  };
+}
+
+/** `posting`, with every answer tracked for a write check (see above). */
+export function trackedPosting(path: string, body: Body): Script {
+  return readsThenPost(path, 0, body);
+}
+
+/**
+ * `reads` GETs of `path` then one POST to it of a new body, over and over, counted per thread;
+ * answers are tracked for a write check (see above).
+ */
+export function readsThenPost(path: string, reads: number, body: Body): Script {
+  return {
+    path,
+    lua: `${prelude}${tracking}local turn = 0
+function request()
+  sent = sent + 1
+  turn = turn + 1
+  if turn % ${reads + 1} ~= 0 then pending = nil; return wrk.format("GET", ${luaString(path)}) end
+  local n = number()
+  local id = ${body.id ?? 'n'}
+  pending = id
+  return wrk.format("POST", ${luaString(path)}, { ["Content-Type"] = "application/json" }, ${bodyLua(body)})
+end
+`,
+    paired: true,
+  };
+}
+
+/** At most `perSecond` requests a second over `connections`: each waits its share between. */
+export function paced(script: Script, perSecond: number, connections: number): Script {
+  const lua =
+    script.lua ??
+    `${prelude}function request() sent = sent + 1; return wrk.format("GET", ${luaString(script.path)}) end\n`;
+  return {
+    ...script,
+    lua: `${lua}function delay() return ${(connections * 1000) / perSecond} end\n`,
+  };
+}
