@@ -5,7 +5,7 @@ import { filterCase } from './cases/filter-case.ts';
 import { getAllCase } from './cases/get-all-case.ts';
 import { postCase } from './cases/post-case.ts';
 import type { CaseResult, Timing } from './reports/load-report.ts';
-import { selectedCases, type CaseName } from './harness/case-selection.ts';
+import { needsPostgres, selectedCases, type CaseName } from './harness/case-selection.ts';
 import { chaosCase, type ChaosPlan } from './cases/chaos-case.ts';
 import { startDatabase, type Database } from './harness/database.ts';
 import { requireWrk, wrkPath } from './harness/load.ts';
@@ -105,27 +105,33 @@ function loadAverage(): string {
     .join(' ');
 }
 
+/**
+ * Cases that start what they need themselves and print their own tables, in the order they run
+ * (after case j, before case k); `database` is PostgreSQL where a selected case needs it (see
+ * case-selection.ts), else null. A new case of this kind is one more entry.
+ */
+const selfContained: {
+  name: CaseName;
+  run: (database: Database | null) => Promise<{ targets: TargetOutcome[] }>;
+}[] = [
+  {
+    name: 'webhooks',
+    run: () => webhookCase({ ratePerSecond: 500, seconds: quick ? 4 : 15 }),
+  },
+  {
+    name: 'watch',
+    run: () => watchCase({ edits: 20, idleTabs: 100, idleMinutes: quick ? 1 : 10 }),
+  },
+  { name: 'outbox', run: (database) => outboxCase(timing, database) },
+];
+
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));
 
 async function main(): Promise<void> {
   requireWrk();
   printMachine();
   await mkdir(work, { recursive: true });
-  // Every case but d, e, l and n needs PostgreSQL.
-  const database = has(
-    'filter',
-    'getall',
-    'post',
-    'mixed',
-    'patterns',
-    'stream',
-    'scaleout',
-    'sheets',
-    'chaos',
-    'outbox',
-  )
-    ? await startDatabase()
-    : null;
+  const database = needsPostgres(cases) ? await startDatabase() : null;
   try {
     await runCases(database);
   } finally {
@@ -217,22 +223,11 @@ async function runCases(database: Database | null): Promise<void> {
     targets.push(...sheets.targets);
   }
 
-  if (has('webhooks')) {
-    const webhooks = await webhookCase({ ratePerSecond: 500, seconds: quick ? 4 : 15 });
-    results.webhooks = webhooks;
-    targets.push(...webhooks.targets);
-  }
-
-  if (has('watch')) {
-    const watch = await watchCase({ edits: 20, idleTabs: 100, idleMinutes: quick ? 1 : 10 });
-    results.watch = watch;
-    targets.push(...watch.targets);
-  }
-
-  if (has('outbox')) {
-    const outbox = await outboxCase(timing, database);
-    results.outbox = outbox;
-    targets.push(...outbox.targets);
+  for (const { name, run } of selfContained) {
+    if (!has(name)) continue;
+    const outcome = await run(database);
+    results[name] = outcome;
+    targets.push(...outcome.targets);
   }
 
   if (database !== null && has('chaos')) {

@@ -1,39 +1,45 @@
 /**
- * The cases of `npm run bench`, by letter and by name. BENCH_CASES lists the ones to run,
- * separated by commas, as letters or names (`BENCH_CASES=a,b` or `BENCH_CASES=sheets,chaos`);
- * unset, every case runs. Cases run in the order below whatever the order given.
+ * The cases of `npm run bench`, by letter and by name, in the order they run. BENCH_CASES lists
+ * the ones to run, separated by commas, as letters or names (`BENCH_CASES=a,b` or
+ * `BENCH_CASES=sheets,chaos`); unset, every case runs. A new case gets a line here, then its
+ * run in bench/run.ts and a row in bench/README.md.
  */
-export const caseNames = {
-  a: 'filter',
-  b: 'getall',
-  c: 'post',
-  g: 'mixed',
-  h: 'patterns',
-  d: 'import',
-  i: 'stream',
-  e: 'google',
-  f: 'scaleout',
-  j: 'sheets',
-  k: 'chaos',
-  l: 'webhooks',
-  m: 'outbox',
-  n: 'watch',
-} as const;
+export const benchCases = [
+  { letter: 'a', name: 'filter', postgres: true },
+  { letter: 'b', name: 'getall', postgres: true },
+  { letter: 'c', name: 'post', postgres: true },
+  { letter: 'g', name: 'mixed', postgres: true },
+  { letter: 'h', name: 'patterns', postgres: true },
+  { letter: 'd', name: 'import', postgres: false },
+  { letter: 'i', name: 'stream', postgres: true },
+  { letter: 'e', name: 'google', postgres: false },
+  { letter: 'f', name: 'scaleout', postgres: true },
+  { letter: 'j', name: 'sheets', postgres: true },
+  { letter: 'k', name: 'chaos', postgres: true },
+  { letter: 'l', name: 'webhooks', postgres: false },
+  // Case m measures SQLite alone where PostgreSQL is not started for another case.
+  { letter: 'm', name: 'outbox', postgres: true },
+  { letter: 'n', name: 'watch', postgres: false },
+] as const satisfies readonly { letter: string; name: string; postgres: boolean }[];
 
-export type CaseName = (typeof caseNames)[keyof typeof caseNames];
+export type CaseName = (typeof benchCases)[number]['name'];
 
 export function selectedCases(list: string | undefined): Set<CaseName> {
-  const all = Object.values(caseNames);
+  const all: CaseName[] = benchCases.map((bench) => bench.name);
   if (list === undefined || list.trim() === '') return new Set(all);
-  const byLetter = new Map<string, CaseName>(Object.entries(caseNames));
   const selected = new Set<CaseName>();
   for (const word of list.split(',').map((item) => item.trim().toLowerCase())) {
-    const name = byLetter.get(word) ?? all.find((candidate) => candidate === word);
-    if (name === undefined) {
-      const known = Object.entries(caseNames).map(([letter, name]) => `${letter}/${name}`);
+    const found = benchCases.find((bench) => bench.letter === word || bench.name === word);
+    if (found === undefined) {
+      const known = benchCases.map((bench) => `${bench.letter}/${bench.name}`);
       throw new Error(`BENCH_CASES: no case "${word}"; the cases are ${known.join(', ')}`);
     }
-    selected.add(name);
+    selected.add(found.name);
   }
   return new Set(all.filter((name) => selected.has(name)));
+}
+
+/** Whether any of `cases` needs the throwaway PostgreSQL. */
+export function needsPostgres(cases: Set<CaseName>): boolean {
+  return benchCases.some((bench) => bench.postgres && cases.has(bench.name));
 }
