@@ -19,7 +19,7 @@ export const benchCases = [
   { letter: 'l', name: 'webhooks', postgres: false },
   // Case m measures SQLite alone where PostgreSQL is not started for another case.
   { letter: 'm', name: 'outbox', postgres: true },
-  { letter: 'n', name: 'watch', postgres: false },
+  { letter: 'o', name: 'watch', postgres: false },
 ] as const satisfies readonly { letter: string; name: string; postgres: boolean }[];
 
 export type CaseName = (typeof benchCases)[number]['name'];
