@@ -137,10 +137,12 @@ export function trackedPosting(path: string, body: Body): Script {
 export function readsThenPost(path: string, reads: number, body: Body): Script {
   return {
     path,
-    lua: `${prelude}${tracking}local turn = 0
+    // Each thread starts its count at a place of its own: with one connection per thread, a
+    // server too slow for ten requests per connection in a run would otherwise get no POST.
+    lua: `${prelude}${tracking}local turn
 function request()
   sent = sent + 1
-  turn = turn + 1
+  turn = (turn or (offset + seq)) + 1
   if turn % ${reads + 1} ~= 0 then pending = nil; return wrk.format("GET", ${luaString(path)}) end
   local n = number()
   local id = ${body.id ?? 'n'}
