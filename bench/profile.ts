@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       `Each server (node --cpu-prof, SHEETPORT_CACHE_SIZE=0, otherwise the bench's settings) on its own import of the`,
     );
     print(
-      `rows of case b (seed 2), asked GET /api/v1/<id>?_limit=10001, 10002, ... by 10 connections for ${seconds} s after 1 s`,
+      `rows of case b (seed 2), asked GET /api/v1/<id>?_limit=10001+n, a new n each time, by wrk over 10 connections for ${seconds} s after 1 s`,
     );
     print(
       'of warm-up, then stopped with SIGINT. Self time is what a function spent in its own code; the summary keeps',
