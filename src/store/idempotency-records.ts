@@ -205,23 +205,3 @@ export function keptAnswer(result: WriteResult | Problem): KeyOutcome | null {
   if (result instanceof Problem && (result.status >= 500 || result.status === 429)) return null;
   return keyOutcome(result);
 }
-
-/**
- * The columns of `idempotency_keys` past its primary key, in the order of `keyFields`: both
- * dialects insert and update a record through them.
- */
-export const keyColumns =
-  'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
-
-export function keyFields(record: IdempotencyRecord): unknown[] {
-  return [
-    record.fingerprint,
-    record.state,
-    record.token,
-    record.leaseUntil,
-    record.push,
-    record.outcome,
-    record.createdAt,
-    record.expiresAt,
-  ];
-}
