@@ -7,7 +7,7 @@ import type { WriteOp } from '../query/plan.ts';
 import {
   LockLost,
   type HeldLock,
-  type PlannedWrite,
+  type MirrorWrite,
   type PushedKey,
   type PushEnd,
   type SheetStore,
@@ -20,7 +20,7 @@ import type { CommitResult, WritePath } from './write-path.ts';
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
 interface Plan {
   id: string;
-  planned: (PlannedWrite | Problem)[];
+  planned: (MirrorWrite | Problem)[];
 }
 
 /**
@@ -202,7 +202,7 @@ export class MirrorWritePath implements WritePath {
     base: Cell[][] | null,
   ): Promise<CommitResult[]> {
     if (current) {
-      const accepted = plan.planned.filter((w): w is PlannedWrite => !(w instanceof Problem));
+      const accepted = plan.planned.filter((w): w is MirrorWrite => !(w instanceof Problem));
       try {
         await lock.verify();
         const applied = await this.store.applyPlanned(

@@ -25,13 +25,14 @@ export interface RowSource {
   apply(effect: RowEffect): Work<void>;
 }
 
-export interface PlannedWrite {
+/** One write as planned against the rows: what it answers, and the effects it applied. */
+export interface WritePlan {
   outcome: WriteOutcome;
   effects: WriteEffect[];
 }
 
 /** Plans one write against the rows as they stand, and applies its effects to them. */
-export function* planWrite(source: RowSource, op: WriteOp): Work<PlannedWrite> {
+export function* planWrite(source: RowSource, op: WriteOp): Work<WritePlan> {
   if (op.kind === 'append') {
     if (!source.keepsEmptyRows) refuseEmptyRows(source.name, op.rows);
     const effect: WriteEffect = { kind: 'append', rows: op.rows };
