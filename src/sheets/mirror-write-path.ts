@@ -50,7 +50,9 @@ export class MirrorWritePath implements WritePath {
     { firstArrival }: { firstArrival: number },
   ): Promise<CommitResult[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
-    return this.store.exclusive(stale.id, (lock) => this.#commit(stale, writes, deadline, lock));
+    return this.store.withSheetLock(stale.id, (lock) =>
+      this.#commit(stale, writes, deadline, lock),
+    );
   }
 
   async #commit(

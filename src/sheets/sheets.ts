@@ -203,7 +203,7 @@ export class Sheets {
   ): Promise<T> {
     const lock = `google-spreadsheet:${spreadsheetId}`;
     return this.#queue.exclusive(lock, () =>
-      this.store.exclusive(lock, async () => {
+      this.store.withSheetLock(lock, async () => {
         const connected = new Map<number, Sheet>();
         for (const sheet of await this.store.listSheets()) {
           const { source } = sheet;

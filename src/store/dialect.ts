@@ -95,7 +95,7 @@ export interface Dialect {
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn; for
    * work spanning several units, such as a write that goes to a provider first.
    */
-  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   connections(): ConnectionCounts | null;

@@ -635,8 +635,8 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => this.#db.releaseFlag(name));
   }
 
-  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return this.#db.exclusive(sheetId, work);
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return this.#db.withSheetLock(sheetId, work);
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {

@@ -127,7 +127,7 @@ export class LockLost extends Error {
   override name = 'LockLost';
 }
 
-/** The sheet's lock as held by `exclusive`'s work. */
+/** The sheet's lock as held by `withSheetLock`'s work. */
 export interface HeldLock {
   /** Aborted when the lock is known to be lost (its connection to the database died). */
   readonly signal: AbortSignal;
@@ -410,7 +410,7 @@ export interface SheetStore {
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
    * spanning more than one call, such as planning a write, sending it upstream and applying it.
    */
-  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   createKey(key: ApiKeyRecord): Promise<void>;
   listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
   findKey(id: string): Promise<ApiKeyRecord | null>;

@@ -149,7 +149,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
    * lives as long as that connection: when it dies the lock is gone (another server may take
    * it), which `work` learns from the signal or from `verify`, a query on that connection.
    */
-  async exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+  async withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
     const client = await this.#connect(this.#locks);
     try {
       await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [sheetId]);

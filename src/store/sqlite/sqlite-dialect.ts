@@ -86,7 +86,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   }
 
   /** One process owns the file, and the write queue already runs a sheet's work in turn. */
-  exclusive<T>(_sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+  withSheetLock<T>(_sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
     return work(lockNeverLost);
   }
 
