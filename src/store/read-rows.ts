@@ -5,7 +5,7 @@ import type { ReadPlan } from '../query/plan.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions } from './plan-write.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /**
  * The rows a read answers, before they are put into words: a range of positions when the sheet
@@ -31,7 +31,7 @@ export function* chooseRows(
   dialect: Dialect,
   sheet: SheetRecord,
   plan: ReadPlan,
-): Work<RowsToAnswer> {
+): DbWork<RowsToAnswer> {
   const { selection } = plan;
   let positions: number[];
   let loaded: Map<number, StoredRow> | null = null;
@@ -92,7 +92,7 @@ export function* loadRows(
   sheet: SheetRecord,
   positions: number[],
   loaded: Map<number, StoredRow> | null,
-): Work<Map<number, StoredRow>> {
+): DbWork<Map<number, StoredRow>> {
   const rows = loaded ?? new Map<number, StoredRow>();
   const missing = positions.filter((pos) => !rows.has(pos));
   if (missing.length === 0) return rows;
@@ -114,7 +114,7 @@ export function* jsonOf(
   chosen: RowsToAnswer,
   withIds: boolean,
   fields: number[] | null,
-): Work<AnswerPiece<Buffer[]>> {
+): DbWork<AnswerPiece<Buffer[]>> {
   if (fields === null) {
     if (chosen.kind === 'matching') {
       const { count, json } = yield* dialect.jsonMatching(sheet.key, chosen.selection, withIds);
@@ -156,7 +156,7 @@ export function* cellsOf(
   dialect: Dialect,
   sheet: SheetRecord,
   chosen: RowsToAnswer,
-): Work<AnswerPiece<{ positions: number[]; rows: Cell[][] }>> {
+): DbWork<AnswerPiece<{ positions: number[]; rows: Cell[][] }>> {
   const { rows, total } = yield* storedOf(dialect, sheet, chosen);
   const codec = new RowCodec(sheet.columns);
   return {
@@ -169,7 +169,7 @@ function* storedOf(
   dialect: Dialect,
   sheet: SheetRecord,
   chosen: RowsToAnswer,
-): Work<{ rows: StoredRow[]; total: number }> {
+): DbWork<{ rows: StoredRow[]; total: number }> {
   if (chosen.kind === 'range') {
     return {
       rows: yield* dialect.rowsBetween(sheet.key, chosen.from, chosen.to),

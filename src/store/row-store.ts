@@ -60,7 +60,7 @@ const deliveriesKept = 100;
 
 /** Thrown to roll back a key rotation that lost a race with another. */
 class Raced extends Error {}
-import { runSync, type Work } from './work.ts';
+import { runSync, type DbWork } from './db-work.ts';
 
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
@@ -222,7 +222,7 @@ export class RowStore implements SheetStore {
   async #read<T>(
     given: Sheet,
     plan: ReadPlan,
-    render: (sheet: SheetRecord, chosen: RowsToAnswer) => Work<AnswerPiece<T>>,
+    render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
   ): Promise<ReadAnswer<T>> {
     const db = this.#db;
     const sheet = isRecord(given) ? given : await this.#record(given.id);
@@ -700,7 +700,7 @@ export class RowStore implements SheetStore {
    * missing, nothing changed and the client may safely try again. A unit that changed no row has
    * no events and changed nothing either way.
    */
-  async #commit<T>(events: RowEvent[], work: () => Work<T>): Promise<T> {
+  async #commit<T>(events: RowEvent[], work: () => DbWork<T>): Promise<T> {
     let answer: T | undefined;
     try {
       return await this.#db.write(function* () {
@@ -746,7 +746,7 @@ export class RowStore implements SheetStore {
   }
 }
 
-function* sheetOrMissing(db: Dialect, id: string, lock = false): Work<SheetRecord> {
+function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {
   const record = yield* db.sheetById(id, lock);
   if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
   return record;
@@ -762,7 +762,7 @@ function* saveSheetAndEvents(
   source: StoredRows,
   events: RowEvent[],
   save = false,
-): Work<void> {
+): DbWork<void> {
   if (events.length === 0 && !save) return;
   if (events.length > 0) {
     yield* source.settle();
@@ -779,7 +779,7 @@ function* applyWrite(
   op: WriteRequest['op'],
   ifMatch: number[] | null,
   actor: Actor | undefined,
-): Work<WriteResult | Problem> {
+): DbWork<WriteResult | Problem> {
   const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
   if (mismatch !== null) return mismatch;
   const changes = source.changes.length;
@@ -852,7 +852,7 @@ async function* pieces<T>(
   sheet: SheetRecord,
   chosen: RowsToAnswer,
   pieceRows: number,
-  render: (sheet: SheetRecord, chosen: RowsToAnswer) => Work<AnswerPiece<T>>,
+  render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
 ): AsyncIterable<T> {
   try {
     if (chosen.kind !== 'range') throw new Error('only a range of rows is read in pieces');

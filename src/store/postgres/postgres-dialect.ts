@@ -15,7 +15,7 @@ import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
 import { nameable } from '../sql/sql.ts';
 import type { ConnectionCounts, HeldLock } from '../store.ts';
-import { runAsync, step, type Work } from '../work.ts';
+import { runAsync, driverCall, type DbWork } from '../db-work.ts';
 import { copyFirstColumn } from './binary-copy.ts';
 import { entryColumns } from './postgres-cells.ts';
 import { isUnreachable } from './postgres-errors.ts';
@@ -91,7 +91,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
    * transaction, saving two round trips. A read that turns out to need a second statement is
    * started again, in a transaction whose statements all see one snapshot.
    */
-  async read<T>(work: () => Work<T>): Promise<T> {
+  async read<T>(work: () => DbWork<T>): Promise<T> {
     const client = await this.#connect(this.#pool);
     let single: IteratorResult<unknown, T>;
     try {
@@ -117,7 +117,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
-  async write<T>(work: () => Work<T>): Promise<T> {
+  async write<T>(work: () => DbWork<T>): Promise<T> {
     return this.#transaction(await this.#connect(this.#pool), 'BEGIN', work, true);
   }
 
@@ -203,7 +203,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
    * answered with the record kept from then, so the common lookup (a sheet nobody changed) sends
    * and parses a few bytes per sheet instead of its whole row.
    */
-  override *sheetsById(ids: string[]): Work<SheetRecord[]> {
+  override *sheetsById(ids: string[]): DbWork<SheetRecord[]> {
     const asked = ids.filter(nameable);
     const known = asked.map((id) => this.#seen.get(id));
     const rows = yield* this.all<{ i: number; digest: string; record: string | null }>(
@@ -225,7 +225,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     });
   }
 
-  *newSheetKey(): Work<number> {
+  *newSheetKey(): DbWork<number> {
     const row = yield* this.one<{ key: string }>(
       "SELECT nextval(pg_get_serial_sequence('sheets', 'key')) AS key",
       [],
@@ -233,7 +233,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     return Number(row?.key);
   }
 
-  insertRows(key: number, rows: StoredRow[]): Work<void> {
+  insertRows(key: number, rows: StoredRow[]): DbWork<void> {
     return this.run(
       `INSERT INTO rows (sheet, pos, rid, json, dates)
        SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[])`,
@@ -241,7 +241,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
-  updateRows(key: number, rows: StoredRow[]): Work<void> {
+  updateRows(key: number, rows: StoredRow[]): DbWork<void> {
     return this.run(
       `UPDATE rows SET json = changed.json, dates = changed.dates
        FROM unnest($2::int[], $3::int[], $4::text[], $5::text[]) AS changed (pos, rid, json, dates)
@@ -250,7 +250,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
-  *insertEntries(key: number, rows: RowEntries[]): Work<void> {
+  *insertEntries(key: number, rows: RowEntries[]): DbWork<void> {
     const flat = flatEntries(rows);
     if (flat.length === 0) return;
     yield* this.run(
@@ -269,7 +269,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
-  *deleteEntries(key: number, rows: RowEntries[]): Work<void> {
+  *deleteEntries(key: number, rows: RowEntries[]): DbWork<void> {
     const flat = flatEntries(rows);
     const numbers = flat.filter((e) => e.num !== null);
     const texts = flat.filter((e) => e.txt !== null);
@@ -290,14 +290,17 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     }
   }
 
-  insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void> {
+  insertBlocks(
+    key: number,
+    blocks: { block: number; count: number; json: string }[],
+  ): DbWork<void> {
     return this.run(
       'INSERT INTO blocks (sheet, block, count, json) SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])',
       [key, blocks.map((b) => b.block), blocks.map((b) => b.count), blocks.map((b) => b.json)],
     );
   }
 
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void> {
+  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
     return this.run(
       `INSERT INTO events (id, sheet_id, type, body, created_at)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
@@ -312,7 +315,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   }
 
   /** Servers sharing the database prune in turn: one that finds another at it leaves it be. */
-  override *pruneEvents(olderThan: string, heldSince: string, limit: number): Work<number> {
+  override *pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
     const lock = yield* this.one<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($1) AS locked',
       [pruneLock],
@@ -327,8 +330,8 @@ export class PostgresDialect extends SqlDialect implements Dialect {
    * Blocks arrive as rows of a few kilobytes each, which PostgreSQL sends far faster than one,
    * and as the bytes stored (see binary-copy.ts).
    */
-  jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null> {
-    return step<Query, Buffer[] | null>(async (db) => {
+  jsonOfBlocks(key: number, maxRows: number): DbWork<Buffer[] | null> {
+    return driverCall<Query, Buffer[] | null>(async (db) => {
       // A sheet of more rows than asked for answers nothing, without sending its blocks.
       const blocks = await copyFirstColumn(
         db,
@@ -352,10 +355,10 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     to: number,
     withIds: boolean,
     expected: number,
-  ): Work<Buffer> {
+  ): DbWork<Buffer> {
     if (expected < copiedRows)
       return this.#json('pos >= $2 AND pos < $3', [key, from, to], withIds);
-    return step<Query, Buffer>(async (db) => {
+    return driverCall<Query, Buffer>(async (db) => {
       const [joined] = await copyFirstColumn(
         db,
         `SELECT string_agg(${rowJson(withIds)}, ',') FROM (
@@ -368,12 +371,12 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     });
   }
 
-  jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer> {
+  jsonAt(key: number, positions: number[], withIds: boolean): DbWork<Buffer> {
     return this.#json('pos = ANY($2::int[])', [key, positions], withIds);
   }
 
   /** Joined by PostgreSQL itself: one text for the whole answer, no per-row work here. */
-  *#json(where: string, values: unknown[], withIds: boolean): Work<Buffer> {
+  *#json(where: string, values: unknown[], withIds: boolean): DbWork<Buffer> {
     const row = yield* this.one<{ joined: string }>(
       // From a subquery in position order: an ORDER BY inside string_agg would sort again.
       `SELECT coalesce(string_agg(${rowJson(withIds)}, ','), '') AS joined FROM (SELECT pos, json FROM rows WHERE sheet = $1 AND ${where} ORDER BY pos) AS ordered`,
@@ -404,7 +407,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   async #transaction<T>(
     client: Db,
     begin: string,
-    work: () => Work<T>,
+    work: () => DbWork<T>,
     writes: boolean,
   ): Promise<T> {
     let committing = false;

@@ -5,7 +5,7 @@ import { moveLegacyRows } from '../legacy-rows.ts';
 import { runMigrations, type Migration } from '../migrations.ts';
 import { migrationLedger } from '../sql/migration-ledger.ts';
 import { sheetColumns, sheetFields } from '../sql/sheet-sql.ts';
-import { runAsync } from '../work.ts';
+import { runAsync } from '../db-work.ts';
 import { postgresFlavor, postgresSql } from './postgres-sql.ts';
 
 const sql =

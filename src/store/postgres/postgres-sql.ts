@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { Flavor, Sql } from '../sql/sql.ts';
-import { step, type Work } from '../work.ts';
+import { driverCall, type DbWork } from '../db-work.ts';
 import { postgresEntries } from './postgres-cells.ts';
 
 type Db = PoolClient;
@@ -45,8 +45,8 @@ function statementName(text: string): string | undefined {
 /** Each statement a step that the unit's connection runs, as a prepared statement where it can. */
 export const postgresSql: Sql = {
   flavor: postgresFlavor,
-  rows<R>(text: string, values: readonly unknown[]): Work<R[]> {
-    return step(async (db: Db) => {
+  rows<R>(text: string, values: readonly unknown[]): DbWork<R[]> {
+    return driverCall(async (db: Db) => {
       const { rows } = await db.query({
         text,
         values: values as unknown[],
@@ -55,8 +55,8 @@ export const postgresSql: Sql = {
       return rows as R[];
     });
   },
-  changes(text: string, values: readonly unknown[]): Work<number> {
-    return step(async (db: Db) => {
+  changes(text: string, values: readonly unknown[]): DbWork<number> {
+    return driverCall(async (db: Db) => {
       const result = await db.query({
         text,
         values: values as unknown[],

@@ -1,6 +1,6 @@
 import type { IdempotencyRecord } from '../idempotency-records.ts';
 import type { KeyId } from '../store.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 import { KeySql } from './key-sql.ts';
 import type { Flavor } from './sql.ts';
 
@@ -52,7 +52,7 @@ function toIdempotencyKey(flavor: Flavor, row: IdempotencyRow): IdempotencyRecor
 
 /** Idempotency keys: the statements both dialects share. */
 export abstract class IdempotencySql extends KeySql {
-  idempotencyKey(id: KeyId, lock: boolean): Work<IdempotencyRecord | null> {
+  idempotencyKey(id: KeyId, lock: boolean): DbWork<IdempotencyRecord | null> {
     return this.one(
       `SELECT * FROM idempotency_keys WHERE sheet_id = $1 AND scope = $2 AND key = $3${lock ? this.flavor.forUpdate : ''}`,
       [id.sheetId, id.scope, id.key],
@@ -60,7 +60,7 @@ export abstract class IdempotencySql extends KeySql {
     );
   }
 
-  idempotencyKeysOfPush(sheetId: string, pushId: string): Work<IdempotencyRecord[]> {
+  idempotencyKeysOfPush(sheetId: string, pushId: string): DbWork<IdempotencyRecord[]> {
     return this.all(
       `SELECT * FROM idempotency_keys WHERE sheet_id = $1 AND push = $2${this.flavor.forUpdate}`,
       [sheetId, pushId],
@@ -69,7 +69,7 @@ export abstract class IdempotencySql extends KeySql {
   }
 
   /** A key another server inserts at once waits for its transaction, then is left alone. */
-  *insertIdempotencyKey(record: IdempotencyRecord): Work<boolean> {
+  *insertIdempotencyKey(record: IdempotencyRecord): DbWork<boolean> {
     const changed = yield* this.changed(
       `INSERT INTO idempotency_keys (sheet_id, scope, key, ${keyColumns})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
@@ -78,7 +78,7 @@ export abstract class IdempotencySql extends KeySql {
     return changed === 1;
   }
 
-  *updateIdempotencyKey(record: IdempotencyRecord, token: string): Work<boolean> {
+  *updateIdempotencyKey(record: IdempotencyRecord, token: string): DbWork<boolean> {
     const changed = yield* this.changed(
       `UPDATE idempotency_keys SET (${keyColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8)
        WHERE sheet_id = $9 AND scope = $10 AND key = $11 AND token = $12`,
@@ -87,7 +87,7 @@ export abstract class IdempotencySql extends KeySql {
     return changed === 1;
   }
 
-  *deleteIdempotencyKey(id: KeyId, token: string): Work<boolean> {
+  *deleteIdempotencyKey(id: KeyId, token: string): DbWork<boolean> {
     const changed = yield* this.changed(
       'DELETE FROM idempotency_keys WHERE sheet_id = $1 AND scope = $2 AND key = $3 AND token = $4',
       [id.sheetId, id.scope, id.key, token],
@@ -95,7 +95,7 @@ export abstract class IdempotencySql extends KeySql {
     return changed === 1;
   }
 
-  pruneIdempotencyKeys(before: string): Work<number> {
+  pruneIdempotencyKeys(before: string): DbWork<number> {
     return this.changed('DELETE FROM idempotency_keys WHERE expires_at < $1', [before]);
   }
 }

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../store.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 import { nameable, timeOrNull, type Flavor } from './sql.ts';
 import { WebhookSql } from './webhook-sql.ts';
 
@@ -29,7 +29,7 @@ function toKey(flavor: Flavor, row: KeyRow): ApiKeyRecord {
 
 /** API keys, flags and watches of Google tabs: the statements both dialects share. */
 export abstract class KeySql extends WebhookSql {
-  insertKey(key: ApiKeyRecord): Work<void> {
+  insertKey(key: ApiKeyRecord): DbWork<void> {
     return this.run(
       'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
       [
@@ -44,7 +44,7 @@ export abstract class KeySql extends WebhookSql {
     );
   }
 
-  keysOf(sheetId: string): Work<ApiKeyRecord[]> {
+  keysOf(sheetId: string): DbWork<ApiKeyRecord[]> {
     return this.all(
       'SELECT * FROM api_keys WHERE sheet_id = $1 ORDER BY created_at, id',
       [sheetId],
@@ -52,7 +52,7 @@ export abstract class KeySql extends WebhookSql {
     );
   }
 
-  *keyById(id: string): Work<ApiKeyRecord | null> {
+  *keyById(id: string): DbWork<ApiKeyRecord | null> {
     if (!nameable(id)) return null;
     return yield* this.one('SELECT * FROM api_keys WHERE id = $1', [id], (row: KeyRow) =>
       toKey(this.flavor, row),
@@ -65,7 +65,7 @@ export abstract class KeySql extends WebhookSql {
     id: string,
     successor: string,
     expiresAt: string,
-  ): Work<boolean> {
+  ): DbWork<boolean> {
     const changed = yield* this.changed(
       `UPDATE api_keys SET rotated_to = $1,
          expires_at = CASE WHEN expires_at < $2 THEN expires_at ELSE $2 END
@@ -75,7 +75,7 @@ export abstract class KeySql extends WebhookSql {
     return changed === 1;
   }
 
-  *deleteKey(sheetId: string, id: string): Work<boolean> {
+  *deleteKey(sheetId: string, id: string): DbWork<boolean> {
     if (!nameable(id)) return false;
     return (
       (yield* this.changed('DELETE FROM api_keys WHERE sheet_id = $1 AND id = $2', [
@@ -85,7 +85,7 @@ export abstract class KeySql extends WebhookSql {
     );
   }
 
-  *claimFlag(name: string): Work<boolean> {
+  *claimFlag(name: string): DbWork<boolean> {
     return (
       (yield* this.changed('INSERT INTO flags (name) VALUES ($1) ON CONFLICT DO NOTHING', [
         name,
@@ -93,11 +93,11 @@ export abstract class KeySql extends WebhookSql {
     );
   }
 
-  releaseFlag(name: string): Work<void> {
+  releaseFlag(name: string): DbWork<void> {
     return this.run('DELETE FROM flags WHERE name = $1', [name]);
   }
 
-  *holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): Work<string[]> {
+  *holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]> {
     const ids = this.flavor.list(sheetIds);
     yield* this.run(
       `DELETE FROM watches WHERE owner = $1 AND NOT (${this.flavor.oneOf('sheet_id', 2, 'text')})`,

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../dialect.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 import { RowSql } from './row-sql.ts';
 import type { Flavor } from './sql.ts';
 
@@ -27,7 +27,7 @@ function toEvent(flavor: Flavor, row: EventRow): StoredEvent {
 
 /** The outbox of row events: the statements both dialects share. */
 export abstract class OutboxSql extends RowSql {
-  eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]> {
+  eventsAfter(sheetId: string, after: string | null, limit: number): DbWork<StoredEvent[]> {
     return this.all(
       `SELECT ${eventColumns} FROM events WHERE sheet_id = $1
          AND seq > coalesce((SELECT seq FROM events WHERE id = $2), 0) ORDER BY seq LIMIT $3`,
@@ -36,7 +36,7 @@ export abstract class OutboxSql extends RowSql {
     );
   }
 
-  eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null> {
+  eventAfterSeq(sheetId: string, seq: number): DbWork<StoredEvent | null> {
     return this.one(
       `SELECT ${eventColumns} FROM events WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT 1`,
       [sheetId, seq],
@@ -44,7 +44,7 @@ export abstract class OutboxSql extends RowSql {
     );
   }
 
-  latestEventId(sheetId: string): Work<string | null> {
+  latestEventId(sheetId: string): DbWork<string | null> {
     return this.one(
       'SELECT id FROM events WHERE sheet_id = $1 ORDER BY seq DESC LIMIT 1',
       [sheetId],
@@ -52,7 +52,7 @@ export abstract class OutboxSql extends RowSql {
     );
   }
 
-  *maxEventSeq(sheetId: string): Work<number> {
+  *maxEventSeq(sheetId: string): DbWork<number> {
     const row = yield* this.one<{ seq: number | string }>(
       'SELECT coalesce(max(seq), 0) AS seq FROM events WHERE sheet_id = $1',
       [sheetId],
@@ -60,7 +60,7 @@ export abstract class OutboxSql extends RowSql {
     return Number(row?.seq ?? 0);
   }
 
-  eventSeq(sheetId: string, id: string, notBefore: string): Work<number | null> {
+  eventSeq(sheetId: string, id: string, notBefore: string): DbWork<number | null> {
     return this.one(
       'SELECT seq FROM events WHERE id = $1 AND sheet_id = $2 AND created_at >= $3',
       [id, sheetId, notBefore],
@@ -73,7 +73,7 @@ export abstract class OutboxSql extends RowSql {
     seq: number,
     page: { limit: number; maxBytes: number },
     notBefore: string,
-  ): Work<StoredEvent[]> {
+  ): DbWork<StoredEvent[]> {
     return this.all(
       `SELECT ${eventColumns} FROM (
          SELECT ${eventColumns}, sum(octet_length(body)) OVER (ORDER BY seq) - octet_length(body) AS before
@@ -84,7 +84,7 @@ export abstract class OutboxSql extends RowSql {
     );
   }
 
-  *latestEventSeqs(sheetIds: string[]): Work<{ sheetId: string; seq: number }[]> {
+  *latestEventSeqs(sheetIds: string[]): DbWork<{ sheetId: string; seq: number }[]> {
     // One index probe per sheet, rather than a scan of all of a sheet's events.
     const rows = yield* this.all<{ sheet_id: string; seq: number | string | null }>(
       `SELECT ids.value AS sheet_id, (SELECT max(seq) FROM events WHERE sheet_id = ids.value) AS seq
@@ -96,7 +96,7 @@ export abstract class OutboxSql extends RowSql {
     );
   }
 
-  *eventBytesAfter(sheetId: string, seq: number, limit: number): Work<number> {
+  *eventBytesAfter(sheetId: string, seq: number, limit: number): DbWork<number> {
     const row = yield* this.one<{ bytes: number | string }>(
       `SELECT coalesce(sum(octet_length(body)), 0) AS bytes FROM (
          SELECT body FROM events WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS due`,
@@ -105,7 +105,7 @@ export abstract class OutboxSql extends RowSql {
     return Number(row?.bytes ?? 0);
   }
 
-  pruneEvents(olderThan: string, heldSince: string, limit: number): Work<number> {
+  pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
     return this.changed(
       `DELETE FROM events WHERE seq IN (
          SELECT seq FROM events WHERE created_at < $1 AND NOT (created_at >= $2 AND EXISTS (
@@ -116,7 +116,7 @@ export abstract class OutboxSql extends RowSql {
     );
   }
 
-  *eventsExist(ids: string[]): Work<boolean> {
+  *eventsExist(ids: string[]): DbWork<boolean> {
     const row = yield* this.one(
       `SELECT 1 AS found FROM events WHERE ${this.flavor.oneOf('id', 1, 'text')} LIMIT 1`,
       [this.flavor.list(ids)],

@@ -2,7 +2,7 @@ import type { Selection } from '../../query/plan.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 import { SheetSql } from './sheet-sql.ts';
 
 /** A filter selection: the rows of an indexed sheet that filters choose. */
@@ -17,21 +17,21 @@ export function rowJson(withIds: boolean): string {
 
 /** Rows, the cell index and blocks: the statements both dialects share. */
 export abstract class RowSql extends SheetSql {
-  rowsBetween(key: number, from: number, to: number): Work<StoredRow[]> {
+  rowsBetween(key: number, from: number, to: number): DbWork<StoredRow[]> {
     return this.all(
       'SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND pos >= $2 AND pos < $3 ORDER BY pos',
       [key, from, to],
     );
   }
 
-  rowsAt(key: number, positions: number[]): Work<StoredRow[]> {
+  rowsAt(key: number, positions: number[]): DbWork<StoredRow[]> {
     return this.all(
       `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('pos', 2, 'int')} ORDER BY pos`,
       [key, this.flavor.list(positions)],
     );
   }
 
-  *deleteRows(key: number, positions: number[]): Work<void> {
+  *deleteRows(key: number, positions: number[]): DbWork<void> {
     yield* this.run(`DELETE FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('pos', 2, 'int')}`, [
       key,
       this.flavor.list(positions),
@@ -45,7 +45,7 @@ export abstract class RowSql extends SheetSql {
     );
   }
 
-  openRows(key: number, at: number, count: number): Work<void> {
+  openRows(key: number, at: number, count: number): DbWork<void> {
     return this.run('UPDATE rows SET pos = pos + $2 WHERE sheet = $1 AND pos >= $3', [
       key,
       count,
@@ -53,15 +53,15 @@ export abstract class RowSql extends SheetSql {
     ]);
   }
 
-  deleteAllRows(key: number): Work<void> {
+  deleteAllRows(key: number): DbWork<void> {
     return this.run('DELETE FROM rows WHERE sheet = $1', [key]);
   }
 
-  deleteAllEntries(key: number): Work<void> {
+  deleteAllEntries(key: number): DbWork<void> {
     return this.run('DELETE FROM cells WHERE sheet = $1', [key]);
   }
 
-  *matchingPositions(key: number, selection: Filtering): Work<number[]> {
+  *matchingPositions(key: number, selection: Filtering): DbWork<number[]> {
     const p = new SqlParams((n) => `$${n}`);
     const where = selectionCondition(selection, key, this.flavor.entries, p);
     const rows = yield* this.all<{ pos: number }>(
@@ -75,7 +75,7 @@ export abstract class RowSql extends SheetSql {
     key: number,
     selection: Filtering,
     withIds: boolean,
-  ): Work<{ count: number; json: Buffer }> {
+  ): DbWork<{ count: number; json: Buffer }> {
     const p = new SqlParams((n) => `$${n}`);
     const where = selectionCondition(selection, key, this.flavor.entries, p);
     // The few rows a filter finds are sorted into sheet order as they are joined.
@@ -94,21 +94,21 @@ export abstract class RowSql extends SheetSql {
 
   // Blocks
 
-  blockHeads(key: number): Work<BlockHead[]> {
+  blockHeads(key: number): DbWork<BlockHead[]> {
     return this.all(
       `SELECT block, count, ${this.flavor.length}(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block`,
       [key],
     );
   }
 
-  appendToBlock(key: number, block: number, count: number, json: string): Work<void> {
+  appendToBlock(key: number, block: number, count: number, json: string): DbWork<void> {
     return this.run(
       `UPDATE blocks SET count = count + $3, json = json || ',' || $4 WHERE sheet = $1 AND block = $2`,
       [key, block, count, json],
     );
   }
 
-  *rejoinBlock(key: number, block: number, start: number, count: number): Work<number> {
+  *rejoinBlock(key: number, block: number, start: number, count: number): DbWork<number> {
     // From a subquery in position order: an ORDER BY inside string_agg would sort again.
     const row = yield* this.one<{ bytes: number }>(
       `UPDATE blocks SET count = $3, json = (
@@ -121,14 +121,14 @@ export abstract class RowSql extends SheetSql {
     return (row as { bytes: number }).bytes;
   }
 
-  deleteBlocks(key: number, blocks: number[]): Work<void> {
+  deleteBlocks(key: number, blocks: number[]): DbWork<void> {
     return this.run(
       `DELETE FROM blocks WHERE sheet = $1 AND ${this.flavor.oneOf('block', 2, 'int')}`,
       [key, this.flavor.list(blocks)],
     );
   }
 
-  deleteAllBlocks(key: number): Work<void> {
+  deleteAllBlocks(key: number): DbWork<void> {
     return this.run('DELETE FROM blocks WHERE sheet = $1', [key]);
   }
 }

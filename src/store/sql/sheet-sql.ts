@@ -1,5 +1,5 @@
 import type { SheetRecord } from '../dialect.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 import { nameable, SqlStatements, type Flavor } from './sql.ts';
 
 /** A row of `sheets` as a driver answers it: its JSON, times, numbers and flag in its own types. */
@@ -65,7 +65,7 @@ export abstract class SheetSql extends SqlStatements {
   /** What makes an import still running count as cut off by a crash, as a condition on `sheets`. */
   protected abstract readonly abandonedImport: string;
 
-  *sheetById(id: string, lock = false): Work<SheetRecord | null> {
+  *sheetById(id: string, lock = false): DbWork<SheetRecord | null> {
     if (!nameable(id)) return null;
     return yield* this.one(
       `SELECT * FROM sheets WHERE id = $1 AND state = 'ready'${lock ? this.flavor.forUpdate : ''}`,
@@ -74,7 +74,7 @@ export abstract class SheetSql extends SqlStatements {
     );
   }
 
-  sheetsById(ids: string[]): Work<SheetRecord[]> {
+  sheetsById(ids: string[]): DbWork<SheetRecord[]> {
     return this.all(
       `SELECT * FROM sheets WHERE ${this.flavor.oneOf('id', 1, 'text')} AND state = 'ready'`,
       [this.flavor.list(ids.filter(nameable))],
@@ -82,7 +82,7 @@ export abstract class SheetSql extends SqlStatements {
     );
   }
 
-  listSheets(): Work<SheetRecord[]> {
+  listSheets(): DbWork<SheetRecord[]> {
     return this.all(
       `SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`,
       [],
@@ -90,7 +90,7 @@ export abstract class SheetSql extends SqlStatements {
     );
   }
 
-  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void> {
+  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): DbWork<void> {
     return this.run(
       `INSERT INTO sheets (${sheetColumns}, key, id, state, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
@@ -98,7 +98,7 @@ export abstract class SheetSql extends SqlStatements {
     );
   }
 
-  saveSheet(sheet: SheetRecord, publish = false): Work<void> {
+  saveSheet(sheet: SheetRecord, publish = false): DbWork<void> {
     return this.run(
       `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10),
          state = CASE WHEN $11 THEN 'ready' ELSE state END WHERE key = $12`,
@@ -106,7 +106,7 @@ export abstract class SheetSql extends SqlStatements {
     );
   }
 
-  *deleteSheet(key: number): Work<void> {
+  *deleteSheet(key: number): DbWork<void> {
     yield* this.run('DELETE FROM rows WHERE sheet = $1', [key]);
     yield* this.run('DELETE FROM cells WHERE sheet = $1', [key]);
     yield* this.run('DELETE FROM blocks WHERE sheet = $1', [key]);
@@ -116,7 +116,7 @@ export abstract class SheetSql extends SqlStatements {
     yield* this.run('DELETE FROM sheets WHERE key = $1', [key]);
   }
 
-  *dropAbandonedImports(): Work<void> {
+  *dropAbandonedImports(): DbWork<void> {
     const abandoned = yield* this.all<{ key: number }>(
       `SELECT key FROM sheets WHERE state = 'importing'${this.abandonedImport}`,
       [],

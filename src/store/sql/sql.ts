@@ -1,5 +1,5 @@
 import type { EntryConditions } from '../row-sets.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 
 /**
  * How one database spells what the shared statements need beyond standard SQL. Statements are
@@ -33,13 +33,13 @@ export interface Flavor {
   rowsByRid: string;
 }
 
-/** A driver's way of running one statement as a step of a unit of work. */
+/** A driver's way of running one statement as a driver call of a unit of work. */
 export interface Sql {
   readonly flavor: Flavor;
   /** The rows a statement answers. */
-  rows<R>(text: string, values: readonly unknown[]): Work<R[]>;
+  rows<R>(text: string, values: readonly unknown[]): DbWork<R[]>;
   /** How many rows a statement that answers none inserted, changed or removed. */
-  changes(text: string, values: readonly unknown[]): Work<number>;
+  changes(text: string, values: readonly unknown[]): DbWork<number>;
 }
 
 /**
@@ -54,7 +54,7 @@ export abstract class SqlStatements {
     return this.sql.flavor;
   }
 
-  protected *run(text: string, values: readonly unknown[]): Work<void> {
+  protected *run(text: string, values: readonly unknown[]): DbWork<void> {
     yield* this.sql.changes(text, values);
   }
 
@@ -62,7 +62,7 @@ export abstract class SqlStatements {
     text: string,
     values: readonly unknown[],
     map?: (row: R) => T,
-  ): Work<T[]> {
+  ): DbWork<T[]> {
     const rows = yield* this.sql.rows<R>(text, values);
     return map === undefined ? (rows as unknown as T[]) : rows.map(map);
   }
@@ -71,13 +71,13 @@ export abstract class SqlStatements {
     text: string,
     values: readonly unknown[],
     map?: (row: R) => T,
-  ): Work<T | null> {
+  ): DbWork<T | null> {
     const [row] = yield* this.sql.rows<R>(text, values);
     if (row === undefined) return null;
     return map === undefined ? (row as unknown as T) : map(row);
   }
 
-  protected changed(text: string, values: readonly unknown[]): Work<number> {
+  protected changed(text: string, values: readonly unknown[]): DbWork<number> {
     return this.sql.changes(text, values);
   }
 }

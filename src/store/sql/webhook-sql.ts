@@ -1,5 +1,5 @@
 import type { DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
-import type { Work } from '../work.ts';
+import type { DbWork } from '../db-work.ts';
 import { OutboxSql } from './outbox-sql.ts';
 import { nameable, timeOrNull, type Flavor } from './sql.ts';
 
@@ -65,7 +65,7 @@ function toDelivery(flavor: Flavor, row: DeliveryRow): DeliveryRecord {
 
 /** Webhooks and their delivery log: the statements both dialects share. */
 export abstract class WebhookSql extends OutboxSql {
-  insertWebhook(webhook: WebhookRecord): Work<void> {
+  insertWebhook(webhook: WebhookRecord): DbWork<void> {
     return this.run(
       `INSERT INTO webhooks (id, sheet_id, url, events, secret, created_at, cursor, attempt, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8)`,
@@ -82,7 +82,7 @@ export abstract class WebhookSql extends OutboxSql {
     );
   }
 
-  webhooksOf(sheetId: string): Work<WebhookRecord[]> {
+  webhooksOf(sheetId: string): DbWork<WebhookRecord[]> {
     return this.all(
       'SELECT * FROM webhooks WHERE sheet_id = $1 ORDER BY created_at, id',
       [sheetId],
@@ -90,7 +90,7 @@ export abstract class WebhookSql extends OutboxSql {
     );
   }
 
-  webhookSheets(): Work<string[]> {
+  webhookSheets(): DbWork<string[]> {
     return this.all(
       'SELECT DISTINCT sheet_id FROM webhooks WHERE disabled_at IS NULL',
       [],
@@ -98,7 +98,7 @@ export abstract class WebhookSql extends OutboxSql {
     );
   }
 
-  *webhookBacklog(): Work<number> {
+  *webhookBacklog(): DbWork<number> {
     const row = yield* this.one<{ n: number | string }>(
       `SELECT count(*) AS n FROM webhooks JOIN events
          ON events.sheet_id = webhooks.sheet_id AND events.seq > webhooks.cursor
@@ -108,7 +108,7 @@ export abstract class WebhookSql extends OutboxSql {
     return Number(row?.n ?? 0);
   }
 
-  *deleteWebhook(sheetId: string, id: string): Work<boolean> {
+  *deleteWebhook(sheetId: string, id: string): DbWork<boolean> {
     return (
       (yield* this.changed('DELETE FROM webhooks WHERE sheet_id = $1 AND id = $2', [sheetId, id])) >
       0
@@ -120,7 +120,7 @@ export abstract class WebhookSql extends OutboxSql {
     id: string,
     secret: string,
     previousUntil: string | null,
-  ): Work<WebhookRecord | null> {
+  ): DbWork<WebhookRecord | null> {
     if (!nameable(id)) return null;
     // Every right-hand side reads the row as it was: the previous secret is the one replaced.
     const previous = previousUntil === null ? 'NULL' : 'secret';
@@ -133,7 +133,7 @@ export abstract class WebhookSql extends OutboxSql {
   }
 
   /** Webhooks due and not leased, leased to this server; rows another server holds are skipped. */
-  claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]> {
+  claimWebhooks(now: Date, leaseUntil: Date, limit: number): DbWork<WebhookRecord[]> {
     return this.all(
       `UPDATE webhooks SET leased_until = $1
        WHERE id IN (SELECT id FROM webhooks WHERE disabled_at IS NULL AND next_attempt_at <= $2
@@ -146,7 +146,11 @@ export abstract class WebhookSql extends OutboxSql {
     );
   }
 
-  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): Work<void> {
+  saveWebhookProgress(
+    webhookId: string,
+    progress: WebhookProgress,
+    release: boolean,
+  ): DbWork<void> {
     return this.run(
       `UPDATE webhooks SET cursor = $2, attempt = $3, first_attempt_at = $4, next_attempt_at = $5,
          disabled_at = $6, disabled_reason = $7,
@@ -164,7 +168,7 @@ export abstract class WebhookSql extends OutboxSql {
     );
   }
 
-  *insertDelivery(delivery: DeliveryRecord, keep: number): Work<void> {
+  *insertDelivery(delivery: DeliveryRecord, keep: number): DbWork<void> {
     yield* this.run(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, type, attempt, status, error, next_retry_at, at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -186,7 +190,7 @@ export abstract class WebhookSql extends OutboxSql {
     );
   }
 
-  deliveriesOf(webhookId: string, limit: number): Work<DeliveryRecord[]> {
+  deliveriesOf(webhookId: string, limit: number): DbWork<DeliveryRecord[]> {
     return this.all(
       `SELECT webhook_id, event_id, type, attempt, status, error, next_retry_at, at
        FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq DESC LIMIT $2`,

@@ -11,7 +11,7 @@ import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
 import type { HeldLock } from '../store.ts';
-import { runSync, step, type Work } from '../work.ts';
+import { runSync, driverCall, type DbWork } from '../db-work.ts';
 import { entryValues } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
 import { SqliteSql } from './sqlite-sql.ts';
@@ -61,11 +61,11 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     runSync(this.dropAbandonedImports(), this.#db);
   }
 
-  async read<T>(work: () => Work<T>): Promise<T> {
+  async read<T>(work: () => DbWork<T>): Promise<T> {
     return unavailableAs(() => runSync(work(), this.#db));
   }
 
-  async write<T>(work: () => Work<T>): Promise<T> {
+  async write<T>(work: () => DbWork<T>): Promise<T> {
     return unavailableAs(() => this.#db.transaction(() => runSync(work(), this.#db)).immediate());
   }
 
@@ -104,7 +104,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   }
 
   /** What SQLite would choose for the key: writers are serialised, so no one else takes it. */
-  *newSheetKey(): Work<number> {
+  *newSheetKey(): DbWork<number> {
     const [row] = yield* this.sql.rows<{ key: number }>(
       'SELECT coalesce(max(key), 0) + 1 AS key FROM sheets',
       [],
@@ -114,7 +114,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
 
   // Rows, entries, blocks and events: one prepared statement run for each.
 
-  insertRows(key: number, rows: StoredRow[]): Work<void> {
+  insertRows(key: number, rows: StoredRow[]): DbWork<void> {
     return this.#each(
       'INSERT INTO rows (sheet, pos, rid, json, dates) VALUES (?, ?, ?, ?, ?)',
       rows,
@@ -122,7 +122,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     );
   }
 
-  updateRows(key: number, rows: StoredRow[]): Work<void> {
+  updateRows(key: number, rows: StoredRow[]): DbWork<void> {
     return this.#each(
       'UPDATE rows SET json = ?, dates = ? WHERE sheet = ? AND pos = ? AND rid = ?',
       rows,
@@ -130,7 +130,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     );
   }
 
-  insertEntries(key: number, rows: RowEntries[]): Work<void> {
+  insertEntries(key: number, rows: RowEntries[]): DbWork<void> {
     return this.#each(
       'INSERT INTO cells (sheet, col, value, rid, folded, shown) VALUES (?, ?, ?, ?, ?, ?)',
       entriesOf(rows),
@@ -141,7 +141,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     );
   }
 
-  deleteEntries(key: number, rows: RowEntries[]): Work<void> {
+  deleteEntries(key: number, rows: RowEntries[]): DbWork<void> {
     return this.#each(
       'DELETE FROM cells WHERE sheet = ? AND col = ? AND value = ? AND rid = ?',
       entriesOf(rows),
@@ -149,7 +149,10 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     );
   }
 
-  insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void> {
+  insertBlocks(
+    key: number,
+    blocks: { block: number; count: number; json: string }[],
+  ): DbWork<void> {
     return this.#each(
       'INSERT INTO blocks (sheet, block, count, json) VALUES (?, ?, ?, ?)',
       blocks,
@@ -157,7 +160,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     );
   }
 
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void> {
+  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
     return this.#each(
       'INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
       events,
@@ -168,8 +171,8 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   // Answers: joined by SQLite itself and handed over as bytes, with no per-row work here.
 
   /** The blocks come as bytes, joined only as they are sent: cheaper than joining them in SQL. */
-  jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null> {
-    return step((db: Db) => {
+  jsonOfBlocks(key: number, maxRows: number): DbWork<Buffer[] | null> {
+    return driverCall((db: Db) => {
       const rowCount = this.sql
         .statement(db, 'SELECT row_count FROM sheets WHERE key = ?')
         .pluck()
@@ -182,11 +185,11 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     });
   }
 
-  jsonBetween(key: number, from: number, to: number, withIds: boolean): Work<Buffer> {
+  jsonBetween(key: number, from: number, to: number, withIds: boolean): DbWork<Buffer> {
     return this.#json(`pos >= ? AND pos < ?`, [key, from, to], withIds);
   }
 
-  jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer> {
+  jsonAt(key: number, positions: number[], withIds: boolean): DbWork<Buffer> {
     return this.#json(
       `pos IN (SELECT value FROM json_each(?))`,
       [key, JSON.stringify(positions)],
@@ -198,8 +201,8 @@ export class SqliteDialect extends SqlDialect implements Dialect {
    * The primary key range scan yields rows in position order, which is the order joined; an
    * ORDER BY inside group_concat would sort them again, at five times the cost.
    */
-  #json(where: string, params: unknown[], withIds: boolean): Work<Buffer> {
-    return step((db: Db) => {
+  #json(where: string, params: unknown[], withIds: boolean): DbWork<Buffer> {
+    return driverCall((db: Db) => {
       const joined = this.sql
         .statement(
           db,
@@ -212,8 +215,8 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   }
 
   /** Runs one prepared statement once for each item, with the values `bind` gives it. */
-  #each<T>(text: string, items: Iterable<T>, bind: (item: T) => unknown[]): Work<void> {
-    return step((db: Db) => {
+  #each<T>(text: string, items: Iterable<T>, bind: (item: T) => unknown[]): DbWork<void> {
+    return driverCall((db: Db) => {
       const statement = this.sql.statement(db, text);
       for (const item of items) statement.run(...bind(item));
     });

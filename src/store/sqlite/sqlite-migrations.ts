@@ -5,7 +5,7 @@ import { moveLegacyRows } from '../legacy-rows.ts';
 import { runMigrations, type Migration } from '../migrations.ts';
 import { migrationLedger } from '../sql/migration-ledger.ts';
 import type { Sql } from '../sql/sql.ts';
-import { runSync } from '../work.ts';
+import { runSync } from '../db-work.ts';
 
 type Db = Database.Database;
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Flavor, Sql } from '../sql/sql.ts';
-import { step, type Work } from '../work.ts';
+import { driverCall, type DbWork } from '../db-work.ts';
 import { sqliteEntries } from './sqlite-cells.ts';
 
 type Db = Database.Database;
@@ -49,15 +49,15 @@ export class SqliteSql implements Sql {
     return this.#prepare(db, text).statement;
   }
 
-  rows<R>(text: string, values: readonly unknown[]): Work<R[]> {
-    return step((db: Db) => {
+  rows<R>(text: string, values: readonly unknown[]): DbWork<R[]> {
+    return driverCall((db: Db) => {
       const { statement, order } = this.#prepare(db, text);
       return statement.all(...bound(values, order)) as R[];
     });
   }
 
-  changes(text: string, values: readonly unknown[]): Work<number> {
-    return step((db: Db) => {
+  changes(text: string, values: readonly unknown[]): DbWork<number> {
+    return driverCall((db: Db) => {
       const { statement, order } = this.#prepare(db, text);
       return statement.run(...bound(values, order)).changes;
     });
