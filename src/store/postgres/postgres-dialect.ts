@@ -2,7 +2,6 @@ import pg, { type Pool, type PoolClient } from 'pg';
 import type { RowEntries } from '../cell-index.ts';
 import {
   CommitOutcomeUnknown,
-  LockLost,
   storeUnavailable,
   type Dialect,
   type SheetRecord,
@@ -18,7 +17,8 @@ import type { ConnectionCounts, HeldLock } from '../store.ts';
 import { runAsync, driverCall, type DbWork } from '../db-work.ts';
 import { copyFirstColumn } from './binary-copy.ts';
 import { entryColumns } from './postgres-cells.ts';
-import { isUnreachable } from './postgres-errors.ts';
+import { isUnreachable, unreachableAs } from './postgres-errors.ts';
+import { countHit, holdSheetLock } from './postgres-locks.ts';
 import { migrate } from './postgres-migrations.ts';
 import { postgresSql } from './postgres-sql.ts';
 
@@ -144,42 +144,9 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     };
   }
 
-  /**
-   * A session lock on the sheet, held on a connection of its own while `work` runs. The lock
-   * lives as long as that connection: when it dies the lock is gone (another server may take
-   * it), which `work` learns from the signal or from `verify`, a query on that connection.
-   */
+  /** A session lock on the sheet, on a connection of its own (see postgres-locks.ts). */
   async withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
-    const client = await this.#connect(this.#locks);
-    try {
-      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [sheetId]);
-    } catch (error) {
-      client.release(true);
-      throw unreachableAs(error);
-    }
-    const lost = new AbortController();
-    const onLost = () => lost.abort(new LockLost(`The lock of sheet ${sheetId} was lost.`));
-    client.on('error', onLost);
-    client.on('end', onLost);
-    const lock: HeldLock = {
-      signal: lost.signal,
-      verify: async () => {
-        if (!lost.signal.aborted) await client.query('SELECT 1').catch(onLost);
-        if (lost.signal.aborted) throw new LockLost(`The lock of sheet ${sheetId} was lost.`);
-      },
-    };
-    try {
-      return await work(lock);
-    } finally {
-      client.off('error', onLost);
-      client.off('end', onLost);
-      // A connection whose unlock failed may still hold the lock: it is closed, not reused,
-      // and closing it is what releases the lock.
-      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [sheetId]).then(
-        () => client.release(),
-        () => client.release(true),
-      );
-    }
+    return holdSheetLock(await this.#connect(this.#locks), sheetId, work);
   }
 
   async ping(): Promise<void> {
@@ -387,18 +354,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
 
   /** A fixed window per key, counted in one statement so that servers never race. */
   async countHit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
-    return this.#unit(async (client) => {
-      const { rows } = await client.query<{ count: number; reset_in_ms: number }>(
-        `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, now(), 1)
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN r.window_start + $2 * interval '1 millisecond' <= now() THEN 1 ELSE r.count + 1 END,
-           window_start = CASE WHEN r.window_start + $2 * interval '1 millisecond' <= now() THEN now() ELSE r.window_start END
-         RETURNING count, extract(epoch FROM r.window_start + $2 * interval '1 millisecond' - now())::float8 * 1000 AS reset_in_ms`,
-        [key, windowMs],
-      );
-      const row = rows[0] as { count: number; reset_in_ms: number };
-      return { count: row.count, resetInMs: Math.max(0, Math.ceil(row.reset_in_ms)) };
-    });
+    return this.#unit((client) => countHit(client, key, windowMs));
   }
 
   // Units and statements
@@ -451,10 +407,6 @@ export class PostgresDialect extends SqlDialect implements Dialect {
       throw unreachableAs(error);
     }
   }
-}
-
-function unreachableAs(error: unknown): unknown {
-  return isUnreachable(error) ? storeUnavailable() : error;
 }
 
 function columnsOf(rows: StoredRow[]): [number[], number[], string[], (string | null)[]] {
