@@ -56,13 +56,14 @@ export async function eventRoutes(
       const notBefore = new Date(Date.now() - settings.retentionMs);
       let cursor =
         typeof resumeFrom === 'string' && resumeFrom !== ''
-          ? await sheets.eventCursor(sheet.id, resumeFrom, notBefore)
-          : await sheets.latestEventSeq(sheet.id);
+          ? await sheets.outbox.eventCursor(sheet.id, resumeFrom, notBefore)
+          : await sheets.outbox.latestEventSeq(sheet.id);
       let reset: { lastId: string | null } | null = null;
       if (cursor === null) {
         // The client's history is gone: it starts again from the present, and from the rows.
-        const lastId = await sheets.latestEventId(sheet.id);
-        cursor = lastId === null ? 0 : ((await sheets.eventCursor(sheet.id, lastId, epoch)) ?? 0);
+        const lastId = await sheets.outbox.latestEventId(sheet.id);
+        cursor =
+          lastId === null ? 0 : ((await sheets.outbox.eventCursor(sheet.id, lastId, epoch)) ?? 0);
         reset = { lastId };
       }
       const origin = request.headers.origin;

@@ -124,7 +124,7 @@ export async function webhookRoutes(
     },
     async (request: SheetRequest) => {
       const sheet = await sheets.get(request.params.sheetId);
-      return (await sheets.webhooksOf(sheet.id)).map(describe);
+      return (await sheets.outbox.webhooksOf(sheet.id)).map(describe);
     },
   );
 
@@ -140,7 +140,7 @@ export async function webhookRoutes(
     },
     async (request: WebhookRequest, reply) => {
       const sheet = await sheets.get(request.params.sheetId);
-      if (!(await sheets.deleteWebhook(sheet.id, request.params.webhookId))) {
+      if (!(await sheets.outbox.deleteWebhook(sheet.id, request.params.webhookId))) {
         throw notFound(sheet.name, request.params.webhookId);
       }
       return reply.code(204).send();
@@ -166,7 +166,7 @@ export async function webhookRoutes(
       const body = request.body as Static<typeof RotateWebhookSecret>;
       const until = overlapEnd(body.overlapSeconds, Date.now());
       const secret = newWebhookSecret();
-      const webhook = await sheets.rotateWebhookSecret(
+      const webhook = await sheets.outbox.rotateWebhookSecret(
         sheet.id,
         request.params.webhookId,
         secret,
@@ -190,11 +190,11 @@ export async function webhookRoutes(
     async (request: WebhookRequest) => {
       const sheet = await sheets.get(request.params.sheetId);
       const { webhookId } = request.params;
-      const webhooks = await sheets.webhooksOf(sheet.id);
+      const webhooks = await sheets.outbox.webhooksOf(sheet.id);
       if (!webhooks.some((webhook) => webhook.id === webhookId)) {
         throw notFound(sheet.name, webhookId);
       }
-      return (await sheets.deliveriesOf(webhookId, 100)).map(describeDelivery);
+      return (await sheets.outbox.deliveriesOf(webhookId, 100)).map(describeDelivery);
     },
   );
 }

@@ -7,7 +7,7 @@ import type { WriteOp } from '../query/plan.ts';
 import {
   LockLost,
   type HeldLock,
-  type PlannedWrite,
+  type MirrorWrite,
   type PushedKey,
   type PushEnd,
   type SheetStore,
@@ -20,7 +20,7 @@ import type { CommitResult, WritePath } from './write-path.ts';
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
 interface Plan {
   id: string;
-  planned: (PlannedWrite | Problem)[];
+  planned: (MirrorWrite | Problem)[];
 }
 
 /**
@@ -50,7 +50,9 @@ export class MirrorWritePath implements WritePath {
     { firstArrival }: { firstArrival: number },
   ): Promise<CommitResult[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
-    return this.store.exclusive(stale.id, (lock) => this.#commit(stale, writes, deadline, lock));
+    return this.store.withSheetLock(stale.id, (lock) =>
+      this.#commit(stale, writes, deadline, lock),
+    );
   }
 
   async #commit(
@@ -202,7 +204,7 @@ export class MirrorWritePath implements WritePath {
     base: Cell[][] | null,
   ): Promise<CommitResult[]> {
     if (current) {
-      const accepted = plan.planned.filter((w): w is PlannedWrite => !(w instanceof Problem));
+      const accepted = plan.planned.filter((w): w is MirrorWrite => !(w instanceof Problem));
       try {
         await lock.verify();
         const applied = await this.store.applyPlanned(

@@ -44,7 +44,7 @@ export class SheetMirror {
     if (refresh === undefined) {
       refresh = this.queue
         .exclusive(sheet.id, () =>
-          this.store.exclusive(sheet.id, () => this.refreshIfStale(sheet.id)),
+          this.store.withSheetLock(sheet.id, () => this.refreshIfStale(sheet.id)),
         )
         .finally(() => this.#inFlight.delete(sheet.id));
       this.#inFlight.set(sheet.id, refresh);
@@ -55,7 +55,7 @@ export class SheetMirror {
   /** Re-reads now, whatever the window. */
   refresh(sheetId: string): Promise<Sheet> {
     return this.queue.exclusive(sheetId, () =>
-      this.store.exclusive(sheetId, () => this.#reread(sheetId)),
+      this.store.withSheetLock(sheetId, () => this.#reread(sheetId)),
     );
   }
 

@@ -5,7 +5,6 @@ import type { ReadPlan } from '../query/plan.ts';
 import type {
   ApiKeyRecord,
   CellRows,
-  DeliveryRecord,
   NewSheet,
   ReadAnswer,
   SheetChanges,
@@ -34,6 +33,20 @@ export interface Providers {
 export class Sheets {
   /** Wakes the live streams of row events (`GET /api/v1/<id>/events`). */
   readonly events: EventFeed;
+  /**
+   * A sheet's webhooks, their deliveries and its place in the outbox, read and changed in the
+   * store as they are: nothing about them goes through the write queue or the mirror.
+   */
+  readonly outbox: Pick<
+    SheetStore,
+    | 'webhooksOf'
+    | 'deleteWebhook'
+    | 'rotateWebhookSecret'
+    | 'deliveriesOf'
+    | 'latestEventId'
+    | 'latestEventSeq'
+    | 'eventCursor'
+  >;
   readonly #queue: WriteQueue;
   readonly #mirror: SheetMirror;
   readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
@@ -45,6 +58,7 @@ export class Sheets {
     onBatch?: (kind: string, writes: number) => void,
   ) {
     this.events = new EventFeed((ids) => store.latestEventSeqs(ids), 1000);
+    this.outbox = store;
     const storePath = new StoreWritePath(store);
     const mirrorPaths = new Map<SheetProvider, WritePath>();
     this.#queue = new WriteQueue(
@@ -70,36 +84,6 @@ export class Sheets {
     const record = await this.store.createWebhook(webhook);
     this.events.webhookAdded(record.sheetId);
     return record;
-  }
-
-  webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
-    return this.store.webhooksOf(sheetId);
-  }
-
-  deleteWebhook(sheetId: string, id: string): Promise<boolean> {
-    return this.store.deleteWebhook(sheetId, id);
-  }
-
-  rotateWebhookSecret(
-    ...args: Parameters<SheetStore['rotateWebhookSecret']>
-  ): Promise<WebhookRecord | null> {
-    return this.store.rotateWebhookSecret(...args);
-  }
-
-  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.store.deliveriesOf(webhookId, limit);
-  }
-
-  latestEventId(sheetId: string): Promise<string | null> {
-    return this.store.latestEventId(sheetId);
-  }
-
-  latestEventSeq(sheetId: string): Promise<number> {
-    return this.store.latestEventSeq(sheetId);
-  }
-
-  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
-    return this.store.eventCursor(sheetId, id, notBefore);
   }
 
   /**
@@ -203,7 +187,7 @@ export class Sheets {
   ): Promise<T> {
     const lock = `google-spreadsheet:${spreadsheetId}`;
     return this.#queue.exclusive(lock, () =>
-      this.store.exclusive(lock, async () => {
+      this.store.withSheetLock(lock, async () => {
         const connected = new Map<number, Sheet>();
         for (const sheet of await this.store.listSheets()) {
           const { source } = sheet;

@@ -15,7 +15,7 @@ import type {
   WebhookRecord,
 } from './store.ts';
 export { LockLost } from './store.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /** A sheet as stored: what the API shows, and what only the engine needs. */
 export interface SheetRecord extends Sheet {
@@ -68,7 +68,7 @@ export const lockNeverLost: HeldLock = {
 
 /** A read-only snapshot held open across several units, for a read sent in pieces. */
 export interface Snapshot {
-  run<T>(work: () => Work<T>): Promise<T>;
+  run<T>(work: () => DbWork<T>): Promise<T>;
   end(): Promise<void>;
 }
 
@@ -76,7 +76,7 @@ export interface Snapshot {
  * What differs between the databases the row engine runs on: SQL text and types, how a unit of
  * work becomes a transaction, locks, and bulk loading. Everything else (planning writes,
  * positions, versions, serialised rows, the cell index's contents, migrations' order) is the
- * engine's, written once in `row-store.ts`. Statements return `Work` for a unit to `yield*`.
+ * engine's, written once in `row-store.ts`. Statements return `DbWork` for a unit to `yield*`.
  */
 export interface Dialect {
   /** One process owns the store, so sheets may be kept in memory between requests. */
@@ -86,72 +86,75 @@ export interface Dialect {
    * Runs read-only work on one consistent snapshot. (A unit of one statement is consistent by
    * itself: a dialect may run it without a transaction.)
    */
-  read<T>(work: () => Work<T>): Promise<T>;
+  read<T>(work: () => DbWork<T>): Promise<T>;
   /** Opens a snapshot that stays consistent until `end()`. */
   snapshot(): Promise<Snapshot>;
   /** Runs work in one transaction that is durable once the promise resolves. */
-  write<T>(work: () => Work<T>): Promise<T>;
+  write<T>(work: () => DbWork<T>): Promise<T>;
   /**
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn; for
    * work spanning several units, such as a write that goes to a provider first.
    */
-  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   connections(): ConnectionCounts | null;
   close(): Promise<void>;
 
   // Sheets
-  sheetById(id: string, lock?: boolean): Work<SheetRecord | null>;
+  sheetById(id: string, lock?: boolean): DbWork<SheetRecord | null>;
   /** The sheets of those ids that exist, in any order, in one statement. */
-  sheetsById(ids: string[]): Work<SheetRecord[]>;
-  listSheets(): Work<SheetRecord[]>;
+  sheetsById(ids: string[]): DbWork<SheetRecord[]>;
+  listSheets(): DbWork<SheetRecord[]>;
   /** A key no sheet has, for the sheet about to be inserted in the same transaction. */
-  newSheetKey(): Work<number>;
-  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): Work<void>;
+  newSheetKey(): DbWork<number>;
+  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): DbWork<void>;
   /**
    * Saves a sheet's fields; `publish` also makes an imported sheet visible, once all its rows
    * are in (in the same statement: on PostgreSQL each update leaves a row version behind).
    */
-  saveSheet(sheet: SheetRecord, publish?: boolean): Work<void>;
+  saveSheet(sheet: SheetRecord, publish?: boolean): DbWork<void>;
   /** Removes a sheet with its rows, cells, keys and events. */
-  deleteSheet(key: number): Work<void>;
+  deleteSheet(key: number): DbWork<void>;
   /** Removes what imports cut off by a crash left behind. */
-  dropAbandonedImports(): Work<void>;
+  dropAbandonedImports(): DbWork<void>;
 
   // Rows
-  rowsBetween(key: number, from: number, to: number): Work<StoredRow[]>;
-  rowsAt(key: number, positions: number[]): Work<StoredRow[]>;
-  insertRows(key: number, rows: StoredRow[]): Work<void>;
+  rowsBetween(key: number, from: number, to: number): DbWork<StoredRow[]>;
+  rowsAt(key: number, positions: number[]): DbWork<StoredRow[]>;
+  insertRows(key: number, rows: StoredRow[]): DbWork<void>;
   /** Replaces rows' text in place; positions and row ids stay. */
-  updateRows(key: number, rows: StoredRow[]): Work<void>;
+  updateRows(key: number, rows: StoredRow[]): DbWork<void>;
   /** Removes rows by position; the rows below them move up to close the gaps. */
-  deleteRows(key: number, positions: number[]): Work<void>;
+  deleteRows(key: number, positions: number[]): DbWork<void>;
   /** Moves the rows at `at` and below down by `count`, making room to insert. */
-  openRows(key: number, at: number, count: number): Work<void>;
-  deleteAllRows(key: number): Work<void>;
+  openRows(key: number, at: number, count: number): DbWork<void>;
+  deleteAllRows(key: number): DbWork<void>;
 
   // The cell index
-  insertEntries(key: number, rows: RowEntries[]): Work<void>;
-  deleteEntries(key: number, rows: RowEntries[]): Work<void>;
-  deleteAllEntries(key: number): Work<void>;
+  insertEntries(key: number, rows: RowEntries[]): DbWork<void>;
+  deleteEntries(key: number, rows: RowEntries[]): DbWork<void>;
+  deleteAllEntries(key: number): DbWork<void>;
   /** The positions of an indexed sheet's rows that a filter selection chooses, ascending. */
-  matchingPositions(key: number, selection: Exclude<Selection, { ids: number[] }>): Work<number[]>;
+  matchingPositions(
+    key: number,
+    selection: Exclude<Selection, { ids: number[] }>,
+  ): DbWork<number[]>;
 
   // Blocks: a large sheet's rows joined, a run of consecutive rows each (see row-blocks.ts)
-  blockHeads(key: number): Work<BlockHead[]>;
-  insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void>;
+  blockHeads(key: number): DbWork<BlockHead[]>;
+  insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): DbWork<void>;
   /** Adds rows' joined JSON at the end of a block. */
-  appendToBlock(key: number, block: number, count: number, json: string): Work<void>;
+  appendToBlock(key: number, block: number, count: number, json: string): DbWork<void>;
   /** Joins a block again from the `count` rows from `start`; answers its new length. */
-  rejoinBlock(key: number, block: number, start: number, count: number): Work<number>;
-  deleteBlocks(key: number, blocks: number[]): Work<void>;
-  deleteAllBlocks(key: number): Work<void>;
+  rejoinBlock(key: number, block: number, start: number, count: number): DbWork<number>;
+  deleteBlocks(key: number, blocks: number[]): DbWork<void>;
+  deleteAllBlocks(key: number): DbWork<void>;
   /**
    * Every row, from the blocks, one piece each (to be joined by commas): null when the sheet
    * has more rows than `maxRows` by now, so the read must take its rows from the rows themselves.
    */
-  jsonOfBlocks(key: number, maxRows: number): Work<Buffer[] | null>;
+  jsonOfBlocks(key: number, maxRows: number): DbWork<Buffer[] | null>;
 
   // Answers: rows' JSON joined by commas, ready to send between brackets
   /**
@@ -164,22 +167,22 @@ export interface Dialect {
     to: number,
     withIds: boolean,
     expected: number,
-  ): Work<Buffer>;
-  jsonAt(key: number, positions: number[], withIds: boolean): Work<Buffer>;
+  ): DbWork<Buffer>;
+  jsonAt(key: number, positions: number[], withIds: boolean): DbWork<Buffer>;
   /** All the rows a filter selection chooses on an indexed sheet, found and joined at once. */
   jsonMatching(
     key: number,
     selection: Exclude<Selection, { ids: number[] }>,
     withIds: boolean,
-  ): Work<{ count: number; json: Buffer }>;
+  ): DbWork<{ count: number; json: Buffer }>;
 
   // The outbox of row events
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): Work<void>;
+  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void>;
   /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
-  eventsAfter(sheetId: string, after: string | null, limit: number): Work<StoredEvent[]>;
-  latestEventId(sheetId: string): Work<string | null>;
+  eventsAfter(sheetId: string, after: string | null, limit: number): DbWork<StoredEvent[]>;
+  latestEventId(sheetId: string): DbWork<string | null>;
   /** The position of a sheet's event `id`, if it is kept and was made at `notBefore` or later. */
-  eventSeq(sheetId: string, id: string, notBefore: string): Work<number | null>;
+  eventSeq(sheetId: string, id: string, notBefore: string): DbWork<number | null>;
   /**
    * A sheet's events after position `seq` made at `notBefore` or later, oldest first: `limit`
    * at most, and no more once their bodies reach `maxBytes` (the first always comes).
@@ -189,70 +192,75 @@ export interface Dialect {
     seq: number,
     page: { limit: number; maxBytes: number },
     notBefore: string,
-  ): Work<StoredEvent[]>;
+  ): DbWork<StoredEvent[]>;
   /** The newest position of each of these sheets that has events, in one statement. */
-  latestEventSeqs(sheetIds: string[]): Work<{ sheetId: string; seq: number }[]>;
+  latestEventSeqs(sheetIds: string[]): DbWork<{ sheetId: string; seq: number }[]>;
   /** The bytes of a sheet's next `limit` events after position `seq`. */
-  eventBytesAfter(sheetId: string, seq: number, limit: number): Work<number>;
+  eventBytesAfter(sheetId: string, seq: number, limit: number): DbWork<number>;
   /**
    * Removes up to `limit` events made before `olderThan`, but not those an enabled webhook of
    * their sheet has still to send (after its cursor) made at `heldSince` or later; answers how
    * many went. A dialect whose store several servers share may answer 0 while another prunes.
    */
-  pruneEvents(olderThan: string, heldSince: string, limit: number): Work<number>;
+  pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number>;
 
   // Webhooks
-  insertWebhook(webhook: WebhookRecord): Work<void>;
-  maxEventSeq(sheetId: string): Work<number>;
-  webhooksOf(sheetId: string): Work<WebhookRecord[]>;
-  webhookSheets(): Work<string[]>;
-  webhookBacklog(): Work<number>;
-  deleteWebhook(sheetId: string, id: string): Work<boolean>;
+  insertWebhook(webhook: WebhookRecord): DbWork<void>;
+  maxEventSeq(sheetId: string): DbWork<number>;
+  webhooksOf(sheetId: string): DbWork<WebhookRecord[]>;
+  webhookSheets(): DbWork<string[]>;
+  webhookBacklog(): DbWork<number>;
+  deleteWebhook(sheetId: string, id: string): DbWork<boolean>;
   rotateWebhookSecret(
     sheetId: string,
     id: string,
     secret: string,
     previousUntil: string | null,
-  ): Work<WebhookRecord | null>;
-  claimWebhooks(now: Date, leaseUntil: Date, limit: number): Work<WebhookRecord[]>;
-  eventAfterSeq(sheetId: string, seq: number): Work<StoredEvent | null>;
+  ): DbWork<WebhookRecord | null>;
+  claimWebhooks(now: Date, leaseUntil: Date, limit: number): DbWork<WebhookRecord[]>;
+  eventAfterSeq(sheetId: string, seq: number): DbWork<StoredEvent | null>;
   /** Saves where a webhook stands; `release` ends the lease of the server that holds it. */
-  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): Work<void>;
+  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): DbWork<void>;
   /** Adds an attempt to a webhook's log, keeping its newest `keep`. */
-  insertDelivery(delivery: DeliveryRecord, keep: number): Work<void>;
-  deliveriesOf(webhookId: string, limit: number): Work<DeliveryRecord[]>;
-  eventsExist(ids: string[]): Work<boolean>;
+  insertDelivery(delivery: DeliveryRecord, keep: number): DbWork<void>;
+  deliveriesOf(webhookId: string, limit: number): DbWork<DeliveryRecord[]>;
+  eventsExist(ids: string[]): DbWork<boolean>;
 
   // Idempotency keys
   /** A key as stored; `lock` holds its row until the unit ends. */
-  idempotencyKey(id: KeyId, lock: boolean): Work<IdempotencyRecord | null>;
+  idempotencyKey(id: KeyId, lock: boolean): DbWork<IdempotencyRecord | null>;
   /** The keys tied to a provider push, locked. */
-  idempotencyKeysOfPush(sheetId: string, pushId: string): Work<IdempotencyRecord[]>;
+  idempotencyKeysOfPush(sheetId: string, pushId: string): DbWork<IdempotencyRecord[]>;
   /** False when the key is there already (another server's, just committed). */
-  insertIdempotencyKey(record: IdempotencyRecord): Work<boolean>;
+  insertIdempotencyKey(record: IdempotencyRecord): DbWork<boolean>;
   /** Saves a key if `token` still holds it; false otherwise. */
-  updateIdempotencyKey(record: IdempotencyRecord, token: string): Work<boolean>;
-  deleteIdempotencyKey(id: KeyId, token: string): Work<boolean>;
+  updateIdempotencyKey(record: IdempotencyRecord, token: string): DbWork<boolean>;
+  deleteIdempotencyKey(id: KeyId, token: string): DbWork<boolean>;
   /** Removes keys that expired before `before`; answers how many. */
-  pruneIdempotencyKeys(before: string): Work<number>;
+  pruneIdempotencyKeys(before: string): DbWork<number>;
 
   // Everything else a server keeps
   /**
    * Takes or renews `owner`'s lease on watching each of the sheets, unless another owner's lease
    * is still running, and gives up the owner's leases on the other sheets; answers the ids held.
    */
-  holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): Work<string[]>;
-  claimFlag(name: string): Work<boolean>;
-  releaseFlag(name: string): Work<void>;
-  insertKey(key: ApiKeyRecord): Work<void>;
-  keysOf(sheetId: string): Work<ApiKeyRecord[]>;
-  keyById(id: string): Work<ApiKeyRecord | null>;
+  holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]>;
+  claimFlag(name: string): DbWork<boolean>;
+  releaseFlag(name: string): DbWork<void>;
+  insertKey(key: ApiKeyRecord): DbWork<void>;
+  keysOf(sheetId: string): DbWork<ApiKeyRecord[]>;
+  keyById(id: string): DbWork<ApiKeyRecord | null>;
   /**
    * Points a key not yet rotated at its successor and brings its expiry forward to `expiresAt`;
    * false when the sheet has no such key or it is already rotated.
    */
-  markKeyRotated(sheetId: string, id: string, successor: string, expiresAt: string): Work<boolean>;
-  deleteKey(sheetId: string, id: string): Work<boolean>;
+  markKeyRotated(
+    sheetId: string,
+    id: string,
+    successor: string,
+    expiresAt: string,
+  ): DbWork<boolean>;
+  deleteKey(sheetId: string, id: string): DbWork<boolean>;
   /** Counts a request against a rate limit shared by every server; absent for one server. */
   countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
 }

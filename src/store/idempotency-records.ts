@@ -3,7 +3,7 @@ import { Problem } from '../errors/problem.ts';
 import type { WriteResult } from '../sheets/write-effect.ts';
 import type { Dialect } from './dialect.ts';
 import type { HeldKey, KeyClaim, KeyId, KeyOutcome, PushedKey, PushEnd } from './store.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /** How long a key is kept: a retry within this time is answered from it. */
 export const keyLifetimeMs = 24 * 60 * 60 * 1000;
@@ -55,7 +55,7 @@ export function* claimKey(
   id: KeyId,
   fingerprint: string,
   leaseMs: number,
-): Work<KeyClaim> {
+): DbWork<KeyClaim> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
     const record = yield* db.idempotencyKey(id, true);
@@ -90,13 +90,13 @@ export function* claimKey(
 }
 
 /** The key as stored, if `held` still holds it and no push has taken it over. */
-export function* heldRecord(db: Dialect, held: HeldKey): Work<IdempotencyRecord | null> {
+export function* heldRecord(db: Dialect, held: HeldKey): DbWork<IdempotencyRecord | null> {
   const record = yield* db.idempotencyKey(held, true);
   const holds = record?.token === held.token && record.state === 'running' && record.push === null;
   return holds ? record : null;
 }
 
-export function* renewKey(db: Dialect, held: HeldKey, leaseMs: number): Work<boolean> {
+export function* renewKey(db: Dialect, held: HeldKey, leaseMs: number): DbWork<boolean> {
   const record = yield* heldRecord(db, held);
   if (record === null) return false;
   return yield* db.updateIdempotencyKey(
@@ -110,7 +110,7 @@ export function* settleKey(
   db: Dialect,
   held: HeldKey,
   outcome: KeyOutcome | 'unknown' | null,
-): Work<void> {
+): DbWork<void> {
   const record = yield* heldRecord(db, held);
   if (record === null) return;
   if (outcome === null) yield* db.deleteIdempotencyKey(held, held.token);
@@ -151,7 +151,7 @@ export function* pushKeys(
   pushId: string,
   plan: string,
   keys: PushedKey[],
-): Work<boolean> {
+): DbWork<boolean> {
   const records: IdempotencyRecord[] = [];
   for (const { held } of keys) {
     const record = yield* db.idempotencyKey(held, true);
@@ -184,7 +184,7 @@ export function* settlePush(
   sheetId: string,
   pushId: string,
   end: PushEnd,
-): Work<void> {
+): DbWork<void> {
   for (const record of yield* db.idempotencyKeysOfPush(sheetId, pushId)) {
     const known = end.answers?.find(
       ({ held }) =>
@@ -204,24 +204,4 @@ export function* settlePush(
 export function keptAnswer(result: WriteResult | Problem): KeyOutcome | null {
   if (result instanceof Problem && (result.status >= 500 || result.status === 429)) return null;
   return keyOutcome(result);
-}
-
-/**
- * The columns of `idempotency_keys` past its primary key, in the order of `keyFields`: both
- * dialects insert and update a record through them.
- */
-export const keyColumns =
-  'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
-
-export function keyFields(record: IdempotencyRecord): unknown[] {
-  return [
-    record.fingerprint,
-    record.state,
-    record.token,
-    record.leaseUntil,
-    record.push,
-    record.outcome,
-    record.createdAt,
-    record.expiresAt,
-  ];
 }

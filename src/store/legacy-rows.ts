@@ -3,7 +3,7 @@ import { rowEntries } from './cell-index.ts';
 import type { Dialect } from './dialect.ts';
 import { RowBlocks } from './row-blocks.ts';
 import { RowCodec } from './row-json.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /**
  * Moves one sheet of a store made before the shared tables (release 0.1.0, one table per sheet)
@@ -16,7 +16,7 @@ export function* moveLegacyRows(
   columns: string[],
   rows: Cell[][],
   indexThreshold: number,
-): Work<{ rowCount: number; nextRid: number; indexed: boolean }> {
+): DbWork<{ rowCount: number; nextRid: number; indexed: boolean }> {
   const codec = new RowCodec(columns);
   const indexed = rows.length > indexThreshold;
   const blocks = new RowBlocks(db, key);

@@ -3,7 +3,7 @@ import { matchesSelection } from '../query/match-filter.ts';
 import type { Selection } from '../query/plan.ts';
 import type { RowEffect } from '../sheets/write-effect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
-import { done, type Work } from './work.ts';
+import { withoutDatabase, type DbWork } from './db-work.ts';
 
 /**
  * A copy of a sheet's rows in memory: what a provider-backed sheet's writes are planned on, so
@@ -21,22 +21,23 @@ export class MemoryRows implements RowSource {
     return this.rows.length;
   }
 
-  select(selection: Selection): Work<number[]> {
-    if ('ids' in selection) return done(checkPositions(this.name, this.rows.length, selection.ids));
+  select(selection: Selection): DbWork<number[]> {
+    if ('ids' in selection)
+      return withoutDatabase(checkPositions(this.name, this.rows.length, selection.ids));
     const positions: number[] = [];
     this.rows.forEach((row, pos) => {
       if (matchesSelection(selection, row)) positions.push(pos);
     });
-    return done(positions);
+    return withoutDatabase(positions);
   }
 
-  rowsAt(positions: number[]): Work<Cell[][]> {
-    return done(positions.map((pos) => [...(this.rows[pos] ?? [])]));
+  rowsAt(positions: number[]): DbWork<Cell[][]> {
+    return withoutDatabase(positions.map((pos) => [...(this.rows[pos] ?? [])]));
   }
 
-  apply(effect: RowEffect): Work<void> {
+  apply(effect: RowEffect): DbWork<void> {
     applyInMemory(this.rows, effect);
-    return done(undefined);
+    return withoutDatabase(undefined);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Dialect } from './dialect.ts';
-import { step, type Work } from './work.ts';
+import { driverCall, type DbWork } from './db-work.ts';
 
 /**
  * One versioned schema step of a store, written in its own SQL: `up` runs on the dialect's
@@ -14,8 +14,8 @@ export interface Migration<Db> {
 /** Where a store records the migrations applied to it. */
 export interface MigrationLedger {
   /** Creates the ledger if there is none, and answers the versions it holds. */
-  applied(): Work<number[]>;
-  record(version: number): Work<void>;
+  applied(): DbWork<number[]>;
+  record(version: number): DbWork<void>;
 }
 
 /**
@@ -28,11 +28,11 @@ export function* runMigrations<Db>(
   ledger: MigrationLedger,
   dialect: Dialect,
   indexThreshold: number,
-): Work<void> {
+): DbWork<void> {
   const applied = new Set(yield* ledger.applied());
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
-    yield* step((db: Db) => migration.up(db, dialect, indexThreshold));
+    yield* driverCall((db: Db) => migration.up(db, dialect, indexThreshold));
     yield* ledger.record(migration.version);
   }
 }

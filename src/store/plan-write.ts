@@ -2,7 +2,7 @@ import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Selection, WriteOp, WriteOutcome } from '../query/plan.ts';
 import type { RowEffect, WriteEffect } from '../sheets/write-effect.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /**
  * The rows a write is planned against: the stored sheet inside a write transaction, or a copy in
@@ -19,19 +19,20 @@ export interface RowSource {
    */
   readonly keepsEmptyRows: boolean;
   /** The positions a selection chooses, ascending; filters are already checked against columns. */
-  select(selection: Selection): Work<number[]>;
+  select(selection: Selection): DbWork<number[]>;
   /** The rows at these positions, in the order given. */
-  rowsAt(positions: number[]): Work<Cell[][]>;
-  apply(effect: RowEffect): Work<void>;
+  rowsAt(positions: number[]): DbWork<Cell[][]>;
+  apply(effect: RowEffect): DbWork<void>;
 }
 
-export interface PlannedWrite {
+/** One write as planned against the rows: what it answers, and the effects it applied. */
+export interface WritePlan {
   outcome: WriteOutcome;
   effects: WriteEffect[];
 }
 
 /** Plans one write against the rows as they stand, and applies its effects to them. */
-export function* planWrite(source: RowSource, op: WriteOp): Work<PlannedWrite> {
+export function* planWrite(source: RowSource, op: WriteOp): DbWork<WritePlan> {
   if (op.kind === 'append') {
     if (!source.keepsEmptyRows) refuseEmptyRows(source.name, op.rows);
     const effect: WriteEffect = { kind: 'append', rows: op.rows };
@@ -82,7 +83,7 @@ function* update(
   source: RowSource,
   positions: number[],
   cells: Map<number, Cell>,
-): Work<WriteEffect[]> {
+): DbWork<WriteEffect[]> {
   if (positions.length === 0 || cells.size === 0) return [];
   const before = yield* source.rowsAt(positions);
   const after = before.map((row) =>

@@ -5,14 +5,14 @@ import type { ReadPlan } from '../query/plan.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions } from './plan-write.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /**
  * The rows a read answers, before they are put into words: a range of positions when the sheet
  * is read in order without filters (the common case, answered from stored JSON in one
  * statement), or a list of positions in answer order, with the rows already read to find them.
  */
-export type Chosen =
+export type RowsToAnswer =
   | { kind: 'range'; from: number; to: number; total: number }
   | { kind: 'list'; positions: number[]; total: number; loaded: Map<number, StoredRow> | null }
   /** All the rows an indexed sheet's filters match, in sheet order: found and joined at once. */
@@ -21,13 +21,17 @@ export type Chosen =
 type Filtering = Exclude<ReadPlan['selection'], { ids: number[] }>;
 
 /** A piece of an answer, and how many rows matched before paging. */
-export interface Rendered<T> {
+export interface AnswerPiece<T> {
   value: T;
   total: number;
 }
 
 /** Chooses the rows a read plan asks for: filters, `_id`s, sort, then the page. */
-export function* chooseRows(dialect: Dialect, sheet: SheetRecord, plan: ReadPlan): Work<Chosen> {
+export function* chooseRows(
+  dialect: Dialect,
+  sheet: SheetRecord,
+  plan: ReadPlan,
+): DbWork<RowsToAnswer> {
   const { selection } = plan;
   let positions: number[];
   let loaded: Map<number, StoredRow> | null = null;
@@ -76,7 +80,7 @@ const endOfSheet = 2 ** 31 - 1;
  * The page of a read of every row. Without `_limit` it runs to the end of the sheet as the read
  * finds it, which may have grown since the sheet was looked up.
  */
-function pageOfRange(rowCount: number, plan: ReadPlan): Chosen {
+function pageOfRange(rowCount: number, plan: ReadPlan): RowsToAnswer {
   const from = Math.min(plan.offset, endOfSheet);
   const to = plan.limit === null ? endOfSheet : Math.min(endOfSheet, from + plan.limit);
   return { kind: 'range', from, to, total: rowCount };
@@ -88,7 +92,7 @@ export function* loadRows(
   sheet: SheetRecord,
   positions: number[],
   loaded: Map<number, StoredRow> | null,
-): Work<Map<number, StoredRow>> {
+): DbWork<Map<number, StoredRow>> {
   const rows = loaded ?? new Map<number, StoredRow>();
   const missing = positions.filter((pos) => !rows.has(pos));
   if (missing.length === 0) return rows;
@@ -107,10 +111,10 @@ export function* loadRows(
 export function* jsonOf(
   dialect: Dialect,
   sheet: SheetRecord,
-  chosen: Chosen,
+  chosen: RowsToAnswer,
   withIds: boolean,
   fields: number[] | null,
-): Work<Rendered<Buffer[]>> {
+): DbWork<AnswerPiece<Buffer[]>> {
   if (fields === null) {
     if (chosen.kind === 'matching') {
       const { count, json } = yield* dialect.jsonMatching(sheet.key, chosen.selection, withIds);
@@ -151,8 +155,8 @@ export function* jsonOf(
 export function* cellsOf(
   dialect: Dialect,
   sheet: SheetRecord,
-  chosen: Chosen,
-): Work<Rendered<{ positions: number[]; rows: Cell[][] }>> {
+  chosen: RowsToAnswer,
+): DbWork<AnswerPiece<{ positions: number[]; rows: Cell[][] }>> {
   const { rows, total } = yield* storedOf(dialect, sheet, chosen);
   const codec = new RowCodec(sheet.columns);
   return {
@@ -164,8 +168,8 @@ export function* cellsOf(
 function* storedOf(
   dialect: Dialect,
   sheet: SheetRecord,
-  chosen: Chosen,
-): Work<{ rows: StoredRow[]; total: number }> {
+  chosen: RowsToAnswer,
+): DbWork<{ rows: StoredRow[]; total: number }> {
   if (chosen.kind === 'range') {
     return {
       rows: yield* dialect.rowsBetween(sheet.key, chosen.from, chosen.to),

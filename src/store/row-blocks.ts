@@ -1,6 +1,6 @@
 import type { Dialect } from './dialect.ts';
 import type { StoredRow } from './row-json.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /**
  * A large sheet's rows also live joined, in blocks of consecutive rows: each block holds its
@@ -28,7 +28,7 @@ export class RowBlocks {
   ) {}
 
   /** Rows appended at the end: into the last block while it has room, then into new ones. */
-  *appended(rows: StoredRow[]): Work<void> {
+  *appended(rows: StoredRow[]): DbWork<void> {
     const heads = yield* this.#loaded();
     const last = heads.at(-1);
     let next = 0;
@@ -52,13 +52,13 @@ export class RowBlocks {
   }
 
   /** Rows changed in place: their blocks are joined again. */
-  *changed(positions: number[]): Work<void> {
+  *changed(positions: number[]): DbWork<void> {
     const heads = yield* this.#loaded();
     yield* this.#rejoin(new Set(positions.map((pos) => indexOf(heads, pos))));
   }
 
   /** Rows removed: their blocks shrink (the rows are already gone), empty ones go. */
-  *removed(positions: number[]): Work<void> {
+  *removed(positions: number[]): DbWork<void> {
     const heads = yield* this.#loaded();
     const touched = new Set<number>();
     for (const pos of positions) touched.add(indexOf(heads, pos));
@@ -82,7 +82,7 @@ export class RowBlocks {
   }
 
   /** Rows inserted at `at` (by a re-read of a spreadsheet): the block they land in grows. */
-  *inserted(at: number, rows: StoredRow[]): Work<void> {
+  *inserted(at: number, rows: StoredRow[]): DbWork<void> {
     const heads = yield* this.#loaded();
     if (heads.length === 0) {
       yield* this.appended(rows);
@@ -94,7 +94,7 @@ export class RowBlocks {
   }
 
   /** The blocks of a sheet that has just grown large, from all its rows. */
-  *build(rows: StoredRow[]): Work<void> {
+  *build(rows: StoredRow[]): DbWork<void> {
     const blocks = group(rows, 0);
     if (blocks.length > 0) yield* this.db.insertBlocks(this.key, blocks);
     this.#heads = blocks.map((block) => ({
@@ -104,7 +104,7 @@ export class RowBlocks {
     }));
   }
 
-  *#rejoin(indexes: Set<number>): Work<void> {
+  *#rejoin(indexes: Set<number>): DbWork<void> {
     const heads = this.#heads ?? [];
     let start = 0;
     for (let index = 0; index < heads.length; index++) {
@@ -116,7 +116,7 @@ export class RowBlocks {
     }
   }
 
-  *#loaded(): Work<BlockHead[]> {
+  *#loaded(): DbWork<BlockHead[]> {
     this.#heads ??= yield* this.db.blockHeads(this.key);
     return this.#heads;
   }

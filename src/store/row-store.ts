@@ -23,7 +23,7 @@ import {
   settlePush,
 } from './idempotency-records.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
-import { cellsOf, chooseRows, jsonOf, type Chosen, type Rendered } from './read-rows.ts';
+import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { MemoryRows } from './memory-rows.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
@@ -42,7 +42,7 @@ import type {
   KeyOutcome,
   HeldLock,
   NewSheet,
-  PlannedWrite,
+  MirrorWrite,
   PushedKey,
   PushEnd,
   PushMark,
@@ -60,7 +60,7 @@ const deliveriesKept = 100;
 
 /** Thrown to roll back a key rotation that lost a race with another. */
 class Raced extends Error {}
-import { runSync, type Work } from './work.ts';
+import { runSync, type DbWork } from './db-work.ts';
 
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
@@ -222,7 +222,7 @@ export class RowStore implements SheetStore {
   async #read<T>(
     given: Sheet,
     plan: ReadPlan,
-    render: (sheet: SheetRecord, chosen: Chosen) => Work<Rendered<T>>,
+    render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
   ): Promise<ReadAnswer<T>> {
     const db = this.#db;
     const sheet = isRecord(given) ? given : await this.#record(given.id);
@@ -281,7 +281,7 @@ export class RowStore implements SheetStore {
           yield* db.updateIdempotencyKey({ ...key, state: 'done', outcome }, held.token);
         }
       }
-      yield* finish(db, source, events);
+      yield* saveSheetAndEvents(db, source, events);
       return { results, record: source.record };
     });
     // Committed, or cut off having changed no row: then a key that did not land stays running,
@@ -301,7 +301,7 @@ export class RowStore implements SheetStore {
     });
   }
 
-  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[] {
+  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (MirrorWrite | Problem)[] {
     const copy = new MemoryRows(
       sheet.name,
       rows.map((row) => [...row]),
@@ -324,7 +324,7 @@ export class RowStore implements SheetStore {
   async applyPlanned(
     sheetId: string,
     pushId: string,
-    writes: PlannedWrite[],
+    writes: MirrorWrite[],
     origin: ChangeSource,
     base: Cell[][] | null = null,
     plan: string | null = null,
@@ -367,7 +367,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan, answers });
       // The push these writes came from landed, and the copy now holds it: it matches again.
       source.record.pushing = null;
-      yield* finish(db, source, events, true);
+      yield* saveSheetAndEvents(db, source, events, true);
       return { results, record: source.record };
     });
     if (applied === null) return null;
@@ -426,7 +426,7 @@ export class RowStore implements SheetStore {
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
       const markerMoved = source.record.pushing !== marker;
       source.record.pushing = marker;
-      yield* finish(db, source, events, markerMoved);
+      yield* saveSheetAndEvents(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
     this.#remember(record);
@@ -635,8 +635,8 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => this.#db.releaseFlag(name));
   }
 
-  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return this.#db.exclusive(sheetId, work);
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+    return this.#db.withSheetLock(sheetId, work);
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {
@@ -700,7 +700,7 @@ export class RowStore implements SheetStore {
    * missing, nothing changed and the client may safely try again. A unit that changed no row has
    * no events and changed nothing either way.
    */
-  async #commit<T>(events: RowEvent[], work: () => Work<T>): Promise<T> {
+  async #commit<T>(events: RowEvent[], work: () => DbWork<T>): Promise<T> {
     let answer: T | undefined;
     try {
       return await this.#db.write(function* () {
@@ -746,7 +746,7 @@ export class RowStore implements SheetStore {
   }
 }
 
-function* sheetOrMissing(db: Dialect, id: string, lock = false): Work<SheetRecord> {
+function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {
   const record = yield* db.sheetById(id, lock);
   if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
   return record;
@@ -757,7 +757,12 @@ function* sheetOrMissing(db: Dialect, id: string, lock = false): Work<SheetRecor
  * sheet's counts, the events. A write that changed no row (and so appended none) changes
  * nothing, unless `save` asks for the sheet to be saved anyway.
  */
-function* finish(db: Dialect, source: StoredRows, events: RowEvent[], save = false): Work<void> {
+function* saveSheetAndEvents(
+  db: Dialect,
+  source: StoredRows,
+  events: RowEvent[],
+  save = false,
+): DbWork<void> {
   if (events.length === 0 && !save) return;
   if (events.length > 0) {
     yield* source.settle();
@@ -774,7 +779,7 @@ function* applyWrite(
   op: WriteRequest['op'],
   ifMatch: number[] | null,
   actor: Actor | undefined,
-): Work<WriteResult | Problem> {
+): DbWork<WriteResult | Problem> {
   const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
   if (mismatch !== null) return mismatch;
   const changes = source.changes.length;
@@ -845,9 +850,9 @@ async function* pieces<T>(
   db: Dialect,
   snapshot: Snapshot,
   sheet: SheetRecord,
-  chosen: Chosen,
+  chosen: RowsToAnswer,
   pieceRows: number,
-  render: (sheet: SheetRecord, chosen: Chosen) => Work<Rendered<T>>,
+  render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
 ): AsyncIterable<T> {
   try {
     if (chosen.kind !== 'range') throw new Error('only a range of rows is read in pieces');
@@ -858,7 +863,7 @@ async function* pieces<T>(
     // last, up to `pieceRows`.
     let size = Math.min(pieceRows, firstPieceRows);
     for (let from = chosen.from; from < to; from += size, size = Math.min(pieceRows, size * 2)) {
-      const piece: Chosen = { ...chosen, from, to: Math.min(to, from + size) };
+      const piece: RowsToAnswer = { ...chosen, from, to: Math.min(to, from + size) };
       yield (await snapshot.run(() => render(sheet, piece))).value;
     }
   } finally {

@@ -2,7 +2,8 @@ import type { Cell } from '../cells/cell.ts';
 import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
 import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
-import type { WriteEffect, WriteResult } from '../sheets/write-effect.ts';
+import type { WriteResult } from '../sheets/write-effect.ts';
+import type { WritePlan } from './plan-write.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -83,9 +84,7 @@ export type KeyClaim =
   | { kind: 'in-use' };
 
 /** The writes of a provider-backed sheet, planned in memory and already applied upstream. */
-export interface PlannedWrite {
-  outcome: WriteResult['outcome'];
-  effects: WriteEffect[];
+export interface MirrorWrite extends WritePlan {
   /** Who sent the write, as its row events name them. */
   actor?: Actor | undefined;
   /** The write's key, settled with the apply. */
@@ -128,7 +127,7 @@ export class LockLost extends Error {
   override name = 'LockLost';
 }
 
-/** The sheet's lock as held by `exclusive`'s work. */
+/** The sheet's lock as held by `withSheetLock`'s work. */
 export interface HeldLock {
   /** Aborted when the lock is known to be lost (its connection to the database died). */
   readonly signal: AbortSignal;
@@ -253,7 +252,7 @@ export interface SheetStore {
    * Plans writes in order on rows in hand (a provider-backed sheet's, as checked against its
    * spreadsheet), each seeing those before it, changing nothing stored: for `applyPlanned`.
    */
-  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (PlannedWrite | Problem)[];
+  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (MirrorWrite | Problem)[];
   /**
    * Applies writes planned with `planOnRows` (and already applied upstream) as they were
    * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
@@ -267,7 +266,7 @@ export interface SheetStore {
   applyPlanned(
     sheetId: string,
     pushId: string,
-    writes: PlannedWrite[],
+    writes: MirrorWrite[],
     source: ChangeSource,
     base?: Cell[][] | null,
     plan?: string | null,
@@ -411,7 +410,7 @@ export interface SheetStore {
    * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
    * spanning more than one call, such as planning a write, sending it upstream and applying it.
    */
-  exclusive<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   createKey(key: ApiKeyRecord): Promise<void>;
   listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
   findKey(id: string): Promise<ApiKeyRecord | null>;

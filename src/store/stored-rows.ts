@@ -7,7 +7,7 @@ import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
 import { RowBlocks } from './row-blocks.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
-import type { Work } from './work.ts';
+import type { DbWork } from './db-work.ts';
 
 /** What one effect did to the stored rows, as the row events tell it. */
 export interface RowChange {
@@ -58,7 +58,7 @@ export class StoredRows implements RowSource {
     return this.record.rowCount;
   }
 
-  *select(selection: Selection): Work<number[]> {
+  *select(selection: Selection): DbWork<number[]> {
     if ('ids' in selection) return checkPositions(this.name, this.rowCount, selection.ids);
     yield* this.#storeAppended();
     if (this.record.indexed)
@@ -69,12 +69,12 @@ export class StoredRows implements RowSource {
       .map((row) => row.stored.pos);
   }
 
-  *rowsAt(positions: number[]): Work<Cell[][]> {
+  *rowsAt(positions: number[]): DbWork<Cell[][]> {
     const rows = yield* this.#stored(positions);
     return rows.map((row) => [...row.cells]);
   }
 
-  *apply(effect: RowEffect): Work<void> {
+  *apply(effect: RowEffect): DbWork<void> {
     const { key } = this.record;
     if (effect.kind !== 'append') yield* this.#storeAppended();
     switch (effect.kind) {
@@ -162,7 +162,7 @@ export class StoredRows implements RowSource {
    * Ends a transaction's changes: rows appended are stored, and the cell index and the blocks
    * are built once the sheet has grown past the threshold.
    */
-  *settle(): Work<void> {
+  *settle(): DbWork<void> {
     yield* this.#storeAppended();
     if (this.record.indexed || this.rowCount <= this.indexThreshold) return;
     const rows = yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount);
@@ -175,7 +175,7 @@ export class StoredRows implements RowSource {
     return rows.map((row) => ({ rid: row.rid, entries: rowEntries(this.codec.decode(row)) }));
   }
 
-  *#storeAppended(): Work<void> {
+  *#storeAppended(): DbWork<void> {
     const { stored, cells } = this.#appended;
     if (stored.length === 0) return;
     this.#appended = { stored: [], cells: [] };
@@ -183,7 +183,7 @@ export class StoredRows implements RowSource {
   }
 
   /** Stores new rows, with their index entries and blocks once the sheet is large. */
-  *#insert(stored: StoredRow[], cells: Cell[][], insertedAt: number | null): Work<void> {
+  *#insert(stored: StoredRow[], cells: Cell[][], insertedAt: number | null): DbWork<void> {
     const { key } = this.record;
     yield* this.dialect.insertRows(key, stored);
     if (!this.record.indexed) return;
@@ -195,7 +195,7 @@ export class StoredRows implements RowSource {
     else yield* this.#blocks.inserted(insertedAt, stored);
   }
 
-  *#stored(positions: number[]): Work<{ stored: StoredRow; cells: Cell[] }[]> {
+  *#stored(positions: number[]): DbWork<{ stored: StoredRow; cells: Cell[] }[]> {
     yield* this.#storeAppended();
     const missing = positions.filter((pos) => !this.#fetched.has(pos));
     if (missing.length > 0) this.#remember(yield* this.dialect.rowsAt(this.record.key, missing));

@@ -1,3 +1,5 @@
+import { storeUnavailable } from '../dialect.ts';
+
 /** Node's socket errors and PostgreSQL's own codes for a server that is gone or refusing. */
 const connectionCodes = new Set([
   'ECONNREFUSED',
@@ -29,4 +31,9 @@ export function isUnreachable(error: unknown): boolean {
   if (typeof code === 'string' && connectionCodes.has(code)) return true;
   if (error instanceof AggregateError) return error.errors.some(isUnreachable);
   return typeof message === 'string' && connectionMessages.test(message);
+}
+
+/** An error that says the database could not be reached, as the store's answer to that. */
+export function unreachableAs(error: unknown): unknown {
+  return isUnreachable(error) ? storeUnavailable() : error;
 }

@@ -1,9 +1,12 @@
 import type { PoolClient } from 'pg';
 import { DateCell, type Cell } from '../../cells/cell.ts';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect, SheetRecord } from '../dialect.ts';
 import { moveLegacyRows } from '../legacy-rows.ts';
-import { runMigrations, type Migration, type MigrationLedger } from '../migrations.ts';
-import { runAsync, step } from '../work.ts';
+import { runMigrations, type Migration } from '../migrations.ts';
+import { migrationLedger } from '../sql/migration-ledger.ts';
+import { sheetColumns, sheetFields } from '../sql/sheet-sql.ts';
+import { runAsync } from '../db-work.ts';
+import { postgresFlavor, postgresSql } from './postgres-sql.ts';
 
 const sql =
   (text: string): Migration<PoolClient>['up'] =>
@@ -118,19 +121,23 @@ const migrations: Migration<PoolClient>[] = [
         'SELECT * FROM sheets ORDER BY created_at, id',
       );
       for (const sheet of legacy) {
+        // The sheet as the engine writes one, with no rows yet: they are moved in below.
+        const fields = sheetFields(postgresFlavor, {
+          name: sheet.name,
+          columns: sheet.columns,
+          source: sheet.source as SheetRecord['source'],
+          settings: sheet.settings as SheetRecord['settings'],
+          rowCount: 0,
+          version: Number(sheet.version),
+          nextRid: 0,
+          indexed: false,
+          pushing: null,
+          updatedAt: sheet.updated_at.toISOString(),
+        });
         const { rows: inserted } = await client.query<{ key: number }>(
-          `INSERT INTO shared_sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, state, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, 0, $6, 0, false, 'ready', $7, $8) RETURNING key`,
-          [
-            sheet.id,
-            sheet.name,
-            JSON.stringify(sheet.columns),
-            JSON.stringify(sheet.source),
-            JSON.stringify(sheet.settings),
-            sheet.version,
-            sheet.created_at,
-            sheet.updated_at,
-          ],
+          `INSERT INTO shared_sheets (${sheetColumns}, id, state, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'ready', $12) RETURNING key`,
+          [...fields, sheet.id, sheet.created_at],
         );
         const key = (inserted[0] as { key: number }).key;
         const result = await client.query({
@@ -294,24 +301,11 @@ function legacyCells(raw: unknown[], width: number): Cell[] {
 /** Any fixed number: the advisory lock servers take in turn to migrate. */
 const migrationLock = 0x5348_5054;
 
-const ledger: MigrationLedger = {
-  applied: () =>
-    step(async (client: PoolClient) => {
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)',
-      );
-      const { rows } = await client.query<{ version: number }>(
-        'SELECT version FROM schema_migrations',
-      );
-      return rows.map((row) => row.version);
-    }),
-  record: (version) =>
-    step(async (client: PoolClient) => {
-      await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [
-        version,
-      ]);
-    }),
-};
+/** Where the applied migrations are recorded (see ../sql/migration-ledger.ts). */
+const ledger = migrationLedger(
+  postgresSql,
+  'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)',
+);
 
 /** Runs pending migrations in one transaction; servers starting together wait for the lock. */
 export async function migrate(

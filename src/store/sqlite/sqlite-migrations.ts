@@ -2,8 +2,10 @@ import type Database from 'better-sqlite3';
 import { DateCell, type Cell } from '../../cells/cell.ts';
 import type { Dialect } from '../dialect.ts';
 import { moveLegacyRows } from '../legacy-rows.ts';
-import { runMigrations, type Migration, type MigrationLedger } from '../migrations.ts';
-import { runSync, step } from '../work.ts';
+import { runMigrations, type Migration } from '../migrations.ts';
+import { migrationLedger } from '../sql/migration-ledger.ts';
+import type { Sql } from '../sql/sql.ts';
+import { runSync } from '../db-work.ts';
 
 type Db = Database.Database;
 
@@ -259,31 +261,19 @@ function legacyCells(raw: unknown[], width: number): Cell[] {
   });
 }
 
-const ledger: MigrationLedger = {
-  applied: () =>
-    step((db: Db) => {
-      db.exec(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)',
-      );
-      return db.prepare('SELECT version FROM schema_migrations').pluck().all().map(Number);
-    }),
-  record: (version) =>
-    step((db: Db) => {
-      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
-        version,
-        new Date().toISOString(),
-      );
-    }),
-};
+/** Where the applied migrations are recorded (see ../sql/migration-ledger.ts). */
+const ledgerTable =
+  'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)';
 
 /**
  * Runs pending migrations in one transaction, under SQLite's write lock, so that processes
  * starting together take turns. Foreign keys are off while tables are rebuilt, and checked after.
  */
-export function migrate(db: Db, dialect: Dialect, indexThreshold: number): void {
+export function migrate(db: Db, dialect: Dialect, sql: Sql, indexThreshold: number): void {
   db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {
+      const ledger = migrationLedger(sql, ledgerTable);
       runSync(runMigrations(migrations, ledger, dialect, indexThreshold), db);
       const broken = db.pragma('foreign_key_check') as unknown[];
       if (broken.length > 0) throw new Error(`Migration broke ${broken.length} foreign keys.`);

@@ -1,0 +1,68 @@
+import type { PoolClient } from 'pg';
+import type { Flavor, Sql } from '../sql/sql.ts';
+import { driverCall, type DbWork } from '../db-work.ts';
+import { postgresEntries } from './postgres-cells.ts';
+
+type Db = PoolClient;
+
+/** How PostgreSQL spells what the shared statements need. */
+export const postgresFlavor: Flavor = {
+  oneOf: (expr, n, type) => `${expr} = ANY($${n}::${type}[])`,
+  listTable: (n, type, alias) => `unnest($${n}::${type}[]) AS ${alias} (value)`,
+  list: (values) => values,
+  bool: (value) => value,
+  // A Date from a query, an ISO string with an offset from row_to_json.
+  time: (value) => new Date(value as Date | string).toISOString(),
+  json: <T>(value: unknown) => value as T,
+  forUpdate: ' FOR UPDATE',
+  skipLocked: ' SKIP LOCKED',
+  // Read from the stored value's header; length would fetch the value to count its characters.
+  length: 'octet_length',
+  bytes: (expr) => expr,
+  entries: postgresEntries,
+  rowsByRid: '',
+};
+
+/**
+ * Statements that each connection prepares once and then runs by name, skipping their parsing
+ * and, once PostgreSQL settles on a generic plan, their planning. Statements are told apart by
+ * their text, which holds no values; only the first `preparedStatements` texts are prepared, so
+ * that filters of ever new shapes cannot fill a connection with plans. (Run once, a statement
+ * costs the same prepared or not.)
+ */
+const preparedStatements = 250;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < preparedStatements) {
+    name = `s${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** Each statement a step that the unit's connection runs, as a prepared statement where it can. */
+export const postgresSql: Sql = {
+  flavor: postgresFlavor,
+  rows<R>(text: string, values: readonly unknown[]): DbWork<R[]> {
+    return driverCall(async (db: Db) => {
+      const { rows } = await db.query({
+        text,
+        values: values as unknown[],
+        name: statementName(text),
+      });
+      return rows as R[];
+    });
+  },
+  changes(text: string, values: readonly unknown[]): DbWork<number> {
+    return driverCall(async (db: Db) => {
+      const result = await db.query({
+        text,
+        values: values as unknown[],
+        name: statementName(text),
+      });
+      return result.rowCount ?? 0;
+    });
+  },
+};

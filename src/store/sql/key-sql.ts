@@ -1,0 +1,116 @@
+import type { ApiKeyRecord } from '../store.ts';
+import type { DbWork } from '../db-work.ts';
+import { nameable, timeOrNull, type Flavor } from './sql.ts';
+import { WebhookSql } from './webhook-sql.ts';
+
+interface KeyRow {
+  id: string;
+  sheet_id: string;
+  name: string;
+  scopes: unknown;
+  hash: string;
+  created_at: unknown;
+  expires_at: unknown;
+  rotated_to: string | null;
+}
+
+function toKey(flavor: Flavor, row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    sheetId: row.sheet_id,
+    name: row.name,
+    scopes: flavor.json(row.scopes),
+    hash: row.hash,
+    createdAt: flavor.time(row.created_at),
+    expiresAt: timeOrNull(flavor, row.expires_at),
+    rotatedTo: row.rotated_to,
+  };
+}
+
+/** API keys, flags and watches of Google tabs: the statements both dialects share. */
+export abstract class KeySql extends WebhookSql {
+  insertKey(key: ApiKeyRecord): DbWork<void> {
+    return this.run(
+      'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [
+        key.id,
+        key.sheetId,
+        key.name,
+        JSON.stringify(key.scopes),
+        key.hash,
+        key.createdAt,
+        key.expiresAt,
+      ],
+    );
+  }
+
+  keysOf(sheetId: string): DbWork<ApiKeyRecord[]> {
+    return this.all(
+      'SELECT * FROM api_keys WHERE sheet_id = $1 ORDER BY created_at, id',
+      [sheetId],
+      (row: KeyRow) => toKey(this.flavor, row),
+    );
+  }
+
+  *keyById(id: string): DbWork<ApiKeyRecord | null> {
+    if (!nameable(id)) return null;
+    return yield* this.one('SELECT * FROM api_keys WHERE id = $1', [id], (row: KeyRow) =>
+      toKey(this.flavor, row),
+    );
+  }
+
+  /** A rotation that waited on another's row lock finds rotated_to set, and changes nothing. */
+  *markKeyRotated(
+    sheetId: string,
+    id: string,
+    successor: string,
+    expiresAt: string,
+  ): DbWork<boolean> {
+    const changed = yield* this.changed(
+      `UPDATE api_keys SET rotated_to = $1,
+         expires_at = CASE WHEN expires_at < $2 THEN expires_at ELSE $2 END
+       WHERE sheet_id = $3 AND id = $4 AND rotated_to IS NULL`,
+      [successor, expiresAt, sheetId, id],
+    );
+    return changed === 1;
+  }
+
+  *deleteKey(sheetId: string, id: string): DbWork<boolean> {
+    if (!nameable(id)) return false;
+    return (
+      (yield* this.changed('DELETE FROM api_keys WHERE sheet_id = $1 AND id = $2', [
+        sheetId,
+        id,
+      ])) === 1
+    );
+  }
+
+  *claimFlag(name: string): DbWork<boolean> {
+    return (
+      (yield* this.changed('INSERT INTO flags (name) VALUES ($1) ON CONFLICT DO NOTHING', [
+        name,
+      ])) === 1
+    );
+  }
+
+  releaseFlag(name: string): DbWork<void> {
+    return this.run('DELETE FROM flags WHERE name = $1', [name]);
+  }
+
+  *holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]> {
+    const ids = this.flavor.list(sheetIds);
+    yield* this.run(
+      `DELETE FROM watches WHERE owner = $1 AND NOT (${this.flavor.oneOf('sheet_id', 2, 'text')})`,
+      [owner, ids],
+    );
+    return yield* this.all(
+      `INSERT INTO watches (sheet_id, owner, lease_until)
+       SELECT id, $1, $2 FROM sheets WHERE ${this.flavor.oneOf('id', 3, 'text')}
+       ON CONFLICT (sheet_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until
+       WHERE watches.owner = excluded.owner OR watches.lease_until < $4
+       RETURNING sheet_id`,
+      [owner, leaseUntil.toISOString(), ids, now.toISOString()],
+      (row: { sheet_id: string }) => row.sheet_id,
+    );
+  }
+}

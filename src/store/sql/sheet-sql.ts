@@ -1,0 +1,126 @@
+import type { SheetRecord } from '../dialect.ts';
+import type { DbWork } from '../db-work.ts';
+import { nameable, SqlStatements, type Flavor } from './sql.ts';
+
+/** A row of `sheets` as a driver answers it: its JSON, times, numbers and flag in its own types. */
+export interface SheetRow {
+  key: number;
+  id: string;
+  name: string;
+  columns: unknown;
+  source: unknown;
+  settings: unknown;
+  row_count: number;
+  version: number | string;
+  next_rid: number | string;
+  indexed: number | boolean;
+  pushing: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+/** The columns of `sheets` that a save writes, in the order of `sheetFields`. */
+export const sheetColumns =
+  'name, columns, source, settings, row_count, version, next_rid, indexed, pushing, updated_at';
+
+/** A sheet's values for `sheetColumns`: the inverse of `toSheet`. */
+export function sheetFields(
+  flavor: Flavor,
+  sheet: Omit<SheetRecord, 'key' | 'id' | 'createdAt'>,
+): unknown[] {
+  return [
+    sheet.name,
+    JSON.stringify(sheet.columns),
+    JSON.stringify(sheet.source),
+    JSON.stringify(sheet.settings),
+    sheet.rowCount,
+    sheet.version,
+    sheet.nextRid,
+    flavor.bool(sheet.indexed),
+    sheet.pushing,
+    sheet.updatedAt,
+  ];
+}
+
+export function toSheet(flavor: Flavor, row: SheetRow): SheetRecord {
+  return {
+    key: row.key,
+    id: row.id,
+    name: row.name,
+    columns: flavor.json(row.columns),
+    rowCount: row.row_count,
+    source: flavor.json(row.source),
+    settings: flavor.json(row.settings),
+    createdAt: flavor.time(row.created_at),
+    updatedAt: flavor.time(row.updated_at),
+    version: Number(row.version),
+    nextRid: Number(row.next_rid),
+    indexed: Boolean(row.indexed),
+    pushing: row.pushing,
+  };
+}
+
+/** Sheets: the statements both dialects share. */
+export abstract class SheetSql extends SqlStatements {
+  /** What makes an import still running count as cut off by a crash, as a condition on `sheets`. */
+  protected abstract readonly abandonedImport: string;
+
+  *sheetById(id: string, lock = false): DbWork<SheetRecord | null> {
+    if (!nameable(id)) return null;
+    return yield* this.one(
+      `SELECT * FROM sheets WHERE id = $1 AND state = 'ready'${lock ? this.flavor.forUpdate : ''}`,
+      [id],
+      (row: SheetRow) => toSheet(this.flavor, row),
+    );
+  }
+
+  sheetsById(ids: string[]): DbWork<SheetRecord[]> {
+    return this.all(
+      `SELECT * FROM sheets WHERE ${this.flavor.oneOf('id', 1, 'text')} AND state = 'ready'`,
+      [this.flavor.list(ids.filter(nameable))],
+      (row: SheetRow) => toSheet(this.flavor, row),
+    );
+  }
+
+  listSheets(): DbWork<SheetRecord[]> {
+    return this.all(
+      `SELECT * FROM sheets WHERE state = 'ready' ORDER BY key`,
+      [],
+      (row: SheetRow) => toSheet(this.flavor, row),
+    );
+  }
+
+  insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): DbWork<void> {
+    return this.run(
+      `INSERT INTO sheets (${sheetColumns}, key, id, state, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [...sheetFields(this.flavor, sheet), sheet.key, sheet.id, state, sheet.createdAt],
+    );
+  }
+
+  saveSheet(sheet: SheetRecord, publish = false): DbWork<void> {
+    return this.run(
+      `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10),
+         state = CASE WHEN $11 THEN 'ready' ELSE state END WHERE key = $12`,
+      [...sheetFields(this.flavor, sheet), this.flavor.bool(publish), sheet.key],
+    );
+  }
+
+  *deleteSheet(key: number): DbWork<void> {
+    yield* this.run('DELETE FROM rows WHERE sheet = $1', [key]);
+    yield* this.run('DELETE FROM cells WHERE sheet = $1', [key]);
+    yield* this.run('DELETE FROM blocks WHERE sheet = $1', [key]);
+    yield* this.run('DELETE FROM events WHERE sheet_id = (SELECT id FROM sheets WHERE key = $1)', [
+      key,
+    ]);
+    yield* this.run('DELETE FROM sheets WHERE key = $1', [key]);
+  }
+
+  *dropAbandonedImports(): DbWork<void> {
+    const abandoned = yield* this.all<{ key: number }>(
+      `SELECT key FROM sheets WHERE state = 'importing'${this.abandonedImport}`,
+      [],
+    );
+    for (const { key } of abandoned) yield* this.deleteSheet(key);
+  }
+}

@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+import type { Flavor, Sql } from '../sql/sql.ts';
+import { driverCall, type DbWork } from '../db-work.ts';
+import { sqliteEntries } from './sqlite-cells.ts';
+
+type Db = Database.Database;
+type Statement = Database.Statement;
+
+/** How SQLite spells what the shared statements need. */
+export const sqliteFlavor: Flavor = {
+  oneOf: (expr, n) => `${expr} IN (SELECT value FROM json_each($${n}))`,
+  listTable: (n, _type, alias) => `json_each($${n}) AS ${alias}`,
+  list: (values) => JSON.stringify(values),
+  bool: (value) => (value ? 1 : 0),
+  // Times are stored as ISO text in UTC, which sorts as time does.
+  time: (value) => value as string,
+  json: <T>(value: unknown) => JSON.parse(value as string) as T,
+  // One writer at a time, and a unit runs whole: nothing can take a row it has read.
+  forUpdate: '',
+  skipLocked: '',
+  length: 'length',
+  bytes: (expr) => `CAST(${expr} AS BLOB)`,
+  entries: sqliteEntries,
+  // By row id through its index: without statistics SQLite would walk the whole sheet.
+  rowsByRid: ' INDEXED BY rows_by_rid',
+};
+
+/** A statement as prepared, and which of the values each of its `?` takes (null: in order). */
+interface Prepared {
+  statement: Statement;
+  order: number[] | null;
+}
+
+/**
+ * Statements prepared once per connection and text (SQL text never holds request data), their
+ * `$n` placeholders rewritten as `?` bound in order, which better-sqlite3 binds fastest.
+ */
+export class SqliteSql implements Sql {
+  readonly flavor = sqliteFlavor;
+  readonly #db: Db;
+  readonly #prepared = new Map<string, Prepared>();
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** A statement of `?` placeholders, to be bound in order, prepared on `db`. */
+  statement(db: Db, text: string): Statement {
+    return this.#prepare(db, text).statement;
+  }
+
+  rows<R>(text: string, values: readonly unknown[]): DbWork<R[]> {
+    return driverCall((db: Db) => {
+      const { statement, order } = this.#prepare(db, text);
+      return statement.all(...bound(values, order)) as R[];
+    });
+  }
+
+  changes(text: string, values: readonly unknown[]): DbWork<number> {
+    return driverCall((db: Db) => {
+      const { statement, order } = this.#prepare(db, text);
+      return statement.run(...bound(values, order)).changes;
+    });
+  }
+
+  #prepare(db: Db, text: string): Prepared {
+    const cached = db === this.#db ? this.#prepared.get(text) : undefined;
+    if (cached !== undefined) return cached;
+    const order: number[] = [];
+    const positional = text.replace(/\$(\d+)/g, (_, n: string) => {
+      order.push(Number(n) - 1);
+      return '?';
+    });
+    const prepared = {
+      statement: db.prepare(positional),
+      order: order.every((n, i) => n === i) ? null : order,
+    };
+    if (db !== this.#db) return prepared;
+    if (this.#prepared.size > 2000) this.#prepared.clear();
+    this.#prepared.set(text, prepared);
+    return prepared;
+  }
+}
+
+function bound(values: readonly unknown[], order: number[] | null): unknown[] {
+  return order === null ? (values as unknown[]) : order.map((n) => values[n]);
+}
