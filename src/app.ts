@@ -7,7 +7,12 @@ import { registerBrowserGuard } from './access/browser-guard.ts';
 import { registerCors } from './access/cors.ts';
 import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
-import { loggerOptions, RequestLog, type LogSettings } from './logs/request-log.ts';
+import {
+  loggerOptions,
+  RequestLog,
+  sharedRequestLoggers,
+  type LogSettings,
+} from './logs/request-log.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
 import { documentOptions } from './routes/openapi-document.ts';
@@ -97,7 +102,9 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
         },
         handler,
       ),
-    logger: options.logger === undefined ? false : loggerOptions(options.logger),
+    ...(options.logger === undefined
+      ? { logger: false }
+      : { logger: loggerOptions(options.logger), childLoggerFactory: sharedRequestLoggers() }),
     logController: new RequestLog(),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy ?? false,

@@ -1,5 +1,6 @@
 import {
   LogController,
+  type FastifyBaseLogger,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
@@ -20,7 +21,7 @@ const secretHeaders = ['authorization', 'x-api-key', 'cookie', 'proxy-authorizat
 const secretHeaderName = /auth|token|secret|passw|cookie|signature|api-?key|credential/i;
 
 /**
- * The application logger: a line per request coming in and going out, with the request's
+ * The application logger: a line per request answered (see `RequestLog`), with the request's
  * method, URL (secrets replaced), address and headers (credentials replaced, the Referer's URL
  * redacted like the request's). Never a key or the administrator token, in any format.
  */
@@ -74,18 +75,64 @@ function loggedHeaders(headers: FastifyRequest['headers']): Record<string, unkno
   return logged;
 }
 
+/** pino's levels by name (info is 30, error 50), to tell whether a line would be written. */
+const levelValues: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
+
 /**
- * Fastify's request lines, each carrying the id of the sheet the request names (row and
- * management routes), so that one sheet's traffic can be followed through the log.
+ * Request loggers are shared, never made per request: the application logger itself, or, for a
+ * route given its own level (probes, `/metrics`), one child at that level made once. Lines about
+ * a request carry its id themselves (`reqId`), as the request line does.
+ */
+export function sharedRequestLoggers(): NonNullable<FastifyServerOptions['childLoggerFactory']> {
+  const atLevel = new Map<string, FastifyBaseLogger>();
+  return function requestLogger(logger, _bindings, options) {
+    const level = options.level;
+    if (level === undefined || level === logger.level) return logger;
+    let child = atLevel.get(level);
+    if (child === undefined) {
+      child = logger.child({}, { level });
+      atLevel.set(level, child);
+    }
+    return child;
+  };
+}
+
+/**
+ * One line per request, written once it is answered: the request (method, URL with secrets
+ * replaced, address, headers with credentials replaced), its status, its time and its id, and
+ * the id of the sheet it names (row and management routes), so that one sheet's traffic can be
+ * followed through the log. Nothing is computed when the line is not written: at `warn` and
+ * above, and on routes quieted to `warn` (probes, `/metrics`).
  */
 export class RequestLog extends LogController {
-  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const log = request.log;
+    const failed = error !== null && error !== undefined;
+    if ((levelValues[log.level] ?? 0) > (failed ? 50 : 30)) return;
     const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
-    if (typeof sheetId === 'string') {
+    const line = {
+      reqId: request.id,
       // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
-      request.log = request.log.child({ sheetId: redactKeys(sheetId) });
-      reply.log = request.log;
-    }
-    super.incomingRequest(request, reply);
+      ...(typeof sheetId === 'string' ? { sheetId: redactKeys(sheetId) } : {}),
+      req: request,
+      res: { statusCode: reply.statusCode },
+      responseTime: reply.elapsedTime,
+    };
+    if (failed) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
   }
 }
