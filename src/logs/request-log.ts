@@ -5,6 +5,7 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { destination } from 'pino';
 import { redacted, redactKeys, redactUrl } from './redact-url.ts';
 
 export interface LogSettings {
@@ -15,7 +16,7 @@ export interface LogSettings {
   stream?: { write(line: string): void };
 }
 
-/** Headers that carry a credential; the request serializer logs the others. */
+/** Headers that carry a credential; the request serializer logs the others as sent. */
 const secretHeaders = ['authorization', 'x-api-key', 'cookie', 'proxy-authorization'];
 /** Other headers whose names say they carry one (`X-Auth-Token`, `X-Forwarded-Authorization`). */
 const secretHeaderName = /auth|token|secret|passw|cookie|signature|api-?key|credential/i;
@@ -29,11 +30,13 @@ export function loggerOptions(settings: LogSettings): FastifyServerOptions['logg
   const { prettifier, stream } = settings;
   return {
     level: settings.level,
-    redact: { paths: secretHeaders.map((name) => `req.headers["${name}"]`), censor: redacted },
     serializers: { req: describeRequest },
-    ...(stream === undefined ? {} : { stream }),
-    ...(prettifier !== undefined
-      ? {
+    // Lines to stdout are written asynchronously: those made while one write is under way go
+    // out together in the next, instead of one blocking write per line. Lines still waiting
+    // are written when the process exits (pino flushes them on its way out).
+    ...(prettifier === undefined
+      ? { stream: stream ?? destination({ dest: 1, sync: false }) }
+      : {
           transport: {
             target: prettifier,
             options: {
@@ -42,8 +45,7 @@ export function loggerOptions(settings: LogSettings): FastifyServerOptions['logg
               singleLine: true,
             },
           },
-        }
-      : {}),
+        }),
   };
 }
 
@@ -64,7 +66,7 @@ function loggedHeaders(headers: FastifyRequest['headers']): Record<string, unkno
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = (one: string) =>
-      secretHeaderName.test(name)
+      secretHeaders.includes(name) || secretHeaderName.test(name)
         ? redacted
         : // The page a request came from may carry secrets in its own URL.
           name === 'referer'
