@@ -31,11 +31,14 @@ export function loggerOptions(settings: LogSettings): FastifyServerOptions['logg
   return {
     level: settings.level,
     serializers: { req: describeRequest },
-    // Lines to stdout are written asynchronously: those made while one write is under way go
-    // out together in the next, instead of one blocking write per line. Lines still waiting
-    // are written when the process exits (pino flushes them on its way out).
+    // Lines to stdout are written in blocks of 4 KiB, or after at most a quarter of a second,
+    // instead of one write per line; lines still waiting are written when the process exits
+    // (pino flushes them on its way out), though not if it is killed outright (SIGKILL).
     ...(prettifier === undefined
-      ? { stream: stream ?? destination({ dest: 1, sync: false }) }
+      ? {
+          stream:
+            stream ?? destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
+        }
       : {
           transport: {
             target: prettifier,
