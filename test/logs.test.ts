@@ -157,3 +157,23 @@ test('at warn no request line is written, and probes are left out at info', asyn
     ['/admin/v1/sheets'],
   );
 });
+
+test('at debug a line is written as each request arrives too, with the same request id', async (t) => {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const { url } = await build(t, { adminToken, logger: { level: 'debug', stream } });
+  assert.equal((await call(`${url}/admin/v1/sheets`, { headers: admin })).status, 200);
+  for (let turn = 0; turn < 100 && !lines.some((l) => l.includes('completed')); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const entries = lines
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((entry) => entry.reqId !== undefined);
+  assert.deepEqual(
+    entries.map((entry) => [entry.msg, entry.reqId, entry.req?.url]),
+    [
+      ['incoming request', entries[0]?.reqId, '/admin/v1/sheets'],
+      ['request completed', entries[0]?.reqId, '/admin/v1/sheets'],
+    ],
+  );
+});

@@ -115,10 +115,15 @@ export function sharedRequestLoggers(): NonNullable<FastifyServerOptions['childL
  * replaced, address, headers with credentials replaced), its status, its time and its id, and
  * the id of the sheet it names (row and management routes), so that one sheet's traffic can be
  * followed through the log. Nothing is computed when the line is not written: at `warn` and
- * above, and on routes quieted to `warn` (probes, `/metrics`).
+ * above, and on routes quieted to `warn` (probes, `/metrics`). At `debug`, a line as each
+ * request arrives too, to follow requests that wait long for their answer.
  */
 export class RequestLog extends LogController {
-  override incomingRequest(): void {}
+  override incomingRequest(request: FastifyRequest): void {
+    const log = request.log;
+    if ((levelValues[log.level] ?? 0) > 20) return;
+    log.debug(describedRequest(request), 'incoming request');
+  }
 
   override requestCompleted(
     error: Error | null | undefined,
@@ -128,16 +133,23 @@ export class RequestLog extends LogController {
     const log = request.log;
     const failed = error !== null && error !== undefined;
     if ((levelValues[log.level] ?? 0) > (failed ? 50 : 30)) return;
-    const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
     const line = {
-      reqId: request.id,
-      // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
-      ...(typeof sheetId === 'string' ? { sheetId: redactKeys(sheetId) } : {}),
-      req: request,
+      ...describedRequest(request),
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
     if (failed) log.error({ ...line, err: error }, 'request errored');
     else log.info(line, 'request completed');
   }
+}
+
+/** A request's id, the sheet it names, and the request itself (see `describeRequest`). */
+function describedRequest(request: FastifyRequest) {
+  const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
+  return {
+    reqId: request.id,
+    // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
+    ...(typeof sheetId === 'string' ? { sheetId: redactKeys(sheetId) } : {}),
+    req: request,
+  };
 }
