@@ -7,7 +7,12 @@ import { registerBrowserGuard } from './access/browser-guard.ts';
 import { registerCors } from './access/cors.ts';
 import { defaultLimits, type Limits } from './access/limits.ts';
 import { registerRateLimits, type RateLimitOptions } from './access/rate-limits.ts';
-import { loggerOptions, RequestLog, type LogSettings } from './logs/request-log.ts';
+import {
+  loggerOptions,
+  RequestLog,
+  sharedRequestLoggers,
+  type LogSettings,
+} from './logs/request-log.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
 import { documentOptions } from './routes/openapi-document.ts';
@@ -18,7 +23,6 @@ import {
 } from './routes/error-handler.ts';
 import { registerHealthRoutes, type HealthDeps } from './routes/health-routes.ts';
 import type { Metrics } from './metrics/metrics.ts';
-import { registerMetrics } from './routes/metrics-routes.ts';
 import {
   defaultDeliverySettings,
   DeliveryWorker,
@@ -26,6 +30,7 @@ import {
 } from './webhooks/delivery-worker.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
+import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
@@ -97,7 +102,9 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
         },
         handler,
       ),
-    logger: options.logger === undefined ? false : loggerOptions(options.logger),
+    ...(options.logger === undefined
+      ? { logger: false }
+      : { logger: loggerOptions(options.logger), childLoggerFactory: sharedRequestLoggers() }),
     logController: new RequestLog(),
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy ?? false,
@@ -111,6 +118,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    schemaController: { compilersFactory: sharedSchemaCompilers() },
   });
   registerErrorHandler(app);
   registerRequestGuard(app);
@@ -127,9 +135,10 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
 
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });
   const providers = deps.providers ?? {};
+  // prom-client loads only for a server that serves metrics.
   const metrics: Metrics | null =
     options.metrics === true
-      ? registerMetrics(
+      ? (await import('./routes/metrics-routes.ts')).registerMetrics(
           app,
           {
             store: deps.store,

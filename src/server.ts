@@ -77,6 +77,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   }
   const demo = config.demo ? await seedDemoSheet(store) : null;
   const address = await app.listen({ host: config.host, port: config.port });
+  warmUp(app);
   if (demo !== null) app.log.info(`demo sheet "${demo.name}" is at ${address}/api/v1/${demo.id}`);
   app.log.info(`sheets: ${address}/admin/v1/sheets, API docs: ${address}/docs`);
   if (google !== undefined) {
@@ -146,6 +147,16 @@ async function googleAccess(
     google: new GoogleProvider(identity, config.google),
     versionProbe: createDriveVersionProbe(identity, config.google),
   };
+}
+
+/**
+ * What only uploads use, the readers of CSV and XLSX files, loads right after the server
+ * listens, in the background: not before (a longer start), nor with the first upload.
+ */
+function warmUp(app: FastifyInstance): void {
+  import('./sources/import-file.ts').catch((error: unknown) =>
+    app.log.warn({ err: error }, 'warming up failed'),
+  );
 }
 
 function isLoopback(host: string): boolean {

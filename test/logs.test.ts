@@ -7,10 +7,11 @@ const admin = { authorization: `Bearer ${adminToken}` };
 
 interface LogLine {
   msg: string;
-  reqId: string;
+  reqId?: string;
   sheetId?: string;
   req?: { method: string; url: string; headers: Record<string, string> };
   res?: { statusCode: number };
+  responseTime?: number;
 }
 
 /** A real app logging JSON lines into memory, at info level as a server does by default. */
@@ -65,14 +66,24 @@ test('request logs carry the sheet id and never a key, the admin token or a cook
   for (const secret of [key, key.slice(-43), adminToken, 'cookie-secret-0123456789']) {
     assert.ok(!text.includes(secret), `the log holds a secret: ${secret.slice(0, 8)}...`);
   }
-  const incoming = entries.filter((entry) => entry.msg === 'incoming request');
+  const incoming = entries.filter((entry) => entry.msg === 'request completed');
+  const aboutRequests = entries.filter((entry) => entry.reqId !== undefined);
+  assert.equal(aboutRequests.length, requests.length + 2, 'one line per request, with its answer');
   assert.equal(incoming.length, requests.length + 2);
+  assert.equal(new Set(incoming.map((entry) => entry.reqId)).size, incoming.length);
   for (const entry of incoming.slice(2)) {
     const url = entry.req?.url ?? '';
     assert.equal(entry.sheetId, id, `the sheet id is on the line for ${url}`);
-    const completed = entries.find((e) => e.reqId === entry.reqId && e.msg === 'request completed');
-    assert.equal(completed?.sheetId, id, `and on its answer's line, ${url}`);
+    assert.equal(typeof entry.res?.statusCode, 'number', `and its status, ${url}`);
+    assert.equal(typeof entry.responseTime, 'number', `and its time, ${url}`);
   }
+  assert.deepEqual(
+    incoming.map((entry) => [entry.req?.method, entry.res?.statusCode]).slice(0, 2),
+    [
+      ['POST', 201],
+      ['POST', 201],
+    ],
+  );
   const headers = incoming.map((entry) => entry.req?.headers ?? {});
   assert.equal(headers[2]?.['x-api-key'], '[Redacted]', 'headers are logged, credentials replaced');
   assert.equal(headers[3]?.authorization, '[Redacted]');
@@ -111,7 +122,7 @@ test('a key sent where the sheet id goes is redacted in the URL and in the sheet
   for (const secret of [key, key.slice(-43), key.slice(0, 30)]) {
     assert.ok(!text.includes(secret), `the log holds a secret: ${secret.slice(0, 8)}...`);
   }
-  const misused = entries.filter((e) => e.msg === 'incoming request').slice(2);
+  const misused = entries.filter((e) => e.msg === 'request completed').slice(2);
   assert.deepEqual(
     misused.map((e) => [e.sheetId, e.req?.url]),
     [
@@ -119,6 +130,50 @@ test('a key sent where the sheet id goes is redacted in the URL and in the sheet
       ['[Redacted]', '/api/v1/sheets/[Redacted]'],
       ['[Redacted]', '/api/v1/[Redacted]'],
       ['[Redacted]', '/api/v1/[Redacted]'],
+    ],
+  );
+});
+
+test('at warn no request line is written, and probes are left out at info', async (t) => {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const { url } = await build(t, { adminToken, logger: { level: 'warn', stream } });
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    headers: admin,
+    body: { name: 'quiet', columns: ['name'] },
+  });
+  assert.equal(created.status, 201);
+  assert.equal((await call(`${url}/api/v1/nope`, { headers: admin })).status, 404);
+  assert.deepEqual(lines, []);
+
+  const { url: loud, read } = await logged(t);
+  assert.equal((await call(`${loud}/healthz`)).status, 200);
+  assert.equal((await call(`${loud}/readyz`)).status, 200);
+  assert.equal((await call(`${loud}/admin/v1/sheets`, { headers: admin })).status, 200);
+  const { entries } = await read(1);
+  assert.deepEqual(
+    entries.filter((entry) => entry.reqId !== undefined).map((entry) => entry.req?.url),
+    ['/admin/v1/sheets'],
+  );
+});
+
+test('at debug a line is written as each request arrives too, with the same request id', async (t) => {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const { url } = await build(t, { adminToken, logger: { level: 'debug', stream } });
+  assert.equal((await call(`${url}/admin/v1/sheets`, { headers: admin })).status, 200);
+  for (let turn = 0; turn < 100 && !lines.some((l) => l.includes('completed')); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const entries = lines
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((entry) => entry.reqId !== undefined);
+  assert.deepEqual(
+    entries.map((entry) => [entry.msg, entry.reqId, entry.req?.url]),
+    [
+      ['incoming request', entries[0]?.reqId, '/admin/v1/sheets'],
+      ['request completed', entries[0]?.reqId, '/admin/v1/sheets'],
     ],
   );
 });

@@ -29,6 +29,8 @@ async function googleServer(t: TestContext, settings: Record<string, string>) {
   const server = await startServer(
     {
       ...(await storeSettings(t, dir)),
+      // A line as each request arrives, so that a test can wait until writes reached the server.
+      SHEETPORT_LOG_LEVEL: 'debug',
       SHEETPORT_GOOGLE_CREDENTIALS: JSON.stringify(account),
       SHEETPORT_GOOGLE_API_URL: `${emulator.url}/`,
       SHEETPORT_GOOGLE_DRIVE_URL: `${emulator.url}/`,

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, realpathSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { cleanEnv, cli, root } from './paths.ts';
+import { cleanEnv, cli, root, work } from './paths.ts';
 
 /** A server under test, running as a child process of the benchmark. */
 export interface Server {
@@ -40,21 +40,27 @@ async function startServer(
   env: NodeJS.ProcessEnv,
   probePath: string,
 ): Promise<Server> {
+  // Its log goes to a file, as a server's does, rather than through this process.
+  mkdirSync(join(work, 'logs'), { recursive: true });
+  const logFile = join(work, 'logs', `${name.replace(/[^A-Za-z0-9]+/g, '-')}-${port}.log`);
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, args, {
     env,
     cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, 'pipe'],
   });
+  closeSync(log);
   let output = '';
   const keep = (text: string) => (output = (output + text).slice(-4000));
-  child.stdout?.setEncoding('utf8').on('data', keep);
   child.stderr?.setEncoding('utf8').on('data', keep);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilAnswering(child, `${url}${probePath}`);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
+    throw new Error(
+      `${name} did not start: ${(error as Error).message} (log: ${logFile})\n${output}`,
+    );
   }
   return {
     name,
@@ -172,7 +178,7 @@ export function sheetportEnv(
     SHEETPORT_DATA_DIR: dataDir,
     SHEETPORT_PORT: String(port),
     SHEETPORT_HOST: '127.0.0.1',
-    SHEETPORT_LOG_LEVEL: 'warn',
+    // The log level is left at its default, info: a line per request, as a server runs.
     SHEETPORT_DEMO: 'false',
     SHEETPORT_SYNC: 'full',
     // Every request comes from 127.0.0.1: the per-address limit would measure itself, not the API.

@@ -1,9 +1,11 @@
 import {
   LogController,
+  type FastifyBaseLogger,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { destination } from 'pino';
 import { redacted, redactKeys, redactUrl } from './redact-url.ts';
 
 export interface LogSettings {
@@ -14,13 +16,13 @@ export interface LogSettings {
   stream?: { write(line: string): void };
 }
 
-/** Headers that carry a credential; the request serializer logs the others. */
+/** Headers that carry a credential; the request serializer logs the others as sent. */
 const secretHeaders = ['authorization', 'x-api-key', 'cookie', 'proxy-authorization'];
 /** Other headers whose names say they carry one (`X-Auth-Token`, `X-Forwarded-Authorization`). */
 const secretHeaderName = /auth|token|secret|passw|cookie|signature|api-?key|credential/i;
 
 /**
- * The application logger: a line per request coming in and going out, with the request's
+ * The application logger: a line per request answered (see `RequestLog`), with the request's
  * method, URL (secrets replaced), address and headers (credentials replaced, the Referer's URL
  * redacted like the request's). Never a key or the administrator token, in any format.
  */
@@ -28,11 +30,16 @@ export function loggerOptions(settings: LogSettings): FastifyServerOptions['logg
   const { prettifier, stream } = settings;
   return {
     level: settings.level,
-    redact: { paths: secretHeaders.map((name) => `req.headers["${name}"]`), censor: redacted },
     serializers: { req: describeRequest },
-    ...(stream === undefined ? {} : { stream }),
-    ...(prettifier !== undefined
+    // Lines to stdout are written in blocks of 4 KiB, or after at most a quarter of a second,
+    // instead of one write per line; lines still waiting are written when the process exits
+    // (pino flushes them on its way out), though not if it is killed outright (SIGKILL).
+    ...(prettifier === undefined
       ? {
+          stream:
+            stream ?? destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
+        }
+      : {
           transport: {
             target: prettifier,
             options: {
@@ -41,8 +48,7 @@ export function loggerOptions(settings: LogSettings): FastifyServerOptions['logg
               singleLine: true,
             },
           },
-        }
-      : {}),
+        }),
   };
 }
 
@@ -63,7 +69,7 @@ function loggedHeaders(headers: FastifyRequest['headers']): Record<string, unkno
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = (one: string) =>
-      secretHeaderName.test(name)
+      secretHeaders.includes(name) || secretHeaderName.test(name)
         ? redacted
         : // The page a request came from may carry secrets in its own URL.
           name === 'referer'
@@ -74,18 +80,76 @@ function loggedHeaders(headers: FastifyRequest['headers']): Record<string, unkno
   return logged;
 }
 
+/** pino's levels by name (info is 30, error 50), to tell whether a line would be written. */
+const levelValues: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Infinity,
+};
+
 /**
- * Fastify's request lines, each carrying the id of the sheet the request names (row and
- * management routes), so that one sheet's traffic can be followed through the log.
+ * Request loggers are shared, never made per request: the application logger itself, or, for a
+ * route given its own level (probes, `/metrics`), one child at that level made once. Lines about
+ * a request carry its id themselves (`reqId`), as the request line does.
+ */
+export function sharedRequestLoggers(): NonNullable<FastifyServerOptions['childLoggerFactory']> {
+  const atLevel = new Map<string, FastifyBaseLogger>();
+  return function requestLogger(logger, _bindings, options) {
+    const level = options.level;
+    if (level === undefined || level === logger.level) return logger;
+    let child = atLevel.get(level);
+    if (child === undefined) {
+      child = logger.child({}, { level });
+      atLevel.set(level, child);
+    }
+    return child;
+  };
+}
+
+/**
+ * One line per request, written once it is answered: the request (method, URL with secrets
+ * replaced, address, headers with credentials replaced), its status, its time and its id, and
+ * the id of the sheet it names (row and management routes), so that one sheet's traffic can be
+ * followed through the log. Nothing is computed when the line is not written: at `warn` and
+ * above, and on routes quieted to `warn` (probes, `/metrics`). At `debug`, a line as each
+ * request arrives too, to follow requests that wait long for their answer.
  */
 export class RequestLog extends LogController {
-  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
-    if (typeof sheetId === 'string') {
-      // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
-      request.log = request.log.child({ sheetId: redactKeys(sheetId) });
-      reply.log = request.log;
-    }
-    super.incomingRequest(request, reply);
+  override incomingRequest(request: FastifyRequest): void {
+    const log = request.log;
+    if ((levelValues[log.level] ?? 0) > 20) return;
+    log.debug(describedRequest(request), 'incoming request');
   }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const log = request.log;
+    const failed = error !== null && error !== undefined;
+    if ((levelValues[log.level] ?? 0) > (failed ? 50 : 30)) return;
+    const line = {
+      ...describedRequest(request),
+      res: { statusCode: reply.statusCode },
+      responseTime: reply.elapsedTime,
+    };
+    if (failed) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
+  }
+}
+
+/** A request's id, the sheet it names, and the request itself (see `describeRequest`). */
+function describedRequest(request: FastifyRequest) {
+  const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
+  return {
+    reqId: request.id,
+    // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
+    ...(typeof sheetId === 'string' ? { sheetId: redactKeys(sheetId) } : {}),
+    req: request,
+  };
 }

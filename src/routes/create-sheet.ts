@@ -14,7 +14,6 @@ import { checkCells, checkColumns, checkWrite, type Limits } from '../access/lim
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../sources/header.ts';
 import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../sources/every-tab.ts';
-import { importEveryTab, importFile, wantsEveryTab } from '../sources/import-file.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
 import { readUploadForm } from './upload-form.ts';
 
@@ -56,6 +55,8 @@ export async function createFromUpload(
   try {
     const { path, fileName, ...form } = await readUploadForm(request, dir);
     const options = { ...form, settings: policy.settings, limits: policy.limits };
+    // The file readers (CSV, XLSX) load with the first upload, not with the server.
+    const { importEveryTab, importFile, wantsEveryTab } = await import('../sources/import-file.ts');
     return wantsEveryTab(options)
       ? await importEveryTab(sheets, path, fileName, options)
       : await importFile(sheets, path, fileName, options);

@@ -100,8 +100,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
     // A fault of the server is an error with its stack; an outage it reports is a warning.
-    if (problem.code === 'internal-error') request.log.error({ err: error }, 'request failed');
-    else if (problem.status >= 500) request.log.warn({ code: problem.code }, problem.detail);
+    // Request loggers are shared (see request-log.ts): the line names its request itself.
+    const reqId = request.id;
+    if (problem.code === 'internal-error')
+      request.log.error({ reqId, err: error }, 'request failed');
+    else if (problem.status >= 500) request.log.warn({ reqId, code: problem.code }, problem.detail);
     void sendProblem(request, reply, problem);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -81,7 +81,8 @@ export async function eventRoutes(
           sheets,
           pages,
           settings,
-          log: request.log,
+          // A stream lasts: its own logger names the request and the sheet on each line.
+          log: request.log.child({ reqId: request.id, sheetId: sheet.id }),
           admits,
           listening: listening?.(request) ?? false,
         },

@@ -222,7 +222,7 @@ export class EventStream {
         const unsent = this.raw.writableLength + due;
         if (unsent > this.deps.settings.maxUnsentBytes) {
           this.deps.log.info(
-            // The request's logger names the sheet already.
+            // The stream's logger names the request and the sheet already.
             { unsent },
             'event stream: the client stopped reading; disconnected',
           );

@@ -44,7 +44,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
     try {
       await withTimeout(deps.readiness?.() ?? Promise.resolve(), probeTimeoutMs);
     } catch (error) {
-      request.log.warn({ err: error }, 'not ready: the store does not answer');
+      request.log.warn({ reqId: request.id, err: error }, 'not ready: the store does not answer');
       return sendProblem(
         request,
         reply,

@@ -4,8 +4,15 @@ export interface CachedAnswer {
   total: number;
 }
 
-/** An answer being read for one request, which others asking the same may share. */
-export type SharedAnswer = CachedAnswer & { version: number };
+/**
+ * A read's answer, at the version it was read: in one piece, which can be kept and shared, or
+ * streamed as it is read (a large one), which only its own request can send.
+ */
+export type ReadAnswer =
+  | (CachedAnswer & { kind: 'whole'; version: number })
+  | { kind: 'streamed'; body: AsyncIterable<Buffer[]>; total: number; version: number };
+
+type WholeAnswer = Extract<ReadAnswer, { kind: 'whole' }>;
 
 /**
  * Answers to reads, kept as the bytes sent, under keys that include the sheet's version: a write
@@ -19,7 +26,7 @@ export type SharedAnswer = CachedAnswer & { version: number };
  */
 export class ReadCache {
   readonly #entries = new Map<string, CachedAnswer>();
-  readonly #reading = new Map<string, Promise<SharedAnswer | null>>();
+  readonly #reading = new Map<string, Promise<WholeAnswer | null>>();
   #bytes = 0;
 
   constructor(
@@ -40,21 +47,20 @@ export class ReadCache {
 
   /**
    * The answer under `key` (read at `version`): the one kept, else the one another request is
-   * reading, else the one `read` reads now, shared while it is read. `read` answers null for an
-   * answer that cannot be shared (one streamed as it is read); those waiting then read their own.
+   * reading, else the one `read` reads now, shared while it is read. An answer streamed as it is
+   * read cannot be shared: those waiting for it then read their own.
    */
-  answer(
-    key: string,
-    version: number,
-    read: () => Promise<SharedAnswer | null>,
-  ): Promise<SharedAnswer | null> {
+  answer(key: string, version: number, read: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
     const kept = this.get(key);
-    if (kept !== undefined) return Promise.resolve({ ...kept, version });
+    if (kept !== undefined) return Promise.resolve({ kind: 'whole', ...kept, version });
     const reading = this.#reading.get(key);
     if (reading !== undefined) return reading.then((shared) => shared ?? read());
     if (this.maxBytes === 0) return read();
     const answer = read();
-    const shared = answer.catch(() => null);
+    const shared = answer.then(
+      (read) => (read.kind === 'whole' ? read : null),
+      () => null,
+    );
     this.#reading.set(key, shared);
     void shared.then(() => {
       if (this.#reading.get(key) === shared) this.#reading.delete(key);

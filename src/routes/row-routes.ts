@@ -78,9 +78,10 @@ export async function rowRoutes(
   await app.register(sheetDocumentRoutes, { sheets });
 
   async function read(request: RowRequest, reply: FastifyReply) {
-    const sheet = await sheets.forRead(request, request.params.sheetId);
+    // A query that cannot be read is refused before the sheet is looked up.
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
+    const sheet = await sheets.forRead(request, request.params.sheetId);
     const plan = planRead(sheet, query);
     const format = negotiateFormat(request.headers.accept);
     const etag = (version: number) => `W/"${version}${format === 'json' ? '' : `-${format}`}"`;
@@ -91,10 +92,9 @@ export async function rowRoutes(
     const url = request.url;
     if (format === 'xlsx') {
       // A workbook is written as its rows are read: never held whole, nor cached.
-      const answer = await sheets.readCells(sheet, plan);
+      const answer = await selectedCells(sheet, plan);
       pageHeaders(reply, url, plan, answer.total);
-      const columns = plan.fields === null ? sheet.columns : plan.fields.map(columnOf(sheet));
-      const rows = narrowed(answer.chunks, plan.fields);
+      const { columns, rows } = answer;
       return reply
         .type(xlsxType)
         .header('etag', etag(answer.version))
@@ -106,25 +106,22 @@ export async function rowRoutes(
     );
     const key = (version: number) =>
       `${sheet.id}\n${version}\n${format}\n${url.slice(url.indexOf('?') + 1)}`;
-    const send = (answer: { total: number; version: number }, body: Buffer | Readable) => {
-      pageHeaders(reply, url, plan, answer.total);
-      return reply.header('etag', etag(answer.version)).send(body);
-    };
     // A large answer is sent as it is read, and never held whole, nor cached, nor shared.
-    const own: { streamed?: Answer } = {};
     const answer = await cache.answer(key(sheet.version), sheet.version, async () => {
       const read = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
-      if (read.streamed) {
-        own.streamed = read;
-        return null;
-      }
+      if (read.streamed) return { kind: 'streamed', ...read };
       const body = await whole(read.body);
       cache.set(key(read.version), { body, total: read.total });
-      return { body, total: read.total, version: read.version };
+      return { kind: 'whole', body, total: read.total, version: read.version };
     });
-    if (answer !== null) return send(answer, answer.body);
-    const { streamed } = own as { streamed: Answer };
-    return send(streamed, Readable.from(flat(streamed.body), { objectMode: false }));
+    pageHeaders(reply, url, plan, answer.total);
+    return reply
+      .header('etag', etag(answer.version))
+      .send(
+        answer.kind === 'whole'
+          ? answer.body
+          : Readable.from(flat(answer.body), { objectMode: false }),
+      );
   }
 
   async function jsonAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
@@ -132,10 +129,20 @@ export async function rowRoutes(
     return { ...answer, body: jsonArray(answer.chunks) };
   }
 
-  async function csvAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
+  /**
+   * The cells a CSV or workbook answer holds: the columns `_fields` asks for, in its order, and
+   * the rows narrowed to them. (A JSON answer is narrowed by the store, as it writes the JSON.)
+   */
+  async function selectedCells(sheet: Sheet, plan: ReadPlan) {
     const answer = await sheets.readCells(sheet, plan);
-    const columns = plan.fields === null ? sheet.columns : plan.fields.map(columnOf(sheet));
-    const text = csvText(columns, narrowed(answer.chunks, plan.fields), plan.withIds);
+    const fields = plan.fields;
+    const columns = fields === null ? sheet.columns : fields.map((i) => sheet.columns[i] ?? '');
+    return { ...answer, columns, rows: narrowed(answer.chunks, fields) };
+  }
+
+  async function csvAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
+    const answer = await selectedCells(sheet, plan);
+    const text = csvText(answer.columns, answer.rows, plan.withIds);
     async function* csv(): AsyncIterable<Buffer[]> {
       for await (const part of text) yield [Buffer.from(part)];
     }
@@ -261,8 +268,6 @@ async function whole(body: AsyncIterable<Buffer[]>): Promise<Buffer> {
 async function* flat(body: AsyncIterable<Buffer[]>): AsyncIterable<Buffer> {
   for await (const chunk of body) yield* chunk;
 }
-
-const columnOf = (sheet: Sheet) => (index: number) => sheet.columns[index] ?? '';
 
 /** Rows with only the columns `_fields` asks for, in its order. */
 async function* narrowed(chunks: CellChunks, fields: number[] | null): CellChunks {

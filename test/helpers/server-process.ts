@@ -67,10 +67,10 @@ async function startOnPort(
     env: {
       ...env,
       ANSWER_GUARD_LOG: answerLog,
+      SHEETPORT_LOG_LEVEL: 'info',
       ...settings,
       SHEETPORT_HOST: '127.0.0.1',
       SHEETPORT_PORT: String(port),
-      SHEETPORT_LOG_LEVEL: 'info',
       SHEETPORT_DEMO: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
