@@ -141,6 +141,12 @@ describe('device code and refresh tokens', () => {
     assert.equal(tokenBody(done).scope, 'https://graph.microsoft.com/Files.ReadWrite');
     const again = await poll();
     assert.deepEqual([again.status, tokenBody(again).error], [400, 'invalid_grant']);
+    const unknown = await login(fixture.emulator, fixture.app.tenant, 'token', {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      client_id: fixture.app.clientId,
+      device_code: 'nope',
+    });
+    assert.equal(tokenBody(unknown).error, 'bad_verification_code');
   });
 
   it('answers authorization_declined, expired_token, and slow_down when polled inside the interval', async () => {

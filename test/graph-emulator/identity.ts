@@ -179,8 +179,21 @@ export class Identity {
   private deviceCodeGrant(tenant: string, form: URLSearchParams, now: number) {
     const clientId = this.requireClient(tenant, form.get('client_id'));
     const code = this.deviceCodes.get(form.get('device_code') ?? '');
-    if (!code || code.clientId !== clientId || code.redeemed) {
-      throw new OAuthError(400, 'invalid_grant', 70000, 'Provided grant is invalid or malformed.');
+    if (!code || code.clientId !== clientId) {
+      throw new OAuthError(
+        400,
+        'bad_verification_code',
+        70000,
+        'The device_code sent to the token endpoint was not recognized.',
+      );
+    }
+    if (code.redeemed) {
+      throw new OAuthError(
+        400,
+        'invalid_grant',
+        54005,
+        'OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.',
+      );
     }
     if (code.expiresAt <= now) {
       throw new OAuthError(

@@ -4,7 +4,13 @@
  */
 import { formatAddress, MAX_ROWS, parseAddress, type Box } from './a1.ts';
 import type { Workbook } from './drive.ts';
-import { invalidArgument, methodNotAllowed, workbookItemNotFound } from './errors.ts';
+import {
+  invalidArgument,
+  methodNotAllowed,
+  nonBlankCellOffSheet,
+  rangeExceedsLimit,
+  workbookItemNotFound,
+} from './errors.ts';
 import { patchRange } from './range-write.ts';
 import type { GraphRoute, SheetRef } from './routes.ts';
 import {
@@ -101,6 +107,9 @@ function rangeAction(
   }
   if (box.endRow === MAX_ROWS)
     throw invalidArgument('Cannot insert whole columns by shifting down.');
+  const height = box.endRow - box.startRow;
+  const lastKept = usedBox(sheet, false, box.startColumn, box.endColumn)?.endRow ?? 0;
+  if (lastKept + height > MAX_ROWS) throw nonBlankCellOffSheet();
   insertDown(sheet, box);
   return { status: 200, body: read(sheet, box) };
 }
@@ -118,7 +127,7 @@ function boxOf(sheet: Worksheet, address: string): Box {
 function read(sheet: Worksheet, box: Box) {
   const cells = (box.endRow - box.startRow) * (box.endColumn - box.startColumn);
   if (cells > MAX_CELLS_READ) {
-    throw invalidArgument(
+    throw rangeExceedsLimit(
       `The range ${formatAddress(sheet.name, box)} has ${cells} cells, more than the emulator answers (${MAX_CELLS_READ}).`,
     );
   }
