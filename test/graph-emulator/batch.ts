@@ -6,7 +6,8 @@
 import { GraphError } from './errors.ts';
 import type { Principal } from './identity.ts';
 import { METHODS, parseRoute } from './routes.ts';
-import { refused, single, type Outcome, type ServerDeps } from './server.ts';
+import { single, type ServerDeps } from './graph-request.ts';
+import { refused, safeDecode, type Outcome } from './outcome.ts';
 
 export const MAX_BATCH_REQUESTS = 20;
 
@@ -180,12 +181,4 @@ function order(requests: BatchRequest[]): BatchRequest[] {
     ordered.push(chosen);
   }
   return ordered;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

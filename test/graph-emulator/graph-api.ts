@@ -1,10 +1,9 @@
 /**
  * One Graph request, once authenticated and admitted: find the drive item (only within the
- * caller's tenant), its session, and run the operation — a write on a draft of the workbook that
- * replaces it only on success, so a refused write changes nothing.
+ * caller's tenant), its session, and run the operation on the file's workbook or the session's
+ * copy of it.
  */
 import {
-  copyWorkbook,
   driveItemResource,
   itemKey,
   newSession,
@@ -73,9 +72,7 @@ export function execute(state: DriveState, call: GraphCall): Ran {
   if (route.op === 'worksheets') return { ...listWorksheets(target), applied: false };
   if (call.method === 'GET')
     return { ...runOnSheet(target, route, 'GET', call.body), applied: false };
-  const draft = copyWorkbook(target);
-  const answer = runOnSheet(draft, route, call.method, call.body);
-  target.worksheets = draft.worksheets;
+  const answer = runOnSheet(target, route, call.method, call.body);
   if (target === workbook) touch(item, call.now);
   return { ...answer, applied: true };
 }

@@ -1,6 +1,7 @@
 /**
  * The workbook operations on worksheets and ranges, run on one workbook (the file's, or a
- * non-persistent session's copy). A write runs on a draft the caller commits only on success.
+ * non-persistent session's copy). Each checks everything it was given before it changes a cell,
+ * so a refused request changes nothing.
  */
 import { formatAddress, MAX_ROWS, parseAddress, type Box } from './a1.ts';
 import type { Workbook } from './drive.ts';
