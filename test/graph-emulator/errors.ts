@@ -55,6 +55,8 @@ export const workbookItemNotFound = (what: string) =>
     {},
     'itemNotFound',
   );
+export const accessDenied = () =>
+  new GraphError(403, 'accessDenied', "The caller doesn't have permission to perform the action.");
 export const invalidSession = () =>
   new GraphError(
     404,

@@ -69,6 +69,7 @@ export class GraphEmulator {
     items: new Map(),
     shares: new Map(),
     sessionIdleMs: 300_000,
+    appTokensOpenWorkbooks: true,
   };
 
   constructor(
@@ -138,6 +139,19 @@ export class GraphEmulator {
 
   set revokeUsedRefreshTokens(revoke: boolean) {
     this.identity.revokeUsedRefreshTokens = revoke;
+  }
+
+  /**
+   * Whether app-only tokens may call the workbook API (the default). Microsoft's reference lists
+   * Application permissions as not supported there; false answers them 403 `accessDenied`, while
+   * their driveItem and shares requests still answer.
+   */
+  get appTokensOpenWorkbooks(): boolean {
+    return this.state.appTokensOpenWorkbooks;
+  }
+
+  set appTokensOpenWorkbooks(allowed: boolean) {
+    this.state.appTokensOpenWorkbooks = allowed;
   }
 
   // --- drive items and workbooks --------------------------------------------------------------
