@@ -1,6 +1,6 @@
 import type { sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
-import type { GoogleSource } from '../../model/sheet.ts';
+import type { GoogleSource } from './google-source.ts';
 import { checkRowWidth, columnsFromHeader } from '../../files/header.ts';
 import type { ProviderTable } from '../provider.ts';
 import { cellFromGoogle } from './google-cells.ts';
