@@ -102,8 +102,6 @@ export class Metrics {
   });
 
   constructor(sources: {
-    /** Writes waiting for their turn, by sheet kind (scratch, upload, or a provider's name). */
-    queueDepth: () => Map<string, number>;
     /** The store's database connections, where it has a pool. */
     connections: () => { total: number; idle: number; waiting: number } | null;
     /** Events waiting to be delivered to webhooks that are on. */
@@ -118,16 +116,6 @@ export class Metrics {
       },
     });
     new Gauge({
-      name: 'sheetport_write_queue_depth',
-      help: 'Writes waiting for their turn, by sheet kind',
-      labelNames: ['kind'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [kind, depth] of sources.queueDepth()) this.set({ kind }, depth);
-      },
-    });
-    new Gauge({
       name: 'sheetport_store_connections',
       help: 'PostgreSQL pool connections, by state: in_use, idle, and requests waiting for one',
       labelNames: ['state'],
@@ -139,6 +127,20 @@ export class Metrics {
         this.set({ state: 'in_use' }, counts.total - counts.idle);
         this.set({ state: 'idle' }, counts.idle);
         this.set({ state: 'waiting' }, counts.waiting);
+      },
+    });
+  }
+
+  /** Counts the writes waiting for their turn, by sheet kind (scratch, upload, a provider). */
+  countQueue(depthByKind: () => Map<string, number>): void {
+    new Gauge({
+      name: 'sheetport_write_queue_depth',
+      help: 'Writes waiting for their turn, by sheet kind',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [kind, depth] of depthByKind()) this.set({ kind }, depth);
       },
     });
   }
