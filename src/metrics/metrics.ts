@@ -101,7 +101,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(sources: {
+  constructor(readings: {
     /** The store's database connections, where it has a pool. */
     connections: () => { total: number; idle: number; waiting: number } | null;
     /** Events waiting to be delivered to webhooks that are on. */
@@ -112,7 +112,7 @@ export class Metrics {
       help: 'Events committed but not yet delivered to (or given up on by) the webhooks that are on',
       registers: [this.registry],
       async collect() {
-        this.set(await sources.webhookBacklog());
+        this.set(await readings.webhookBacklog());
       },
     });
     new Gauge({
@@ -122,7 +122,7 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        const counts = sources.connections();
+        const counts = readings.connections();
         if (counts === null) return;
         this.set({ state: 'in_use' }, counts.total - counts.idle);
         this.set({ state: 'idle' }, counts.idle);
