@@ -15,6 +15,7 @@ import { build, call } from './helpers/build.ts';
 /** A second provider, as a new package under providers/ would describe itself. */
 const sampleKind: ProviderKind = {
   name: 'sample',
+  label: 'Sample',
   requestSchema: Type.Object(
     {
       provider: Type.Literal('sample'),

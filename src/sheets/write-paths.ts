@@ -22,7 +22,7 @@ export function writePaths(
   return (sheet) => {
     if (!isMirrored(sheet.source)) return storePath;
     const provider = providers.providerOf(sheet.source);
-    if (provider === null) return unconfigured(sheet);
+    if (provider === null) return unconfigured(sheet, providers);
     let path = mirrorPaths.get(provider);
     if (path === undefined) {
       path = new MirrorWritePath(store, mirror, provider);
@@ -32,12 +32,15 @@ export function writePaths(
   };
 }
 
-function unconfigured(sheet: Sheet): WritePath {
+/** The path of a sheet whose provider is known but not configured here, or no longer known. */
+function unconfigured(sheet: Sheet, providers: ProviderRegistry): WritePath {
+  const name = sheet.source.provider;
+  const label = providers.kinds().find((kind) => kind.name === name)?.label ?? name;
   return {
     async commit(_sheet, writes) {
       const problem = new Problem(
         'provider-not-configured',
-        `Sheet "${sheet.name}" mirrors a ${sheet.source.provider} spreadsheet, but this server has no ${sheet.source.provider} access configured; see the README.`,
+        `Sheet "${sheet.name}" mirrors a ${label} spreadsheet, but this server has no ${label} access configured; see the README.`,
       );
       return writes.map(() => problem);
     },
