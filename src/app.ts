@@ -32,24 +32,28 @@ import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
 import { rowRoutes } from './routes/row-routes.ts';
-import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
+import { ProblemDocument, sheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
-import { Sheets, type Providers } from './sheets/sheets.ts';
+import { SheetMirror } from './sheets/sheet-mirror.ts';
+import { SheetTurns } from './sheets/sheet-turns.ts';
+import { Sheets } from './sheets/sheets.ts';
+import { WriteQueue } from './sheets/write-queue.ts';
+import { writePaths } from './sheets/write-paths.ts';
 import {
   defaultIdempotencySettings,
   IdempotencyKeys,
   type IdempotencySettings,
 } from './sheets/idempotency-keys.ts';
 import { startWatching, type WatchOptions } from './sheets/start-watching.ts';
-import type { DriveVersionProbe } from './providers/google/drive-version.ts';
+import { registryOf } from './providers/providers.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
 import type { SheetStore } from './store/store.ts';
 
 export interface AppDeps extends HealthDeps {
   store: SheetStore;
-  providers?: Providers;
-  /** Tells whether a Google spreadsheet changed without reading its values (watching). */
-  versionProbe?: DriveVersionProbe;
+  /** The spreadsheet services sheets can mirror; none configured when unset. */
+  providers?: ProviderRegistry;
   /** Aborted when a stopping server gives up waiting: writes still queued are refused (503). */
   stopWrites?: AbortSignal;
 }
@@ -78,7 +82,7 @@ export interface AppOptions {
   metrics?: boolean;
   /** How `Idempotency-Key`s are held and pruned; `defaultIdempotencySettings` otherwise. */
   idempotency?: Partial<IdempotencySettings>;
-  /** Watch the Google tabs someone listens to for changes made in Google; off when unset. */
+  /** Watch the mirrored tabs someone listens to for changes made upstream; off when unset. */
   watch?: WatchOptions;
 }
 
@@ -127,32 +131,33 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     allowedHosts: options.allowedHosts ?? [],
   });
   registerHealthRoutes(app, deps);
+  const providers = deps.providers ?? registryOf();
   app.addSchema(ProblemDocument);
-  app.addSchema(SheetDescription);
+  app.addSchema(sheetDescription(providers.kinds()));
   await app.register(swagger, documentOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });
-  const providers = deps.providers ?? {};
   // prom-client loads only for a server that serves metrics.
   const metrics: Metrics | null =
     options.metrics === true
       ? (await import('./routes/metrics-routes.ts')).registerMetrics(
           app,
-          {
-            store: deps.store,
-            providers,
-            queueDepth: (): Map<string, number> => sheets.queueDepth(),
-          },
+          { store: deps.store, providers },
           access,
         )
       : null;
-  const sheets: Sheets = new Sheets(
-    metrics?.timed(deps.store) ?? deps.store,
-    providers,
-    (kind, writes) => metrics?.batch(kind, writes),
+  // The write path, built bottom up: the sheets' turns, the mirror of provider-backed sheets,
+  // the queue that commits on each sheet's path, then the sheets the routes are given.
+  const store = metrics?.timed(deps.store) ?? deps.store;
+  const turns = new SheetTurns();
+  const mirror = new SheetMirror(store, (sheet) => providers.providerOf(sheet.source), turns);
+  const queue = new WriteQueue(store, turns, writePaths(store, mirror, providers), (kind, writes) =>
+    metrics?.batch(kind, writes),
   );
+  metrics?.countQueue(() => queue.depthByKind());
+  const sheets = new Sheets({ store, providers, queue, mirror });
   deps.stopWrites?.addEventListener('abort', () => sheets.stopWrites(), { once: true });
   const cache = new ReadCache(options.cacheSize, (hit) => metrics?.cacheLookup(hit));
   const limits = options.limits ?? defaultLimits;
@@ -163,7 +168,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     options.rateLimits ?? { perAddress: 0, perKey: 0 },
   );
   const keys = new IdempotencyKeys(
-    metrics?.timed(deps.store) ?? deps.store,
+    store,
     { ...defaultIdempotencySettings, ...options.idempotency },
     (error) => app.log.warn({ err: error }, 'idempotency key'),
   );
@@ -199,11 +204,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   pruner.start();
   app.addHook('onClose', () => pruner.stop());
   if (options.watch !== undefined) {
-    startWatching(
-      app,
-      { sheets, store: deps.store, probe: deps.versionProbe, metrics },
-      options.watch,
-    );
+    startWatching(app, { sheets, providers, store: deps.store, metrics }, options.watch);
   }
   await app.register(consoleRoutes);
   return app;

@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.ts';
 import { Problem } from './errors/problem.ts';
 import { openStore, serve } from './server.ts';
-import { csvOptions, givesCsvOptions } from './sources/csv-options.ts';
-import type { ImportOptions } from './sources/import-file.ts';
+import { csvOptions, givesCsvOptions } from './files/csv-options.ts';
+import type { ImportOptions } from './files/import-file.ts';
 import { newSheetSettings } from './access/access-control.ts';
-import type { Sheet } from './sheets/sheet.ts';
+import type { Sheet } from './model/sheet.ts';
 import type { SheetStore } from './store/store.ts';
 
 const usage = `Usage:
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       const [id, file] = rest;
       if (rest.length !== 2 || id === undefined || file === undefined) break;
       // Each command loads what it uses: `serve` starts without the file readers and writers.
-      const { exportSheet } = await import('./sources/export-file.ts');
+      const { exportSheet } = await import('./files/export-file.ts');
       await withStore(config, async (store) => {
         const rows = await exportSheet(store, id, file);
         process.stderr.write(`exported ${rows.toLocaleString('en')} rows to ${file}\n`);
@@ -84,7 +84,7 @@ async function importCommand(
   path: string,
   given: Pick<ImportOptions, 'name' | 'tab' | 'csv'>,
 ) {
-  const { importEveryTab, importFile, wantsEveryTab } = await import('./sources/import-file.ts');
+  const { importEveryTab, importFile, wantsEveryTab } = await import('./files/import-file.ts');
   await withStore(config, async (store) => {
     let shown = 0;
     const options: ImportOptions = {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, type Config } from '../src/config/config.ts';
+import { loadConfig, type Config } from '../src/config/config.ts';
+import { ConfigError } from '../src/errors/config-error.ts';
 import { prettifierFor, type LogFormatSetting } from '../src/logs/log-format.ts';
 
 const repoRoot = new URL('..', import.meta.url).pathname;
@@ -84,12 +85,14 @@ test("SHEETPORT_GOOGLE_DRIVE_URL is Drive's own root by default, and any root gi
 });
 
 test('watching is on every 10 s by default; SHEETPORT_WATCH_INTERVAL_SECONDS=0 turns it off', () => {
-  assert.deepEqual(loadConfig({}).watch, { intervalMs: 10_000, readsPerMinute: 60 });
+  assert.deepEqual(loadConfig({}).watch, { intervalMs: 10_000 });
+  assert.equal(loadConfig({}).google.readsPerMinute, 60);
   const config = loadConfig({
     SHEETPORT_WATCH_INTERVAL_SECONDS: '30',
     SHEETPORT_GOOGLE_READS_PER_MINUTE: '300',
   });
-  assert.deepEqual(config.watch, { intervalMs: 30_000, readsPerMinute: 300 });
+  assert.deepEqual(config.watch, { intervalMs: 30_000 });
+  assert.equal(config.google.readsPerMinute, 300);
   assert.equal(loadConfig({ SHEETPORT_WATCH_INTERVAL_SECONDS: '0' }).watch, null);
 });
 

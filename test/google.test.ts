@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { googleIdentity, type GoogleSettings } from '../src/providers/google/google-auth.ts';
+import { googleIdentity } from '../src/providers/google/google-auth.ts';
+import type { GoogleSettings } from '../src/providers/google/google-settings.ts';
 import { GoogleProvider } from '../src/providers/google/google-provider.ts';
 import { startGoogleSheetsEmulator } from './google-emulator/index.ts';
 import { build, call } from './helpers/build.ts';

@@ -42,10 +42,10 @@ test('serving loads neither the file readers and writers, nor prom-client, nor G
     'the hook records the modules loaded',
   );
   const unneeded = [
-    '/src/sources/import-file.ts',
-    '/src/sources/export-file.ts',
-    '/src/sources/csv-file.ts',
-    '/src/sources/xlsx-file.ts',
+    '/src/files/import-file.ts',
+    '/src/files/export-file.ts',
+    '/src/files/csv-file.ts',
+    '/src/files/xlsx-file.ts',
     '/src/metrics/metrics.ts',
     '/node_modules/prom-client/',
     '/node_modules/saxes/',

@@ -1,8 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import { ConfigError } from '../errors/config-error.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
-import type { GoogleSettings } from '../providers/google/google-auth.ts';
+import {
+  googleEnv,
+  googleSettings,
+  type GoogleSettings,
+} from '../providers/google/google-settings.ts';
 import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
 
 /**
@@ -25,24 +30,8 @@ export const configSchema = Type.Object({
   SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
-  SHEETPORT_GOOGLE_CREDENTIALS: Type.Optional(Type.String({ minLength: 1 })),
-  SHEETPORT_GOOGLE_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  SHEETPORT_GOOGLE_API_URL: Type.String({
-    default: 'https://sheets.googleapis.com/',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_GOOGLE_DRIVE_URL: Type.String({
-    default: 'https://www.googleapis.com/',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_GOOGLE_TOKEN_URL: Type.String({
-    default: 'https://oauth2.googleapis.com/token',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
-  SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
-  SHEETPORT_GOOGLE_READS_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
-  /** Seconds between checks of a watched Google tab; 0 turns watching off. */
+  ...googleEnv,
+  /** Seconds between checks of a watched tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Comma-separated host names, served without an admin token besides the loopback ones. */
@@ -115,12 +104,8 @@ export interface Config {
   metrics: boolean;
   webhookAllowPrivate: boolean;
   events: EventSettings;
-  /** Watching Google tabs for changes: off when null. */
-  watch: { intervalMs: number; readsPerMinute: number } | null;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+  /** Watching mirrored tabs for changes: off when null. */
+  watch: { intervalMs: number } | null;
 }
 
 /** Reads the settings from `env` (the process environment by default); throws ConfigError. */
@@ -180,16 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       streamsPerServer: parsed.SHEETPORT_EVENT_STREAMS_MAX,
     },
     watch: watchSettings(parsed),
-    google: {
-      credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
-      apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,
-      // The client library joins paths onto the root URL, which must end in a slash.
-      apiUrl: parsed.SHEETPORT_GOOGLE_API_URL.replace(/\/?$/, '/'),
-      driveUrl: parsed.SHEETPORT_GOOGLE_DRIVE_URL.replace(/\/?$/, '/'),
-      tokenUrl: parsed.SHEETPORT_GOOGLE_TOKEN_URL,
-      deadlineMs: parsed.SHEETPORT_GOOGLE_DEADLINE_MS,
-      writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
-    },
+    google: googleSettings(parsed),
   };
 }
 
@@ -202,7 +178,7 @@ function watchSettings(parsed: Env): Config['watch'] {
       `SHEETPORT_WATCH_INTERVAL_SECONDS is ${seconds}: it must be 0 (watching off) or 5 or more.`,
     );
   }
-  return { intervalMs: seconds * 1000, readsPerMinute: parsed.SHEETPORT_GOOGLE_READS_PER_MINUTE };
+  return { intervalMs: seconds * 1000 };
 }
 
 /** `sheets.lan, box.local:8080` as host names without their ports, lower case. */

@@ -4,17 +4,16 @@ import { join } from 'node:path';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
 import type { ProviderTable } from '../providers/provider.ts';
 import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
-import { newSheetId } from '../sheets/sheet-id.ts';
-import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
+import { newSheetId } from '../model/sheet-id.ts';
+import type { Sheet, SheetSettings } from '../model/sheet.ts';
 import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
-import { columnsFromHeader } from '../sources/header.ts';
-import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../sources/every-tab.ts';
-import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
+import { columnsFromHeader } from '../files/header.ts';
+import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../files/every-tab.ts';
+import type { NewMirroredSheet, NewScratchSheet } from './schemas.ts';
 import { readUploadForm } from './upload-form.ts';
 
 /** What a new sheet gets unless told otherwise, and the limits it must keep within. */
@@ -23,7 +22,7 @@ export interface NewSheetPolicy {
   limits: Limits;
 }
 
-/** The three ways to make a sheet: from scratch, from an uploaded file, from a Google tab. */
+/** The three ways to make a sheet: from scratch, from an uploaded file, from a provider's tab. */
 export async function createFromScratch(
   sheets: Sheets,
   body: Static<typeof NewScratchSheet>,
@@ -56,7 +55,7 @@ export async function createFromUpload(
     const { path, fileName, ...form } = await readUploadForm(request, dir);
     const options = { ...form, settings: policy.settings, limits: policy.limits };
     // The file readers (CSV, XLSX) load with the first upload, not with the server.
-    const { importEveryTab, importFile, wantsEveryTab } = await import('../sources/import-file.ts');
+    const { importEveryTab, importFile, wantsEveryTab } = await import('../files/import-file.ts');
     return wantsEveryTab(options)
       ? await importEveryTab(sheets, path, fileName, options)
       : await importFile(sheets, path, fileName, options);
@@ -66,45 +65,43 @@ export async function createFromUpload(
 }
 
 /**
- * Connects a tab of a Google spreadsheet, or every tab (`*`): reads it whole, then keeps it as a
- * mirrored sheet. A tab is mirrored by one sheet at most: connecting it again answers 409
- * `already-connected`; with `*`, tabs already connected are skipped.
+ * Connects a tab of a provider's spreadsheet, or every tab (`*`): reads it whole, then keeps it
+ * as a mirrored sheet. The registry finds the provider `source.provider` names, and the provider
+ * reads the rest of `source`. A tab is mirrored by one sheet at most: connecting it again answers
+ * 409 `already-connected`; with `*`, tabs already connected are skipped.
  */
-export async function createFromGoogle(
+export async function createFromProvider(
   sheets: Sheets,
-  body: Static<typeof NewGoogleSheet>,
+  body: NewMirroredSheet,
   policy: NewSheetPolicy,
 ): Promise<Sheet | SheetsCreated> {
-  const google = sheets.providers.google;
-  if (google === undefined) {
-    throw new Problem(
-      'provider-not-configured',
-      'This server has no Google access configured: set SHEETPORT_GOOGLE_CREDENTIALS (or SHEETPORT_GOOGLE_API_KEY for read-only sheets), as the README explains.',
-    );
-  }
-  const spreadsheetId = parseSpreadsheetId(body.source.spreadsheetId);
+  const kind = sheets.providers.kind(body.source.provider);
+  const request = kind.parseSource(body.source);
+  const provider = sheets.providers.live(kind.name);
+  const { document } = request;
   const settings = {
     ...policy.settings,
     freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
   };
-  if (body.source.tab === everyTab) {
-    const { title, tabs } = await google.connectEveryTab(spreadsheetId);
+  const tabOf = (table: ProviderTable) => kind.tabOf(table.source);
+  if (request.tab === everyTab) {
+    const { title, tabs } = await provider.connectEveryTab(document);
     for (const { table } of tabs.read) checkTable(table, policy.limits);
     const name = body.name ?? title;
     const made = tabs.read.map(({ tab, table }) => ({
-      draft: { ...googleDraft(table, settings), name: tabSheetName(name, tab) },
+      draft: { ...mirroredDraft(table, settings), name: tabSheetName(name, tab) },
       rows: [table.rows],
       tab,
-      tabId: tabIdOf(table),
+      tabId: tabOf(table).id,
     }));
-    const created = await sheets.connectTabs(spreadsheetId, async (connected) => {
+    const created = await sheets.connectTabs(kind.name, document, async (connected) => {
       // Tabs already connected are left out, as tabs without a header are: the rest still come in.
       const free = made.filter(({ tabId }) => !connected.has(tabId));
       const taken = made.flatMap(({ tab, tabId }) => {
         const sheet = connected.get(tabId);
         return sheet === undefined ? [] : [{ tab, sheet }];
       });
-      if (free.length === 0) throw everyTabConnected(spreadsheetId, taken);
+      if (free.length === 0) throw everyTabConnected(document, taken);
       const skipped = taken.map(({ tab, sheet }) => ({
         tab,
         reason: `Already connected as sheet "${sheet.name}" (${sheet.id}).`,
@@ -115,15 +112,13 @@ export async function createFromGoogle(
     for (const sheet of created.sheets) sheets.synced(sheet.id);
     return created;
   }
-  const table = await google.connect(spreadsheetId, body.source.tab);
+  const table = await provider.connect(request);
   checkTable(table, policy.limits);
-  const draft = {
-    ...googleDraft(table, settings),
-    name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
-  };
-  const sheet = await sheets.connectTabs(spreadsheetId, async (connected) => {
-    const taken = connected.get(tabIdOf(table));
-    if (taken !== undefined) throw tabConnected(spreadsheetId, taken);
+  const tab = tabOf(table);
+  const draft = { ...mirroredDraft(table, settings), name: body.name ?? tab.title };
+  const sheet = await sheets.connectTabs(kind.name, document, async (connected) => {
+    const taken = connected.get(tab.id);
+    if (taken !== undefined) throw tabConnected(document, tab.title, taken);
     return sheets.createSheet(draft, [table.rows]);
   });
   sheets.synced(draft.id);
@@ -131,26 +126,21 @@ export async function createFromGoogle(
 }
 
 /** One tab, one sheet: two sheets pushing to one tab would each take the other's rows as edits. */
-function tabConnected(spreadsheetId: string, sheet: Sheet): Problem {
-  const tab = sheet.source.provider === 'google' ? sheet.source.tab : '';
+function tabConnected(document: string, tab: string, sheet: Sheet): Problem {
   return new Problem(
     'already-connected',
-    `Tab "${tab}" of spreadsheet ${spreadsheetId} is already connected as sheet "${sheet.name}" (${sheet.id}); use that sheet, or delete it first.`,
+    `Tab "${tab}" of spreadsheet ${document} is already connected as sheet "${sheet.name}" (${sheet.id}); use that sheet, or delete it first.`,
     { sheet: { id: sheet.id, name: sheet.name } },
   );
 }
 
-function everyTabConnected(spreadsheetId: string, taken: { tab: string; sheet: Sheet }[]): Problem {
+function everyTabConnected(document: string, taken: { tab: string; sheet: Sheet }[]): Problem {
   const list = taken.map(({ tab, sheet }) => `"${tab}" as "${sheet.name}" (${sheet.id})`);
   return new Problem(
     'already-connected',
-    `Every tab of spreadsheet ${spreadsheetId} is already connected: ${list.join(', ')}.`,
+    `Every tab of spreadsheet ${document} is already connected: ${list.join(', ')}.`,
     { sheets: taken.map(({ tab, sheet }) => ({ tab, id: sheet.id, name: sheet.name })) },
   );
-}
-
-function tabIdOf(table: ProviderTable): number {
-  return table.source.provider === 'google' ? table.source.tabId : 0;
 }
 
 function checkTable(table: ProviderTable, limits: Limits): void {
@@ -158,6 +148,6 @@ function checkTable(table: ProviderTable, limits: Limits): void {
   checkCells(table.rows, limits);
 }
 
-function googleDraft(table: ProviderTable, settings: SheetSettings) {
+function mirroredDraft(table: ProviderTable, settings: SheetSettings) {
   return { id: newSheetId(), columns: table.columns, source: table.source, settings };
 }

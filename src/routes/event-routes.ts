@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allowedOriginsOf, type AccessControl } from '../access/access-control.ts';
 import { Problem } from '../errors/problem.ts';
 import type { EventSettings } from '../sheets/event-settings.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { EventPages, EventStream } from './event-stream.ts';
 import { documentedOnce, problemResponses, rowOperation } from './schemas.ts';
@@ -48,7 +48,7 @@ export async function eventRoutes(
     request: FastifyRequest<{ Params: { sheetId: string } }>,
     reply: FastifyReply,
   ) {
-    const sheet = await sheets.forRead(request, request.params.sheetId);
+    const sheet = await sheets.loadFresh(request, request.params.sheetId);
     const release = slots.take(request.ip);
     let stream: EventStream;
     try {

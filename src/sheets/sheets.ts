@@ -1,6 +1,6 @@
 import { Problem } from '../errors/problem.ts';
-import type { GoogleProvider } from '../providers/google/google-provider.ts';
 import type { SheetProvider } from '../providers/provider.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ReadPlan } from '../query/plan.ts';
 import type {
   ApiKeyRecord,
@@ -13,17 +13,21 @@ import type {
   WriteRequest,
 } from '../store/store.ts';
 import type { Cell } from '../cells/cell.ts';
-import { MirrorWritePath } from './mirror-write-path.ts';
-import type { Sheet } from './sheet.ts';
-import { SheetMirror } from './sheet-mirror.ts';
-import type { WriteResult } from './write-effect.ts';
-import { StoreWritePath, type WritePath } from './write-path.ts';
+import type { Sheet } from '../model/sheet.ts';
+import type { WriteResult } from '../model/write-effect.ts';
+import type { SheetMirror } from './sheet-mirror.ts';
 import { EventFeed } from './event-feed.ts';
-import { WriteQueue } from './write-queue.ts';
+import type { WriteQueue } from './write-queue.ts';
 
-/** The spreadsheet services sheets can be connected to; absent when not configured. */
-export interface Providers {
-  google?: GoogleProvider | undefined;
+/** What sheets are served through, built beforehand (see app.ts). */
+export interface SheetsDeps {
+  store: SheetStore;
+  /** The spreadsheet services sheets can mirror, looked up by their source's `provider`. */
+  providers: ProviderRegistry;
+  /** Every write goes through it, on the write path that fits where its sheet lives. */
+  queue: WriteQueue;
+  /** Keeps the copies of mirrored sheets fresh. */
+  mirror: SheetMirror;
 }
 
 /**
@@ -47,41 +51,23 @@ export class Sheets {
     | 'latestEventSeq'
     | 'eventCursor'
   >;
+  readonly providers: ProviderRegistry;
+  readonly #store: SheetStore;
   readonly #queue: WriteQueue;
   readonly #mirror: SheetMirror;
   readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
 
-  constructor(
-    private readonly store: SheetStore,
-    readonly providers: Providers,
-    /** Told of every commit of the write queue: the sheet's kind and its number of writes. */
-    onBatch?: (kind: string, writes: number) => void,
-  ) {
+  constructor({ store, providers, queue, mirror }: SheetsDeps) {
+    this.#store = store;
+    this.providers = providers;
+    this.#queue = queue;
+    this.#mirror = mirror;
     this.events = new EventFeed((ids) => store.latestEventSeqs(ids), 1000);
     this.outbox = store;
-    const storePath = new StoreWritePath(store);
-    const mirrorPaths = new Map<SheetProvider, WritePath>();
-    this.#queue = new WriteQueue(
-      store,
-      (sheet) => {
-        if (sheet.source.provider === 'scratch' || sheet.source.provider === 'upload')
-          return storePath;
-        const provider = this.providerFor(sheet);
-        if (provider === null) return unconfigured(sheet);
-        let path = mirrorPaths.get(provider);
-        if (path === undefined) {
-          path = new MirrorWritePath(store, this.#mirror, provider);
-          mirrorPaths.set(provider, path);
-        }
-        return path;
-      },
-      onBatch,
-    );
-    this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
   }
 
   async createWebhook(webhook: Parameters<SheetStore['createWebhook']>[0]): Promise<WebhookRecord> {
-    const record = await this.store.createWebhook(webhook);
+    const record = await this.#store.createWebhook(webhook);
     this.events.webhookAdded(record.sheetId);
     return record;
   }
@@ -101,13 +87,8 @@ export class Sheets {
     );
   }
 
-  /** Writes waiting for their turn, by sheet kind. */
-  queueDepth(): Map<string, number> {
-    return this.#queue.depthByKind();
-  }
-
   providerFor(sheet: Sheet): SheetProvider | null {
-    return sheet.source.provider === 'google' ? (this.providers.google ?? null) : null;
+    return this.providers.providerOf(sheet.source);
   }
 
   /**
@@ -117,40 +98,43 @@ export class Sheets {
   lookup(request: object, id: string): Promise<Sheet | null> {
     let found = this.#lookups.get(request);
     if (found?.id !== id) {
-      found = { id, sheet: this.store.getSheet(id) };
+      found = { id, sheet: this.#store.getSheet(id) };
       this.#lookups.set(request, found);
     }
     return found.sheet;
   }
 
   async get(id: string): Promise<Sheet> {
-    const sheet = await this.store.getSheet(id);
+    const sheet = await this.#store.getSheet(id);
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     return sheet;
   }
 
   /** The sheet as the store has it now, past any lookup made for a request; null when none. */
   find(id: string): Promise<Sheet | null> {
-    return this.store.getSheet(id);
+    return this.#store.getSheet(id);
   }
 
   list(): Promise<Sheet[]> {
-    return this.store.listSheets();
+    return this.#store.listSheets();
   }
 
-  /** The sheet a request names, with rows no older than its freshness window. */
-  async forRead(request: object, id: string): Promise<Sheet> {
+  /**
+   * The sheet a request names, to read or to plan a write on: 404 when there is none, and its
+   * copy re-read first when older than its freshness window (a sheet of a provider).
+   */
+  async loadFresh(request: object, id: string): Promise<Sheet> {
     const sheet = await this.lookup(request, id);
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     return this.#mirror.fresh(sheet);
   }
 
   readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
-    return this.store.readJson(sheet, plan);
+    return this.#store.readJson(sheet, plan);
   }
 
   readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
-    return this.store.readCells(sheet, plan);
+    return this.#store.readCells(sheet, plan);
   }
 
   /**
@@ -173,27 +157,28 @@ export class Sheets {
   }
 
   createSheet(draft: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet> {
-    return this.store.createSheet(draft, rows);
+    return this.#store.createSheet(draft, rows);
   }
 
   /**
-   * Runs `connect` with the sheets that already mirror tabs of the spreadsheet, by tab id, while
-   * no other connect to it runs, on this server or any other of the store: what `connect` makes
-   * is then seen by the next one, so two connects of one tab never both make a sheet.
+   * Runs `connect` with the sheets that already mirror tabs of the provider's document, by tab
+   * id, while no other connect to it runs, on this server or any other of the store: what
+   * `connect` makes is then seen by the next one, so two connects of one tab never both make a
+   * sheet.
    */
   connectTabs<T>(
-    spreadsheetId: string,
-    connect: (connected: Map<number, Sheet>) => Promise<T>,
+    provider: string,
+    document: string,
+    connect: (connected: Map<string, Sheet>) => Promise<T>,
   ): Promise<T> {
-    const lock = `google-spreadsheet:${spreadsheetId}`;
-    return this.#queue.exclusive(lock, () =>
-      this.store.withSheetLock(lock, async () => {
-        const connected = new Map<number, Sheet>();
-        for (const sheet of await this.store.listSheets()) {
-          const { source } = sheet;
-          if (source.provider === 'google' && source.spreadsheetId === spreadsheetId) {
-            connected.set(source.tabId, sheet);
-          }
+    const lock = `${provider}-spreadsheet:${document}`;
+    return this.#queue.takeTurn(lock, () =>
+      this.#store.withSheetLock(lock, async () => {
+        const connected = new Map<string, Sheet>();
+        for (const sheet of await this.#store.listSheets()) {
+          const tab =
+            sheet.source.provider === provider ? this.providers.tabOf(sheet.source) : null;
+          if (tab?.document === document) connected.set(tab.id, sheet);
         }
         return connect(connected);
       }),
@@ -201,7 +186,7 @@ export class Sheets {
   }
 
   async update(id: string, changes: SheetChanges): Promise<Sheet> {
-    const updated = await this.store.updateSheet(id, changes);
+    const updated = await this.#store.updateSheet(id, changes);
     if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     this.events.accessChanged(updated.id);
     return updated;
@@ -226,7 +211,7 @@ export class Sheets {
 
   async remove(id: string): Promise<void> {
     const sheet = await this.get(id);
-    await this.#queue.exclusive(sheet.id, () => this.store.deleteSheet(sheet.id));
+    await this.#queue.takeTurn(sheet.id, () => this.#store.deleteSheet(sheet.id));
     this.#mirror.forget(sheet.id);
     this.events.accessChanged(sheet.id);
   }
@@ -238,24 +223,24 @@ export class Sheets {
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {
-    return this.store.createKey(key);
+    return this.#store.createKey(key);
   }
 
   listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
-    return this.store.listKeys(sheetId);
+    return this.#store.listKeys(sheetId);
   }
 
   async rotateKey(
     ...args: Parameters<SheetStore['rotateKey']>
   ): Promise<Awaited<ReturnType<SheetStore['rotateKey']>>> {
-    const outcome = await this.store.rotateKey(...args);
+    const outcome = await this.#store.rotateKey(...args);
     // An overlap of 0 ends the old key now.
     this.events.accessChanged(args[0]);
     return outcome;
   }
 
   async deleteKey(sheetId: string, id: string): Promise<boolean> {
-    const deleted = await this.store.deleteKey(sheetId, id);
+    const deleted = await this.#store.deleteKey(sheetId, id);
     if (deleted) this.events.accessChanged(sheetId);
     return deleted;
   }
@@ -266,22 +251,10 @@ export class Sheets {
     page: { limit: number; maxBytes: number },
     notBefore: Date,
   ) {
-    return this.store.eventsAfterSeq(sheetId, seq, page, notBefore);
+    return this.#store.eventsAfterSeq(sheetId, seq, page, notBefore);
   }
 
   eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
-    return this.store.eventBytesAfter(sheetId, seq, limit);
+    return this.#store.eventBytesAfter(sheetId, seq, limit);
   }
-}
-
-function unconfigured(sheet: Sheet): WritePath {
-  return {
-    async commit(_sheet, writes) {
-      const problem = new Problem(
-        'provider-not-configured',
-        `Sheet "${sheet.name}" mirrors a ${sheet.source.provider} spreadsheet, but this server has no ${sheet.source.provider} access configured; see the README.`,
-      );
-      return writes.map(() => problem);
-    },
-  };
 }

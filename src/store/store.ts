@@ -1,8 +1,8 @@
 import type { Cell } from '../cells/cell.ts';
 import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
-import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
-import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
-import type { WriteResult } from '../sheets/write-effect.ts';
+import type { ReadPlan, WriteOp } from '../query/plan.ts';
+import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
+import type { WriteEffect, WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { WritePlan } from './plan-write.ts';
 
 /** An API key as stored: its secret only as a hash. */

@@ -1,7 +1,7 @@
 import type { sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
-import type { GoogleSource } from '../../sheets/sheet.ts';
-import { checkRowWidth, columnsFromHeader } from '../../sources/header.ts';
+import type { GoogleSource } from './google-source.ts';
+import { checkRowWidth, columnsFromHeader } from '../../files/header.ts';
 import type { ProviderTable } from '../provider.ts';
 import { cellFromGoogle } from './google-cells.ts';
 import { pushTagsOf } from './google-requests.ts';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Cell } from '../../cells/cell.ts';
-import type { GoogleSource, SheetSource } from '../../sheets/sheet.ts';
+import type { SheetSource } from '../../model/sheet.ts';
+import type { GoogleSource } from './google-source.ts';
 
 /**
  * The spreadsheet's Drive version at which each tab was last read, with a digest of what the read
