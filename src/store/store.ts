@@ -2,7 +2,7 @@ import type { Cell } from '../cells/cell.ts';
 import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
-import type { WriteEffect, WriteOutcome, WriteResult } from '../model/write-effect.ts';
+import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { WritePlan } from './plan-write.ts';
 
 /** An API key as stored: its secret only as a hash. */
