@@ -20,7 +20,13 @@ export const blockBytes = 16_384;
 
 /** The blocks of one sheet within a write transaction, changed as its rows are. */
 export class RowBlocks {
+  /** Every block's head, read once a write needs more than the last one. */
   #heads: BlockHead[] | null = null;
+  /**
+   * The last block's head, for appends: reading every head costs a page per block (each block
+   * lives on its own pages), which grew a one-row append with the sheet.
+   */
+  #last: BlockHead | null | undefined = undefined;
 
   constructor(
     private readonly db: Dialect,
@@ -29,10 +35,9 @@ export class RowBlocks {
 
   /** Rows appended at the end: into the last block while it has room, then into new ones. */
   *appended(rows: StoredRow[]): Work<void> {
-    const heads = yield* this.#loaded();
-    const last = heads.at(-1);
+    const last = yield* this.#tail();
     let next = 0;
-    if (last !== undefined && last.bytes < blockBytes) {
+    if (last !== null && last.bytes < blockBytes) {
       const taken: string[] = [];
       let bytes = last.bytes;
       while (next < rows.length && bytes < blockBytes) {
@@ -46,9 +51,11 @@ export class RowBlocks {
       last.bytes = bytes;
     }
     const fresh = group(rows.slice(next), (last?.block ?? -1) + 1);
-    if (fresh.length > 0) yield* this.db.insertBlocks(this.key, fresh);
-    for (const block of fresh)
-      heads.push({ block: block.block, count: block.count, bytes: block.json.length });
+    if (fresh.length === 0) return;
+    yield* this.db.insertBlocks(this.key, fresh);
+    const added = fresh.map(({ block, count, json }) => ({ block, count, bytes: json.length }));
+    this.#heads?.push(...added);
+    this.#last = added.at(-1) ?? null;
   }
 
   /** Rows changed in place: their blocks are joined again. */
@@ -114,6 +121,12 @@ export class RowBlocks {
       }
       start += head.count;
     }
+  }
+
+  *#tail(): Work<BlockHead | null> {
+    if (this.#heads !== null) return this.#heads.at(-1) ?? null;
+    if (this.#last === undefined) this.#last = yield* this.db.lastBlockHead(this.key);
+    return this.#last;
   }
 
   *#loaded(): Work<BlockHead[]> {

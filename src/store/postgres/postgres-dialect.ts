@@ -433,6 +433,14 @@ export class PostgresDialect implements Dialect {
     );
   }
 
+  *lastBlockHead(key: number): Work<BlockHead | null> {
+    const [head] = yield* this.#all<BlockHead>(
+      'SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block DESC LIMIT 1',
+      [key],
+    );
+    return head ?? null;
+  }
+
   insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void> {
     return this.#run(
       'INSERT INTO blocks (sheet, block, count, json) SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])',

@@ -304,9 +304,19 @@ export class SqliteDialect implements Dialect {
   // Blocks
 
   blockHeads(key: number): Work<BlockHead[]> {
+    // octet_length is read from the stored value's header; length would read the whole text
+    // of every block to count its characters.
     return this.#all(
-      'SELECT block, count, length(json) AS bytes FROM blocks WHERE sheet = ? ORDER BY block',
+      'SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = ? ORDER BY block',
       [key],
+    );
+  }
+
+  lastBlockHead(key: number): Work<BlockHead | null> {
+    return this.#one(
+      'SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = ? ORDER BY block DESC LIMIT 1',
+      [key],
+      (head: BlockHead) => head,
     );
   }
 
