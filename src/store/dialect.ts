@@ -140,8 +140,8 @@ export interface Dialect {
 
   // Blocks: a large sheet's rows joined, a run of consecutive rows each (see row-blocks.ts)
   blockHeads(key: number): Work<BlockHead[]>;
-  /** The last block's head alone: all an append needs, read without walking every block. */
-  lastBlockHead(key: number): Work<BlockHead | null>;
+  /** The last `limit` blocks' heads, in order: all an append needs, without walking every block. */
+  lastBlockHeads(key: number, limit: number): Work<BlockHead[]>;
   insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void>;
   /** Adds rows' joined JSON at the end of a block. */
   appendToBlock(key: number, block: number, count: number, json: string): Work<void>;

@@ -433,12 +433,12 @@ export class PostgresDialect implements Dialect {
     );
   }
 
-  *lastBlockHead(key: number): Work<BlockHead | null> {
-    const [head] = yield* this.#all<BlockHead>(
-      'SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block DESC LIMIT 1',
-      [key],
+  lastBlockHeads(key: number, limit: number): Work<BlockHead[]> {
+    return this.#all(
+      `SELECT * FROM (SELECT block, count, octet_length(json) AS bytes FROM blocks
+         WHERE sheet = $1 ORDER BY block DESC LIMIT $2) AS last ORDER BY block`,
+      [key, limit],
     );
-    return head ?? null;
   }
 
   insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): Work<void> {

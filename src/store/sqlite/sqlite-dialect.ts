@@ -312,11 +312,11 @@ export class SqliteDialect implements Dialect {
     );
   }
 
-  lastBlockHead(key: number): Work<BlockHead | null> {
-    return this.#one(
-      'SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = ? ORDER BY block DESC LIMIT 1',
-      [key],
-      (head: BlockHead) => head,
+  lastBlockHeads(key: number, limit: number): Work<BlockHead[]> {
+    return this.#all(
+      `SELECT * FROM (SELECT block, count, octet_length(json) AS bytes FROM blocks
+         WHERE sheet = ? ORDER BY block DESC LIMIT ?) ORDER BY block`,
+      [key, limit],
     );
   }
 
