@@ -25,8 +25,8 @@ export const blockBytes = 16_384;
 export const inlineBytes = 900;
 /** Blocks smaller than this at the end of a sheet are its tail, joined into one when it is full. */
 const smallBytes = blockBytes / 2;
-/** At most this many tail blocks are read: more than a full block's worth of small ones. */
-const tailReach = 64;
+/** The last blocks an append reads; the tail is joined before it outgrows half of them. */
+const tailReach = 32;
 
 /** The blocks of one sheet within a write transaction, changed as its rows are. */
 export class RowBlocks {
@@ -80,7 +80,8 @@ export class RowBlocks {
       ...fresh.map(({ block, count, json }) => ({ block, count, bytes: json.length })),
     ];
     const small = smallTail(grown);
-    if (small.length > 1 && small.reduce((sum, head) => sum + head.bytes, 0) >= blockBytes) {
+    const full = small.reduce((sum, head) => sum + head.bytes, 0) >= blockBytes;
+    if (small.length > 1 && (full || small.length >= tailReach / 2)) {
       const before = grown.slice(0, grown.length - small.length);
       const start = tailStart + before.reduce((sum, head) => sum + head.count, 0);
       const [into, ...rest] = small as [BlockHead, ...BlockHead[]];
