@@ -175,3 +175,50 @@ test(`${backend}: a large sheet read from its blocks equals its rows after any s
     { numRuns: backend === 'sqlite' ? 60 : 25 },
   );
 });
+
+test(`${backend}: a sheet grown by single-row POSTs reads from its blocks as its rows, as its small tail blocks fill and join`, async (t) => {
+  const { store, dispose } = await openTestStore({ indexThreshold: 0 });
+  t.after(dispose);
+  const short = (n: number): Cell[] => [n, `Zoë ${n}`];
+  const model = Array.from({ length: 70 }, (_, n) => short(n));
+  await store.createSheet(
+    {
+      id: 'grown',
+      name: 'grown',
+      columns,
+      source: { provider: 'scratch' },
+      settings: { deleteEnabled: true },
+    },
+    [model.map((cells) => [...cells])],
+  );
+  // Commits of one to three rows, as POSTs arrive; every few, an update or a delete in the
+  // same commit, which reads every block while the appends change the last ones.
+  for (let n = 70; n < 1200;) {
+    const writes: WriteRequest[] = [];
+    for (let i = 0; i < 1 + (n % 3); i++) {
+      const cells = short(n++);
+      writes.push({ op: { kind: 'append', rows: [[...cells]] }, ifMatch: null });
+      model.push(cells);
+    }
+    if (n % 97 < 3) {
+      const at = n % model.length;
+      writes.push({ op: { kind: 'delete', selection: { ids: [at] } }, ifMatch: null });
+      model.splice(at, 1);
+      writes.push({ op: { kind: 'append', rows: [short(n)] }, ifMatch: null });
+      model.push(short(n++));
+    } else if (n % 89 < 3) {
+      const cells = new Map<number, Cell>([[1, `changed ${n}`]]);
+      const ids = [model.length - 1, n % model.length];
+      writes.push({ op: { kind: 'patch', selection: { ids }, cells }, ifMatch: null });
+      for (const i of new Set(ids)) (model[i] as Cell[])[1] = `changed ${n}`;
+    }
+    const results = await store.writeRows('grown', writes);
+    assert.ok(results.every((result) => !(result instanceof Error)));
+  }
+  const { fromBlocks, fromRows } = await both(store, 'grown');
+  assert.deepEqual(fromRows, model);
+  assert.deepEqual(
+    fromBlocks.map((object) => columns.map((column) => object[column] ?? null)),
+    model,
+  );
+});

@@ -143,6 +143,8 @@ export interface Dialect {
 
   // Blocks: a large sheet's rows joined, a run of consecutive rows each (see row-blocks.ts)
   blockHeads(key: number): DbWork<BlockHead[]>;
+  /** The last `limit` blocks' heads, in order: all an append needs, without walking every block. */
+  lastBlockHeads(key: number, limit: number): DbWork<BlockHead[]>;
   insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): DbWork<void>;
   /** Adds rows' joined JSON at the end of a block. */
   appendToBlock(key: number, block: number, count: number, json: string): DbWork<void>;

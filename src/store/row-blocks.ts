@@ -17,38 +17,85 @@ export interface BlockHead {
 
 /** A block is filled to about this many bytes of JSON before the next one starts. */
 export const blockBytes = 16_384;
+/**
+ * Appends grow a block only while it stays this small: then it lives inside its b-tree page, and
+ * growing it rewrites that one page. A larger block spills onto pages of its own, all of which
+ * an append to it would rewrite (and sync to disk) for the sake of one row.
+ */
+export const inlineBytes = 900;
+/** Blocks smaller than this at the end of a sheet are its tail, joined into one when it is full. */
+const smallBytes = blockBytes / 2;
+/** The last blocks an append reads; the tail is joined before it outgrows half of them. */
+const tailReach = 32;
 
 /** The blocks of one sheet within a write transaction, changed as its rows are. */
 export class RowBlocks {
+  /** Every block's head, read once a write needs more than the tail. */
   #heads: BlockHead[] | null = null;
+  /**
+   * The last blocks' heads, for appends: reading every head costs a page per block (each full
+   * block lives on its own pages), which grew a one-row append with the sheet.
+   */
+  #last: BlockHead[] | null = null;
 
   constructor(
     private readonly db: Dialect,
     private readonly key: number,
   ) {}
 
-  /** Rows appended at the end: into the last block while it has room, then into new ones. */
+  /**
+   * Rows appended at the end: into the last block while it stays inline, then into new blocks.
+   * Once the small blocks at the end hold a full block's worth, they are joined into one, so a
+   * sheet grown by single-row POSTs is read in as few blocks as an imported one.
+   */
   *appended(rows: StoredRow[]): DbWork<void> {
-    const heads = yield* this.#loaded();
-    const last = heads.at(-1);
+    const [first] = rows;
+    if (first === undefined) return;
+    const last = yield* this.#lastHeads();
+    const tail = smallTail(last);
+    // Where the tail's rows start: the appended rows follow them.
+    const tailStart = first.pos - tail.reduce((sum, head) => sum + head.count, 0);
     let next = 0;
-    if (last !== undefined && last.bytes < blockBytes) {
+    const end = tail.at(-1);
+    if (end !== undefined) {
       const taken: string[] = [];
-      let bytes = last.bytes;
-      while (next < rows.length && bytes < blockBytes) {
+      let bytes = end.bytes;
+      for (; next < rows.length; next++) {
         const json = (rows[next] as StoredRow).json;
+        if (bytes + json.length + 1 > inlineBytes) break;
         taken.push(json);
         bytes += json.length + 1;
-        next++;
       }
-      yield* this.db.appendToBlock(this.key, last.block, taken.length, taken.join(','));
-      last.count += taken.length;
-      last.bytes = bytes;
+      if (taken.length > 0) {
+        yield* this.db.appendToBlock(this.key, end.block, taken.length, taken.join(','));
+        end.count += taken.length;
+        end.bytes = bytes;
+      }
     }
-    const fresh = group(rows.slice(next), (last?.block ?? -1) + 1);
+    const fresh = group(rows.slice(next), (last.at(-1)?.block ?? -1) + 1);
     if (fresh.length > 0) yield* this.db.insertBlocks(this.key, fresh);
-    for (const block of fresh)
-      heads.push({ block: block.block, count: block.count, bytes: block.json.length });
+    // The blocks from where the tail started, the small ones at their end joined once full.
+    const grown = [
+      ...tail,
+      ...fresh.map(({ block, count, json }) => ({ block, count, bytes: json.length })),
+    ];
+    const small = smallTail(grown);
+    const full = small.reduce((sum, head) => sum + head.bytes, 0) >= blockBytes;
+    if (small.length > 1 && (full || small.length >= tailReach / 2)) {
+      const before = grown.slice(0, grown.length - small.length);
+      const start = tailStart + before.reduce((sum, head) => sum + head.count, 0);
+      const [into, ...rest] = small as [BlockHead, ...BlockHead[]];
+      into.count = small.reduce((sum, head) => sum + head.count, 0);
+      into.bytes = yield* this.db.rejoinBlock(this.key, into.block, start, into.count);
+      yield* this.db.deleteBlocks(
+        this.key,
+        rest.map((head) => head.block),
+      );
+      grown.splice(before.length + 1);
+    }
+    if (this.#heads !== null)
+      this.#heads.splice(this.#heads.length - tail.length, tail.length, ...grown);
+    this.#last = [...last.slice(0, last.length - tail.length), ...grown].slice(-tailReach);
   }
 
   /** Rows changed in place: their blocks are joined again. */
@@ -116,10 +163,24 @@ export class RowBlocks {
     }
   }
 
+  /** The last blocks' heads, in order: every head if they were read, else the last few. */
+  *#lastHeads(): DbWork<BlockHead[]> {
+    if (this.#heads !== null) return this.#heads.slice(-tailReach);
+    this.#last ??= yield* this.db.lastBlockHeads(this.key, tailReach);
+    return this.#last;
+  }
+
   *#loaded(): DbWork<BlockHead[]> {
     this.#heads ??= yield* this.db.blockHeads(this.key);
     return this.#heads;
   }
+}
+
+/** The small blocks at the end of `heads`, which appends grow and then join. */
+function smallTail(heads: BlockHead[]): BlockHead[] {
+  let from = heads.length;
+  while (from > 0 && (heads[from - 1] as BlockHead).bytes < smallBytes) from--;
+  return heads.slice(from);
 }
 
 /** The index of the block that holds a position. */

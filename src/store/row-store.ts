@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
@@ -22,6 +21,7 @@ import {
   settleKey,
   settlePush,
 } from './idempotency-records.ts';
+import { newEventId } from './event-id.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { MemoryRows } from './memory-rows.ts';
@@ -815,7 +815,7 @@ function rowEvents(
     byType.set(change.type, merged);
   }
   return [...byType].map(([type, { rows, previous }]) => {
-    const id = `evt_${randomBytes(16).toString('base64url')}`;
+    const id = newEventId();
     const data =
       `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"${origin}",` +
       (actor === undefined ? '' : `"actor":${JSON.stringify(actor)},`) +
@@ -829,7 +829,7 @@ function rowEvents(
 /** A new header, found by a re-read: its own event, before the events of the rows it changed. */
 function columnsEvent(sheet: SheetRecord, previous: string[]): RowEvent {
   const timestamp = new Date().toISOString();
-  const id = `evt_${randomBytes(16).toString('base64url')}`;
+  const id = newEventId();
   const data =
     `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"provider",` +
     `"actor":{"type":"provider"},"columns":${JSON.stringify(sheet.columns)},` +

@@ -17,7 +17,6 @@ export const postgresFlavor: Flavor = {
   forUpdate: ' FOR UPDATE',
   skipLocked: ' SKIP LOCKED',
   // Read from the stored value's header; length would fetch the value to count its characters.
-  length: 'octet_length',
   bytes: (expr) => expr,
   entries: postgresEntries,
   rowsByRid: '',

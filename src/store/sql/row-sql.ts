@@ -94,10 +94,21 @@ export abstract class RowSql extends SheetSql {
 
   // Blocks
 
+  // Sizes in bytes: SQLite's length() of a text reads the whole text to count its characters.
   blockHeads(key: number): DbWork<BlockHead[]> {
     return this.all(
-      `SELECT block, count, ${this.flavor.length}(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block`,
+      `SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block`,
       [key],
+    );
+  }
+
+  lastBlockHeads(key: number, limit: number): DbWork<BlockHead[]> {
+    return this.all(
+      `SELECT * FROM (
+         SELECT block, count, octet_length(json) AS bytes FROM blocks
+         WHERE sheet = $1 ORDER BY block DESC LIMIT $2
+       ) AS last ORDER BY block`,
+      [key, limit],
     );
   }
 
@@ -115,7 +126,7 @@ export abstract class RowSql extends SheetSql {
          SELECT string_agg(json, ',') FROM (
            SELECT json FROM rows WHERE sheet = $1 AND pos >= $4 AND pos < $4 + $3 ORDER BY pos
          ) AS ordered
-       ) WHERE sheet = $1 AND block = $2 RETURNING ${this.flavor.length}(json) AS bytes`,
+       ) WHERE sheet = $1 AND block = $2 RETURNING octet_length(json) AS bytes`,
       [key, block, count, start],
     );
     return (row as { bytes: number }).bytes;

@@ -23,8 +23,6 @@ export interface Flavor {
   forUpdate: string;
   /** Appended to a locking SELECT to pass over rows another unit holds. */
   skipLocked: string;
-  /** The cheapest measure of a stored text's size that the engine compares with JSON lengths. */
-  length: 'length' | 'octet_length';
   /** A text expression answered as bytes, where the driver can hand them over without decoding. */
   bytes(expr: string): string;
   /** Conditions on the cell index's entries (see row-sets.ts). */

@@ -18,7 +18,6 @@ export const sqliteFlavor: Flavor = {
   // One writer at a time, and a unit runs whole: nothing can take a row it has read.
   forUpdate: '',
   skipLocked: '',
-  length: 'length',
   bytes: (expr) => `CAST(${expr} AS BLOB)`,
   entries: sqliteEntries,
   // By row id through its index: without statistics SQLite would walk the whole sheet.

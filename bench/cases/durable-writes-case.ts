@@ -1,0 +1,276 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runImport } from '../cli-import.ts';
+import { writeCsv } from '../data.ts';
+import { startDatabase, type Database } from '../database.ts';
+import { median } from '../load.ts';
+import { log, print } from '../output.ts';
+import { cli, git, root, work } from '../paths.ts';
+import { formatRate, table } from '../report.ts';
+import { startSheetport, type Server } from '../servers.ts';
+import { large, small } from '../setup.ts';
+import { hasWrk, luaPrelude, measureWithWrk, wrkThreads, type WrkTarget } from '../wrk-load.ts';
+
+/**
+ * Durable single-row POSTs, release 0.1.0 against the code as it is, side by side in one run:
+ * `SHEETPORT_SYNC=full` (an fsync at every commit, before the answer), wrk, a sheet of 10,000 and
+ * one of 100,000 rows, 4 and 16 connections. Each (sheet, connections) pair starts from a fresh
+ * copy of the imported sheet, warms both servers up, then runs them in turn, round after round,
+ * so that each round's pair saw the same machine and the same sheet size; the figure is the
+ * median of the rounds. The same runs on PostgreSQL (its defaults: fsync on, synchronous_commit
+ * on) are printed beside them when `BENCH_POSTGRES` is not `0`.
+ *
+ * Run on its own: `npm run build && node --import tsx bench/cases/durable-writes-case.ts`.
+ * `BENCH_QUICK=1` runs 4 s rounds; `BENCH_ROUNDS` and `BENCH_SECONDS` set them exactly;
+ * `BENCH_CURRENT=/path/to/dist/cli.js` measures another build as "now".
+ */
+const release = { name: '0.1.0', commit: 'b90eb11' } as const;
+const quick = process.env.BENCH_QUICK === '1';
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const runSeconds = Number(process.env.BENCH_SECONDS ?? (quick ? 4 : 10));
+const warmupSeconds = quick ? 2 : 3;
+/** `BENCH_ROWS=10000` or `BENCH_CONNECTIONS=16` keep only that sheet or that concurrency. */
+const sheets = [small, large].filter(
+  (sheet) => (process.env.BENCH_ROWS ?? String(sheet.rows)) === String(sheet.rows),
+);
+const connectionCounts = [4, 16].filter(
+  (c) => (process.env.BENCH_CONNECTIONS ?? String(c)) === String(c),
+);
+
+interface Version {
+  label: string;
+  program: string;
+}
+
+export interface DurableWriteRow {
+  store: 'SQLite' | 'PostgreSQL';
+  rows: number;
+  connections: number;
+  /** Requests per second of each round, by version label. */
+  runs: Map<string, number[]>;
+  /** non-2xx answers and socket errors over all rounds, by version label. */
+  failures: Map<string, number>;
+  /**
+   * CPU the server (and PostgreSQL, for its rows) used per answered request, in ms, by version
+   * label: steadier than the rates on a machine that other work shares.
+   */
+  cpuMs: Map<string, number | null>;
+}
+
+/** 0.1.0's dist/cli.js, built in a tree exported from git, reused if already built. */
+export function buildRelease(): string {
+  const dir = join(tmpdir(), `sheetport-${release.name}-${release.commit}`);
+  const program = join(dir, 'dist', 'cli.js');
+  if (existsSync(program)) return program;
+  log(`exporting ${release.commit} into ${dir} and building it`);
+  execFileSync(
+    'sh',
+    ['-c', `mkdir -p "${dir}" && git archive ${release.commit} | tar -x -C "${dir}"`],
+    {
+      cwd: root,
+    },
+  );
+  const modules = join(dir, 'node_modules');
+  if (!existsSync(modules))
+    execFileSync('ln', ['-s', realpathSync(join(root, 'node_modules')), modules]);
+  execFileSync(
+    process.execPath,
+    [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: dir,
+      stdio: 'inherit',
+    },
+  );
+  return program;
+}
+
+/** wrk POSTs of one new row each, numbered so that no two are alike across threads and runs. */
+function postScript(path: string): string {
+  return [
+    luaPrelude(['count']),
+    'wrk.method = "POST"',
+    'wrk.headers["Content-Type"] = "application/json"',
+    'function request()',
+    '  count = count + 1',
+    `  local n = run * 10000000 + count * ${wrkThreads} + offset`,
+    '  local body = string.format(\'{"id":%d,"name":"Bench Writer","email":"writer.%d@example.com","age":%d,"city":"Oslo","active":"yes"}\', n, n, 30 + n % 40)',
+    `  return wrk.format("POST", "${path}", nil, body)`,
+    'end',
+    '',
+  ].join('\n');
+}
+
+/** One store's runs: every (sheet, connections) pair, both versions interleaved. */
+async function measureStore(
+  store: DurableWriteRow['store'],
+  versions: Version[],
+  database: Database | null,
+  dir: string,
+): Promise<DurableWriteRow[]> {
+  const rows: DurableWriteRow[] = [];
+  let n = 0;
+  for (const sheet of sheets) {
+    const csv = join(dir, `${sheet.collection}.csv`);
+    if (!existsSync(csv)) await writeCsv(csv, sheet.rows, sheet.seed);
+    // SQLite: one import per version, copied for each pair; PostgreSQL: one database per pair.
+    const seeds = new Map<Version, { dataDir: string; id: string }>();
+    if (store === 'SQLite') {
+      for (const version of versions) {
+        const dataDir = join(dir, `seed-${n++}`);
+        const { id } = await runImport(dataDir, csv, sheet.collection, {}, version.program);
+        seeds.set(version, { dataDir, id });
+      }
+    }
+    for (const connections of connectionCounts) {
+      log(`\n${store}, ${sheet.rows.toLocaleString('en')} rows, ${connections} connections`);
+      const servers: Server[] = [];
+      try {
+        const targets: WrkTarget[] = [];
+        for (const version of versions) {
+          const dataDir = join(dir, `run-${n++}`);
+          let settings: Record<string, string> = {};
+          let id: string;
+          if (store === 'SQLite') {
+            const seed = seeds.get(version) as { dataDir: string; id: string };
+            await cp(seed.dataDir, dataDir, { recursive: true });
+            id = seed.id;
+          } else {
+            const url = await (database as Database).create(`durable_${n++}`);
+            settings = { SHEETPORT_DATABASE_URL: url };
+            ({ id } = await runImport(dataDir, csv, sheet.collection, settings, version.program));
+          }
+          const name = `${version.label}, ${store}`;
+          const server = await startSheetport(name, dataDir, id, settings, {
+            program: version.program,
+          });
+          servers.push(server);
+          targets.push({
+            name,
+            server,
+            path: `/api/v1/${id}`,
+            script: postScript(`/api/v1/${id}`),
+          });
+        }
+        const plan = { connections, warmupSeconds, runSeconds, runs: rounds };
+        const measured = await measureWithWrk(
+          targets,
+          plan,
+          log,
+          store === 'PostgreSQL' ? database : null,
+        );
+        rows.push({
+          store,
+          rows: sheet.rows,
+          connections,
+          runs: new Map(versions.map((v, i) => [v.label, measured[i]?.runs ?? []])),
+          cpuMs: new Map(
+            versions.map((v, i) => {
+              const m = measured[i];
+              if (m === undefined || m.serverCores === null || m.requestsPerSecond === 0) {
+                return [v.label, null];
+              }
+              const cores = m.serverCores + (m.databaseCores ?? 0);
+              return [v.label, (cores / m.requestsPerSecond) * 1000];
+            }),
+          ),
+          failures: new Map(
+            versions.map((v, i) => {
+              const m = measured[i];
+              return [v.label, m === undefined ? 0 : m.non2xx + m.errors + m.timeouts];
+            }),
+          ),
+        });
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    }
+    for (const seed of seeds.values()) await rm(seed.dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** The table: each version's median and rounds, and now's median over 0.1.0's. */
+function report(rows: DurableWriteRow[], versions: Version[]): string {
+  const [before, after] = versions as [Version, Version];
+  const header = ['store', 'sheet', 'conns'];
+  for (const version of versions) header.push(`${version.label} req/s (rounds)`);
+  for (const version of versions) header.push(`${version.label} CPU ms/req`);
+  header.push('now / 0.1.0 (median of round ratios)');
+  return table(
+    header,
+    rows.map((row) => {
+      const cells = [row.store, `${row.rows.toLocaleString('en')} rows`, String(row.connections)];
+      for (const version of versions) {
+        const runs = row.runs.get(version.label) ?? [];
+        const failed = row.failures.get(version.label) ?? 0;
+        cells.push(
+          `${formatRate(median(runs))} (${runs.map(formatRate).join(' / ')})${failed > 0 ? ` ${failed} failed` : ''}`,
+        );
+      }
+      for (const version of versions) {
+        const cpu = row.cpuMs.get(version.label);
+        cells.push(cpu === null || cpu === undefined ? '?' : cpu.toFixed(2));
+      }
+      const mine = row.runs.get(after.label) ?? [];
+      const theirs = row.runs.get(before.label) ?? [];
+      const ratios = mine.map((rate, i) => rate / (theirs[i] ?? Number.NaN));
+      cells.push(`${median(ratios).toFixed(2)}x`);
+      return cells;
+    }),
+  );
+}
+
+export async function durableWritesCase(database: Database | null): Promise<DurableWriteRow[]> {
+  if (!hasWrk()) throw new Error('the durable-writes case needs wrk (Debian package `wrk`)');
+  const versions: Version[] = [
+    { label: release.name, program: buildRelease() },
+    {
+      label: `now (${git('rev-parse', '--short', 'HEAD')})`,
+      program: process.env.BENCH_CURRENT ?? cli,
+    },
+  ];
+  // `BENCH_ALSO=label=/path/to/dist/cli.js,...` adds other builds to compare, in turn with these.
+  for (const extra of (process.env.BENCH_ALSO ?? '').split(',').filter(Boolean)) {
+    const [label = extra, program = ''] = extra.split('=');
+    versions.push({ label, program });
+  }
+  const dir = join(work, 'durable-writes');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  try {
+    const rows = await measureStore('SQLite', versions, null, dir);
+    if (database !== null)
+      rows.push(...(await measureStore('PostgreSQL', versions, database, dir)));
+    print('\n== Durable single-row POST: release 0.1.0 against now ==');
+    print(
+      `SHEETPORT_SYNC=full (SQLite), PostgreSQL with its defaults; wrk, ${wrkThreads} threads; each pair of servers on fresh`,
+    );
+    print(
+      `copies of the same import, warmed up ${warmupSeconds} s, then ${rounds} rounds of ${runSeconds} s, the two servers in turn.`,
+    );
+    print();
+    print(report(rows, versions));
+    return rows;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  void (async () => {
+    const database = process.env.BENCH_POSTGRES === '0' ? null : await startDatabase();
+    try {
+      await durableWritesCase(database);
+    } catch (error) {
+      log(
+        `durable-writes case failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      process.exitCode = 1;
+    } finally {
+      await database?.stop();
+    }
+  })();
+}
