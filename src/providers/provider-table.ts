@@ -1,5 +1,5 @@
 import type { Cell } from '../cells/cell.ts';
-import { checkRowWidth, columnsFromHeader } from '../sources/header.ts';
+import { checkRowWidth, columnsFromHeader } from '../files/header.ts';
 
 /** A tab read as a grid of typed cells made a table; and tables compared, for the checks before a push. */
 

@@ -1,6 +1,6 @@
 import type { Cell } from '../../cells/cell.ts';
-import { columnLetter } from '../../sources/header.ts';
-import type { WriteEffect } from '../../sheets/write-effect.ts';
+import { columnLetter } from '../../files/header.ts';
+import type { WriteEffect } from '../../model/write-effect.ts';
 import { cellToExcel, type GraphValue } from './excel-cells.ts';
 
 /**

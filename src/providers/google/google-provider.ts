@@ -1,9 +1,9 @@
 import { sheets, type sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
-import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
-import type { WriteEffect } from '../../sheets/write-effect.ts';
-import { readEveryTab, type EveryTab } from '../../sources/every-tab.ts';
+import type { GoogleSource, Sheet, SheetSource } from '../../model/sheet.ts';
+import type { WriteEffect } from '../../model/write-effect.ts';
+import { readEveryTab, type EveryTab } from '../../files/every-tab.ts';
 import type {
   ProviderTable,
   Push,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Cell } from '../../cells/cell.ts';
-import type { GoogleSource, SheetSource } from '../../sheets/sheet.ts';
+import type { GoogleSource, SheetSource } from '../../model/sheet.ts';
 
 /**
  * The spreadsheet's Drive version at which each tab was last read, with a digest of what the read

@@ -1,4 +1,8 @@
-/** Where a sheet's rows came from. Providers that mirror a live spreadsheet add their own kind. */
+/**
+ * Where a sheet's rows come from: its `source`, in the stored JSON and the API alike. The word
+ * means that alone in the code; file formats read and written are `files/`, not sources.
+ * Providers that mirror a live spreadsheet add their own kind.
+ */
 export type SheetSource = { provider: 'scratch' } | UploadSource | GoogleSource;
 
 /** A file imported once; a text file says how it was read, as given or as detected. */
