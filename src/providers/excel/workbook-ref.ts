@@ -1,16 +1,7 @@
 import { Problem } from '../../errors/problem.ts';
+import type { ExcelSource } from '../../model/sheet.ts';
 
-/**
- * A worksheet of an Excel workbook in OneDrive or SharePoint, by its drive and item ids; the
- * worksheet's id keeps finding it when the worksheet is renamed.
- */
-export interface ExcelSource {
-  provider: 'excel';
-  drive: string;
-  item: string;
-  tab: string;
-  worksheetId: string;
-}
+export type { ExcelSource } from '../../model/sheet.ts';
 
 /** A workbook as a user names it: by drive and item ids, or by a sharing link. */
 export type WorkbookRef = { drive: string; item: string } | { link: string };
