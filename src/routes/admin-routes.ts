@@ -14,6 +14,7 @@ import {
 } from '../access/access-control.ts';
 import type { Limits } from '../access/limits.ts';
 import {
+  createFromExcel,
   createFromGoogle,
   createFromScratch,
   createFromUpload,
@@ -23,6 +24,7 @@ import { keyRoutes } from './key-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import {
   adminParams,
+  NewExcelSheet,
   NewGoogleSheet,
   NewScratchSheet,
   adminOperation,
@@ -92,7 +94,9 @@ export async function adminRoutes(
         ...adminOperation('createSheet', 'sheets'),
         body: {
           content: {
-            'application/json': { schema: Type.Union([NewScratchSheet, NewGoogleSheet]) },
+            'application/json': {
+              schema: Type.Union([NewScratchSheet, NewGoogleSheet, NewExcelSheet]),
+            },
           },
         },
         response: {
@@ -104,7 +108,10 @@ export async function adminRoutes(
     },
     async (request, reply) => {
       const body = request.body as
-        Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet> | undefined;
+        | Static<typeof NewScratchSheet>
+        | Static<typeof NewGoogleSheet>
+        | Static<typeof NewExcelSheet>
+        | undefined;
       let created: Sheet | SheetsCreated;
       if (request.isMultipart()) created = await createFromUpload(sheets, request, policy);
       else if (body === undefined) {
@@ -113,8 +120,12 @@ export async function adminRoutes(
           'invalid-body',
           'A new sheet needs a body: JSON for a sheet from scratch or from a Google spreadsheet, or a multipart upload.',
         );
-      } else if ('source' in body) created = await createFromGoogle(sheets, body, policy);
-      else created = await createFromScratch(sheets, body, policy);
+      } else if ('source' in body) {
+        created =
+          body.source.provider === 'excel'
+            ? await createFromExcel(sheets, body as Static<typeof NewExcelSheet>, policy)
+            : await createFromGoogle(sheets, body as Static<typeof NewGoogleSheet>, policy);
+      } else created = await createFromScratch(sheets, body, policy);
       return reply
         .code(201)
         .send(

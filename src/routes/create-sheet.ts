@@ -5,6 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
+import { documentOf, workbookRefOf } from '../providers/excel/workbook-ref.ts';
 import type { ProviderTable } from '../providers/provider.ts';
 import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
@@ -15,7 +16,7 @@ import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../files/header.ts';
 import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../files/every-tab.ts';
 import { importEveryTab, importFile, wantsEveryTab } from '../files/import-file.ts';
-import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
+import type { NewExcelSheet, NewGoogleSheet, NewScratchSheet } from './schemas.ts';
 import { readUploadForm } from './upload-form.ts';
 
 /** What a new sheet gets unless told otherwise, and the limits it must keep within. */
@@ -129,9 +130,47 @@ export async function createFromGoogle(
   return sheet;
 }
 
+/**
+ * Connects a worksheet of an Excel workbook, by drive and item ids or by a sharing link: reads it
+ * whole, then keeps it as a mirrored sheet, one sheet per worksheet.
+ */
+export async function createFromExcel(
+  sheets: Sheets,
+  body: Static<typeof NewExcelSheet>,
+  policy: NewSheetPolicy,
+): Promise<Sheet> {
+  const excel = sheets.providers.excel;
+  if (excel === undefined) {
+    throw new Problem(
+      'provider-not-configured',
+      'This server has no Microsoft access configured: set SHEETPORT_MICROSOFT_TENANT_ID, SHEETPORT_MICROSOFT_CLIENT_ID and SHEETPORT_MICROSOFT_CLIENT_SECRET, as the README explains.',
+    );
+  }
+  const table = await excel.connect({
+    document: documentOf(workbookRefOf(body.source)),
+    tab: body.source.tab,
+  });
+  checkTable(table, policy.limits);
+  if (table.source.provider !== 'excel') throw new Error('not an Excel source');
+  const { drive, item, worksheetId, tab } = table.source;
+  const settings = {
+    ...policy.settings,
+    freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
+  };
+  const draft = { ...googleDraft(table, settings), name: body.name ?? tab };
+  const sheet = await sheets.connectTabs(`${drive}/${item}`, async (connected) => {
+    const taken = connected.get(worksheetId);
+    if (taken !== undefined) throw tabConnected(`${item}`, taken);
+    return sheets.createSheet(draft, [table.rows]);
+  });
+  sheets.synced(draft.id);
+  return sheet;
+}
+
 /** One tab, one sheet: two sheets pushing to one tab would each take the other's rows as edits. */
 function tabConnected(spreadsheetId: string, sheet: Sheet): Problem {
-  const tab = sheet.source.provider === 'google' ? sheet.source.tab : '';
+  const tab =
+    sheet.source.provider === 'google' || sheet.source.provider === 'excel' ? sheet.source.tab : '';
   return new Problem(
     'already-connected',
     `Tab "${tab}" of spreadsheet ${spreadsheetId} is already connected as sheet "${sheet.name}" (${sheet.id}); use that sheet, or delete it first.`,

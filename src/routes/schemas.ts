@@ -232,6 +232,15 @@ const SheetSource = Type.Union(
       tab: Type.String(),
       tabId: Type.Integer(),
     }),
+    Type.Object({
+      provider: Type.Literal('excel'),
+      drive: Type.String({ description: "The workbook's drive id in Microsoft Graph." }),
+      item: Type.String({ description: "The workbook's item id in its drive." }),
+      tab: Type.String({ description: "The worksheet's name, as last read." }),
+      worksheetId: Type.String({
+        description: "The worksheet's id, which finds it when it is renamed.",
+      }),
+    }),
   ],
   { description: 'Where the rows came from.' },
 );
@@ -295,6 +304,36 @@ export const NewGoogleSheet = Type.Object(
         ),
       },
       { additionalProperties: false },
+    ),
+    freshnessSeconds: Type.Optional(freshnessSeconds),
+  },
+  { additionalProperties: false },
+);
+
+export const NewExcelSheet = Type.Object(
+  {
+    name: Type.Optional(sheetName()),
+    source: Type.Object(
+      {
+        provider: Type.Literal('excel'),
+        drive: Type.Optional(
+          Type.String({ minLength: 1, description: "The workbook's drive id in Microsoft Graph." }),
+        ),
+        item: Type.Optional(
+          Type.String({ minLength: 1, description: "The workbook's item id in its drive." }),
+        ),
+        link: Type.Optional(
+          Type.String({
+            minLength: 1,
+            description:
+              'A OneDrive or SharePoint sharing link to the workbook, instead of drive and item.',
+          }),
+        ),
+        tab: Type.Optional(
+          Type.String({ description: 'The worksheet to serve; the first by default.' }),
+        ),
+      },
+      { additionalProperties: false, title: 'Excel worksheet' },
     ),
     freshnessSeconds: Type.Optional(freshnessSeconds),
   },

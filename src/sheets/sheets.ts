@@ -1,4 +1,5 @@
 import { Problem } from '../errors/problem.ts';
+import type { ExcelProvider } from '../providers/excel/excel-provider.ts';
 import type { GoogleProvider } from '../providers/google/google-provider.ts';
 import type { SheetProvider } from '../providers/provider.ts';
 import type { ReadPlan } from '../query/plan.ts';
@@ -25,6 +26,7 @@ import { WriteQueue } from './write-queue.ts';
 /** The spreadsheet services sheets can be connected to; absent when not configured. */
 export interface Providers {
   google?: GoogleProvider | undefined;
+  excel?: ExcelProvider | undefined;
 }
 
 /**
@@ -123,6 +125,7 @@ export class Sheets {
   }
 
   providerFor(sheet: Sheet): SheetProvider | null {
+    if (sheet.source.provider === 'excel') return this.providers.excel ?? null;
     return sheet.source.provider === 'google' ? (this.providers.google ?? null) : null;
   }
 
@@ -199,16 +202,19 @@ export class Sheets {
    */
   connectTabs<T>(
     spreadsheetId: string,
-    connect: (connected: Map<number, Sheet>) => Promise<T>,
+    connect: (connected: Map<number | string, Sheet>) => Promise<T>,
   ): Promise<T> {
     const lock = `google-spreadsheet:${spreadsheetId}`;
     return this.#queue.exclusive(lock, () =>
       this.store.exclusive(lock, async () => {
-        const connected = new Map<number, Sheet>();
+        const connected = new Map<number | string, Sheet>();
         for (const sheet of await this.store.listSheets()) {
           const { source } = sheet;
           if (source.provider === 'google' && source.spreadsheetId === spreadsheetId) {
             connected.set(source.tabId, sheet);
+          }
+          if (source.provider === 'excel' && `${source.drive}/${source.item}` === spreadsheetId) {
+            connected.set(source.worksheetId, sheet);
           }
         }
         return connect(connected);

@@ -21,7 +21,7 @@ import { ExcelWorkbook } from './excel-workbook.ts';
 import { GraphClient } from './graph-client.ts';
 import type { GraphTokens } from './graph-tokens.ts';
 import type { MicrosoftSettings } from './microsoft-settings.ts';
-import type { WorkbookRef } from './workbook-ref.ts';
+import { refOfDocument } from './workbook-ref.ts';
 
 /**
  * Excel workbooks in OneDrive for Business and SharePoint, through Microsoft Graph's workbook
@@ -49,7 +49,9 @@ export class ExcelProvider implements SheetProvider {
   }
 
   /** Finds the workbook and the worksheet a user named (the first when none) and reads it. */
-  async connect(ref: WorkbookRef, tab: string | undefined): Promise<ProviderTable> {
+  async connect(request: { document: string; tab?: string | undefined }): Promise<ProviderTable> {
+    const ref = refOfDocument(request.document);
+    const tab = request.tab;
     const deadline = Date.now() + this.settings.deadlineMs;
     const named =
       'link' in ref ? `the workbook at ${ref.link}` : `workbook ${ref.item} of drive ${ref.drive}`;

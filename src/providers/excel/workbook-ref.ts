@@ -42,6 +42,20 @@ export function workbookRefOf(source: {
   return { drive, item };
 }
 
+/**
+ * A workbook reference as one string, the document a connect names: the sharing link itself,
+ * or `{drive}/{item}` (Graph's ids hold no `/`).
+ */
+export function documentOf(ref: WorkbookRef): string {
+  return 'link' in ref ? ref.link : `${ref.drive}/${ref.item}`;
+}
+
+export function refOfDocument(document: string): WorkbookRef {
+  if (document.startsWith('https://')) return { link: document };
+  const slash = document.indexOf('/');
+  return { drive: document.slice(0, slash), item: document.slice(slash + 1) };
+}
+
 /** A path segment of a Graph URL: ids hold `!` and `,` in SharePoint, which stay as they are. */
 export const segment = (id: string) =>
   encodeURIComponent(id).replace(/%21/g, '!').replace(/%2C/gi, ',');
