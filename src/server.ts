@@ -7,6 +7,7 @@ import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
 import type { DriveVersionProbe } from './providers/google/drive-version.ts';
 import type { GoogleProvider } from './providers/google/google-provider.ts';
+import { openExcel } from './providers/excel/open-excel.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
 
@@ -36,7 +37,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const app = await createApp(
     {
       store,
-      providers: { google },
+      providers: { google, excel: openExcel(config.microsoft) ?? undefined },
       ...(versionProbe === undefined ? {} : { versionProbe }),
       // The store opens once its migrations are done, so an answer means both.
       readiness: () => store.ping(),
