@@ -7,7 +7,8 @@ import { clientCredentialTokens } from '../../src/providers/excel/graph-tokens.t
 import { ExcelProvider } from '../../src/providers/excel/excel-provider.ts';
 import type { MicrosoftSettings } from '../../src/providers/excel/microsoft-settings.ts';
 import type { Cell } from '../../src/cells/cell.ts';
-import type { ExcelSource, Sheet } from '../../src/model/sheet.ts';
+import type { Sheet } from '../../src/model/sheet.ts';
+import type { ExcelSource } from '../../src/providers/excel/excel-source.ts';
 import type { WriteEffect } from '../../src/model/write-effect.ts';
 import type { PushOutcome } from '../../src/providers/provider.ts';
 import {

@@ -1,7 +1,5 @@
 import { Problem } from '../../errors/problem.ts';
-import type { ExcelSource } from '../../model/sheet.ts';
-
-export type { ExcelSource } from '../../model/sheet.ts';
+import type { ExcelSource } from './excel-source.ts';
 
 /** A workbook as a user names it: by drive and item ids, or by a sharing link. */
 export type WorkbookRef = { drive: string; item: string } | { link: string };

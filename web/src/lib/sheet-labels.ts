@@ -9,7 +9,9 @@ export function sourceLabel(source: SheetSource): string {
     case 'upload':
       return `Upload: ${source.fileName}${source.tab ? ` (${source.tab})` : ''}`;
     case 'google':
-      return `Google: ${source.tab}`;
+      return `Google: ${String(source['tab'])}`;
+    default:
+      return source.provider;
   }
 }
 
