@@ -135,3 +135,33 @@ test("a PATCH of one column leaves the other cells' number formats as a person s
   assert.deepEqual([price.value, price.numberFormat], [4, '$#,##0.00']);
   assert.equal(excel.emulator.cell(excel.ref, 'People', 'A2').numberFormat, 'General');
 });
+
+test('tab "*" makes a sheet of every worksheet, and GET /admin/v1/providers shows Excel configured', async (t) => {
+  const excel = await excelApp(t);
+  const created = await call(`${excel.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: {
+      source: { provider: 'excel', drive: excel.ref.driveId, item: excel.ref.itemId, tab: '*' },
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  const { sheets } = created.body as { sheets: { name: string }[] };
+  assert.deepEqual(
+    sheets.map((sheet) => sheet.name),
+    ['CRM / People', 'CRM / Other'],
+  );
+  const providers = await call(`${excel.url}/admin/v1/providers`);
+  assert.deepEqual((providers.body as { excel: unknown }).excel, {
+    configured: true,
+    canWrite: true,
+    tenant: excel.app.tenant,
+  });
+  const again = await call(`${excel.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: {
+      source: { provider: 'excel', link: excel.emulator.shareLink(excel.ref), tab: 'Other' },
+    },
+  });
+  assert.equal(again.status, 409, again.text);
+  assert.equal((again.body as { code: string }).code, 'already-connected');
+});
