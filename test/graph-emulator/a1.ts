@@ -40,7 +40,7 @@ export function parseAddress(text: string): Address | undefined {
   const bang = text.lastIndexOf('!');
   const sheetPart = bang < 0 ? undefined : text.slice(0, bang);
   const sheet = sheetPart === undefined ? undefined : unquoteSheet(sheetPart);
-  if (sheet === '') return undefined;
+  if (sheetPart !== undefined && !sheet) return undefined;
   const [first, second, ...rest] = text.slice(bang + 1).split(':');
   if (first === undefined || rest.length > 0) return undefined;
   const box = parseBox(first, second);

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { errorCode, range, useEmulator } from './test-support.ts';
 
 const fixture = useEmulator();
+const JSON_BODY = { 'content-type': 'application/json' };
 
 interface BatchAnswer {
   responses: { id: string; status: number; headers: Record<string, string>; body?: unknown }[];
@@ -28,6 +29,7 @@ describe('$batch', () => {
           id: '2',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'A3:B3')}`,
+          headers: JSON_BODY,
           body: { values: [['too short']] },
         },
         { id: '3', method: 'GET', url: `/${workbook}worksheets('Nope')` },
@@ -58,6 +60,7 @@ describe('$batch', () => {
           id: 'after',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'B1')}`,
+          headers: JSON_BODY,
           body: { values: [['=A1&"!"']] },
           dependsOn: ['first'],
         },
@@ -65,18 +68,21 @@ describe('$batch', () => {
           id: 'first',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'A1')}`,
+          headers: JSON_BODY,
           body: { values: [['x']] },
         },
         {
           id: 'bad',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'A9')}`,
+          headers: JSON_BODY,
           body: { values: [['two', 'cells']] },
         },
         {
           id: 'skipped',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'C1')}`,
+          headers: JSON_BODY,
           body: { values: [['y']] },
           dependsOn: ['bad'],
         },
@@ -104,7 +110,7 @@ describe('$batch', () => {
           id: '1',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'A1')}`,
-          headers: { 'workbook-session-id': id },
+          headers: { 'workbook-session-id': id, ...JSON_BODY },
           body: { values: [['draft']] },
         },
       ],
@@ -125,6 +131,7 @@ describe('$batch', () => {
       id: String(i),
       method: 'PATCH',
       url: `/${workbook}${range('Sheet1', `A${i + 1}`)}`,
+      headers: JSON_BODY,
       body: { values: [['x']] },
     }));
     const answer = await fixture.call('POST', '$batch', { requests });
@@ -147,12 +154,14 @@ describe('$batch', () => {
           id: 'a',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'A1')}`,
+          headers: JSON_BODY,
           body: { values: [['x']] },
         },
         {
           id: 'b',
           method: 'PATCH',
           url: `/${workbook}${range('Sheet1', 'B1')}`,
+          headers: JSON_BODY,
           body: { values: [['y']] },
         },
       ],
@@ -162,5 +171,44 @@ describe('$batch', () => {
       [responses['a']?.status, responses['b']?.status, responses['b']?.headers['retry-after']],
       [200, 503, '3'],
     );
+  });
+
+  it('refuses the whole batch when a request with a body has no Content-Type, running none', async () => {
+    const { ref, workbook } = fixture.create([{ name: 'Sheet1' }]);
+    const answer = await fixture.call('POST', '$batch', {
+      requests: [
+        {
+          id: '1',
+          method: 'PATCH',
+          url: `/${workbook}${range('Sheet1', 'A1')}`,
+          headers: JSON_BODY,
+          body: { values: [['x']] },
+        },
+        {
+          id: '2',
+          method: 'PATCH',
+          url: `/${workbook}${range('Sheet1', 'A2')}`,
+          body: { values: [['y']] },
+        },
+      ],
+    });
+    assert.deepEqual([answer.status, errorCode(answer)], [400, 'BadRequest']);
+    assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), []);
+  });
+
+  it('takes ids without regard to case, answering each under the id it was given', async () => {
+    const { workbook } = fixture.create([{ name: 'Sheet1' }]);
+    const get = (id: string, dependsOn?: string[]) => ({
+      id,
+      method: 'GET',
+      url: `/${workbook}worksheets`,
+      ...(dependsOn ? { dependsOn } : {}),
+    });
+    const clash = await fixture.call('POST', '$batch', { requests: [get('A'), get('a')] });
+    assert.equal(clash.status, 400);
+    const answer = await fixture.call('POST', '$batch', {
+      requests: [get('First'), get('second', ['FIRST'])],
+    });
+    assert.deepEqual(Object.keys(byId(answer)).sort(), ['First', 'second']);
   });
 });

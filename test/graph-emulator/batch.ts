@@ -6,12 +6,15 @@
 import { GraphError } from './errors.ts';
 import type { Principal } from './identity.ts';
 import { METHODS, parseRoute } from './routes.ts';
-import { refused, single, type Outcome, type ServerDeps } from './server.ts';
+import { single, type ServerDeps } from './graph-request.ts';
+import { refused, safeDecode, type Outcome } from './outcome.ts';
 
 export const MAX_BATCH_REQUESTS = 20;
 
 interface BatchRequest {
+  /** Ids are not case-sensitive: kept lowercased to compare, answered as given. */
   id: string;
+  givenId: string;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -53,7 +56,7 @@ export function runBatch(
       ...outcome.headers,
     };
     return {
-      id: request.id,
+      id: request.givenId,
       status: outcome.status,
       headers,
       ...(outcome.body === undefined ? {} : { body: outcome.body }),
@@ -74,7 +77,7 @@ function inner(
   const base = {
     kind: 'read' as const,
     clientId: batch.principal.clientId,
-    batchRequestId: request.id,
+    batchRequestId: request.givenId,
   };
   let outcome: Outcome;
   if (!route || route.op === 'batch') {
@@ -107,7 +110,7 @@ function inner(
     answer: 'http',
     applied: outcome.applied,
     ...outcome.record,
-    batchRequestId: request.id,
+    batchRequestId: request.givenId,
   });
   return outcome;
 }
@@ -144,19 +147,24 @@ function parseRequest(value: unknown): BatchRequest {
     Array.isArray(dependsOn) &&
     dependsOn.every((each) => typeof each === 'string');
   if (!valid) throw badBatch('Invalid batch payload format.');
-  const lowered = Object.fromEntries(
+  const lowered: Record<string, string> = Object.fromEntries(
     Object.entries(headers as Record<string, unknown>).map(([k, v]) => [
       k.toLowerCase(),
       String(v),
     ]),
   );
+  // Microsoft: "When a body is included with the request, the headers object must contain a value for Content-Type."
+  if ('body' in object && lowered['content-type'] === undefined) {
+    throw badBatch(`Request ${id} has a body but no Content-Type header.`);
+  }
   return {
-    id,
+    id: id.toLowerCase(),
     method: method.toUpperCase(),
     url,
     headers: lowered,
     body: (body ?? {}) as Record<string, unknown>,
-    dependsOn,
+    dependsOn: dependsOn.map((each: string) => each.toLowerCase()),
+    givenId: id,
   };
 }
 
@@ -173,12 +181,4 @@ function order(requests: BatchRequest[]): BatchRequest[] {
     ordered.push(chosen);
   }
   return ordered;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -82,3 +82,63 @@ export function newSession(workbook: Workbook, persistChanges: boolean): Session
 /** `u!` + base64url of the sharing URL without padding, as Graph's shares API takes it. */
 export const shareIdOf = (url: string): string =>
   `u!${Buffer.from(url, 'utf8').toString('base64url')}`;
+
+/** Where a file lives: what `drives/{driveId}/items/{itemId}` names. */
+export interface ItemRef {
+  driveId: string;
+  itemId: string;
+}
+
+export interface FileInput {
+  /** The tenant (from `registerApp`) whose apps and users may open the file. */
+  tenant: string;
+  name?: string;
+  driveId?: string;
+  itemId?: string;
+}
+
+/** Adds a file to the drive; a given drive and item id must not be taken. */
+export function addItem(
+  state: { items: Map<string, DriveItem> },
+  input: FileInput & { mimeType: string; workbook?: Workbook },
+): ItemRef {
+  const ref = { driveId: input.driveId ?? newDriveId(), itemId: input.itemId ?? newItemId() };
+  const key = itemKey(ref.driveId, ref.itemId);
+  if (state.items.has(key)) throw new Error(`Item ${key} already exists`);
+  state.items.set(key, {
+    ...ref,
+    id: ref.itemId,
+    name: input.name ?? 'file',
+    mimeType: input.mimeType,
+    tenant: input.tenant,
+    version: 1,
+    lastModified: Date.now(),
+    sessions: new Map(),
+    ...(input.workbook ? { workbook: input.workbook } : {}),
+  });
+  return ref;
+}
+
+export function findItem(state: { items: Map<string, DriveItem> }, ref: ItemRef): DriveItem {
+  const item = state.items.get(itemKey(ref.driveId, ref.itemId));
+  if (!item) throw new Error(`No item ${ref.driveId}/${ref.itemId}`);
+  return item;
+}
+
+export function findWorkbook(state: { items: Map<string, DriveItem> }, ref: ItemRef): Workbook {
+  const workbook = findItem(state, ref).workbook;
+  if (!workbook) throw new Error(`Item ${ref.itemId} is not a workbook`);
+  return workbook;
+}
+
+/** A worksheet by name, compared without case as Excel compares sheet names. */
+export function findSheetByName(
+  state: { items: Map<string, DriveItem> },
+  ref: ItemRef,
+  name: string,
+): Worksheet {
+  const lower = name.toLowerCase();
+  const found = findWorkbook(state, ref).worksheets.find((s) => s.name.toLowerCase() === lower);
+  if (!found) throw new Error(`No worksheet ${name}`);
+  return found;
+}

@@ -10,6 +10,8 @@ export class GraphError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The second-level code of Excel's published list (`invalidSessionReCreatable`, …). */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -17,11 +19,12 @@ export class GraphError extends Error {
   body() {
     const date = new Date().toISOString().slice(0, 19);
     const id = randomUUID();
+    const detail = this.detail === undefined ? {} : { code: this.detail, message: this.message };
     return {
       error: {
         code: this.code,
         message: this.message,
-        innerError: { date, 'request-id': id, 'client-request-id': id },
+        innerError: { ...detail, date, 'request-id': id, 'client-request-id': id },
       },
     };
   }
@@ -30,13 +33,38 @@ export class GraphError extends Error {
 export const invalidToken = (message: string) =>
   new GraphError(401, 'InvalidAuthenticationToken', message);
 export const invalidRequest = (message: string) => new GraphError(400, 'invalidRequest', message);
-export const invalidArgument = (message: string) => new GraphError(400, 'InvalidArgument', message);
+export const invalidArgument = (message: string) =>
+  new GraphError(400, 'InvalidArgument', message, {}, 'invalidArgument');
+export const rangeExceedsLimit = (message: string) =>
+  new GraphError(400, 'invalidRequest', message, {}, 'rangeExceedsLimit');
+export const nonBlankCellOffSheet = () =>
+  new GraphError(
+    400,
+    'invalidRequest',
+    "Can't insert new cells because it would push non-empty cells off the end of the worksheet.",
+    {},
+    'nonBlankCellOffSheet',
+  );
 export const driveItemNotFound = () =>
   new GraphError(404, 'itemNotFound', 'The resource could not be found.');
 export const workbookItemNotFound = (what: string) =>
-  new GraphError(404, 'ItemNotFound', `The requested resource ${what} doesn't exist.`);
+  new GraphError(
+    404,
+    'ItemNotFound',
+    `The requested resource ${what} doesn't exist.`,
+    {},
+    'itemNotFound',
+  );
+export const accessDenied = () =>
+  new GraphError(403, 'accessDenied', "The caller doesn't have permission to perform the action.");
 export const invalidSession = () =>
-  new GraphError(404, 'InvalidSessionId', 'The target session is invalid.');
+  new GraphError(
+    404,
+    'InvalidSessionId',
+    'The session specified in the request does not exist or is invalid due to a transient error.',
+    {},
+    'invalidSessionReCreatable',
+  );
 export const notWorkbook = () =>
   new GraphError(400, 'invalidRequest', 'The file is not a workbook the Excel API can open.');
 export const noSuchRoute = (method: string, path: string) =>
@@ -55,8 +83,9 @@ export const tooManyRequests = (seconds: number | undefined) =>
   new GraphError(
     429,
     'TooManyRequests',
-    'Too many requests. Please retry after the time given in Retry-After.',
+    'The app or user has been throttled.',
     retryAfter(seconds),
+    'tooManyRequestsUncategorized',
   );
 export const serviceNotAvailable = (seconds: number | undefined) =>
   new GraphError(
@@ -73,7 +102,13 @@ export const gatewayTimeout = (seconds: number | undefined) =>
     retryAfter(seconds),
   );
 export const internalServerError = (status: number, seconds: number | undefined) =>
-  new GraphError(status, 'generalException', 'An unexpected error occurred.', retryAfter(seconds));
+  new GraphError(
+    status,
+    'internalServerError',
+    'An internal server error occurred while processing the request.',
+    retryAfter(seconds),
+    'internalServerErrorUncategorized',
+  );
 
 /** A status fault's answer: the throttling and outage bodies Graph sends for each status. */
 export function statusError(status: number, retryAfterSeconds: number | undefined): GraphError {
@@ -96,13 +131,19 @@ export class OAuthError extends Error {
 
   body() {
     const prefix = this.aadsts === undefined ? '' : `AADSTS${this.aadsts}: `;
+    const timestamp = new Date().toISOString().replace('T', ' ').slice(0, 19) + 'Z';
+    const [traceId, correlationId] = [randomUUID(), randomUUID()];
+    const trailer = `\r\nTrace ID: ${traceId}\r\nCorrelation ID: ${correlationId}\r\nTimestamp: ${timestamp}`;
     return {
       error: this.error,
-      error_description: `${prefix}${this.message}`,
+      error_description: `${prefix}${this.message}${trailer}`,
       error_codes: this.aadsts === undefined ? [] : [this.aadsts],
-      timestamp: new Date().toISOString().replace('T', ' ').slice(0, 19) + 'Z',
-      trace_id: randomUUID(),
-      correlation_id: randomUUID(),
+      timestamp,
+      trace_id: traceId,
+      correlation_id: correlationId,
+      ...(this.aadsts === undefined
+        ? {}
+        : { error_uri: `https://login.microsoftonline.com/error?code=${this.aadsts}` }),
     };
   }
 }

@@ -100,6 +100,12 @@ describe('faults after applying', () => {
     assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['b']]);
     const [entry] = fixture.emulator.requests();
     assert.deepEqual([entry?.applied, entry?.fault], [true, { when: 'after', mode: 'status' }]);
+    assert.deepEqual(fixture.emulator.counts(), {
+      reads: 0,
+      writes: 1,
+      rejected: 0,
+      unacknowledged: 1,
+    });
   });
 
   it('applies the write, then destroys the connection or never answers', async () => {
@@ -110,5 +116,20 @@ describe('faults after applying', () => {
     fixture.emulator.failNext(1, { when: 'after', mode: 'timeout' });
     await rejection(patchA1(workbook, 'c', AbortSignal.timeout(150)));
     assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['c']]);
+  });
+});
+
+describe('stop and restart', () => {
+  it('refuses connections while stopped and serves the same workbooks and tokens after restart', async () => {
+    const { workbook } = fixture.create([{ name: 'Sheet1', rows: [['kept']] }]);
+    await fixture.emulator.stop();
+    const refused = await rejection(fixture.call('GET', `${workbook}${range('Sheet1', 'A1')}`));
+    assert.match(
+      String((refused.cause as { code?: string } | undefined)?.code),
+      /ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET/,
+    );
+    await fixture.emulator.restart();
+    const answer = await fixture.call('GET', `${workbook}${range('Sheet1', 'A1')}`);
+    assert.deepEqual((answer.body as { values: unknown }).values, [['kept']]);
   });
 });

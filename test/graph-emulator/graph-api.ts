@@ -1,10 +1,9 @@
 /**
  * One Graph request, once authenticated and admitted: find the drive item (only within the
- * caller's tenant), its session, and run the operation — a write on a draft of the workbook that
- * replaces it only on success, so a refused write changes nothing.
+ * caller's tenant), its session, and run the operation on the file's workbook or the session's
+ * copy of it.
  */
 import {
-  copyWorkbook,
   driveItemResource,
   itemKey,
   newSession,
@@ -13,7 +12,13 @@ import {
   type Session,
   type Workbook,
 } from './drive.ts';
-import { driveItemNotFound, invalidRequest, invalidSession, notWorkbook } from './errors.ts';
+import {
+  accessDenied,
+  driveItemNotFound,
+  invalidRequest,
+  invalidSession,
+  notWorkbook,
+} from './errors.ts';
 import type { Principal } from './identity.ts';
 import type { GraphRoute } from './routes.ts';
 import { listWorksheets, runOnSheet, type Answer } from './workbook-api.ts';
@@ -24,6 +29,11 @@ export interface DriveState {
   shares: Map<string, string>;
   /** A session unused this long is gone, as Excel's idle sessions expire (about 5 minutes). */
   sessionIdleMs: number;
+  /**
+   * Whether app-only tokens (client credentials) may call the workbook API. Microsoft's reference
+   * lists Application permissions as "Not supported" for it; false plays that, answering 403.
+   */
+  appTokensOpenWorkbooks: boolean;
 }
 
 export interface GraphCall {
@@ -51,6 +61,7 @@ export function execute(state: DriveState, call: GraphCall): Ran {
   if (!item || item.tenant !== call.principal.tenant) throw driveItemNotFound();
   if (route.op === 'driveItem')
     return { status: 200, body: driveItemResource(item), applied: false };
+  if (call.principal.user === undefined && !state.appTokensOpenWorkbooks) throw accessDenied();
   const workbook = item.workbook;
   if (!workbook || item.mimeType !== XLSX_MIME) throw notWorkbook();
   const session = sessionOf(state, item, call.sessionId, call.now);
@@ -73,9 +84,7 @@ export function execute(state: DriveState, call: GraphCall): Ran {
   if (route.op === 'worksheets') return { ...listWorksheets(target), applied: false };
   if (call.method === 'GET')
     return { ...runOnSheet(target, route, 'GET', call.body), applied: false };
-  const draft = copyWorkbook(target);
-  const answer = runOnSheet(draft, route, call.method, call.body);
-  target.worksheets = draft.worksheets;
+  const answer = runOnSheet(target, route, call.method, call.body);
   if (target === workbook) touch(item, call.now);
   return { ...answer, applied: true };
 }

@@ -1,7 +1,7 @@
 /** The identity platform's grants and Graph's 401s, as Microsoft publishes them. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { login, request, useEmulator } from './test-support.ts';
+import { clientToken, login, request, useEmulator } from './test-support.ts';
 
 const fixture = useEmulator();
 const SCOPE = 'https://graph.microsoft.com/.default';
@@ -141,6 +141,12 @@ describe('device code and refresh tokens', () => {
     assert.equal(tokenBody(done).scope, 'https://graph.microsoft.com/Files.ReadWrite');
     const again = await poll();
     assert.deepEqual([again.status, tokenBody(again).error], [400, 'invalid_grant']);
+    const unknown = await login(fixture.emulator, fixture.app.tenant, 'token', {
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      client_id: fixture.app.clientId,
+      device_code: 'nope',
+    });
+    assert.equal(tokenBody(unknown).error, 'bad_verification_code');
   });
 
   it('answers authorization_declined, expired_token, and slow_down when polled inside the interval', async () => {
@@ -215,5 +221,45 @@ describe('device code and refresh tokens', () => {
     );
     assert.equal(answer.status, 200);
     assert.equal(fixture.emulator.requests()[0]?.user, 'lee@contoso.com');
+  });
+
+  it('can refuse app-only tokens on the workbook API (403 accessDenied) while a user’s token works', async () => {
+    const { body, poll } = await startDeviceFlow();
+    fixture.emulator.approveDeviceCode(body.user_code);
+    const userToken = tokenBody(await poll()).access_token ?? '';
+    const { ref, workbook } = fixture.create([{ name: 'S' }]);
+    fixture.emulator.appTokensOpenWorkbooks = false;
+    try {
+      // expireAccessTokens() above ended the fixture's token: sign the app in afresh.
+      const appAuth = {
+        authorization: `Bearer ${await clientToken(fixture.emulator, fixture.app)}`,
+      };
+      const app = await request(
+        `${fixture.emulator.graphUrl}${workbook}worksheets`,
+        'GET',
+        undefined,
+        appAuth,
+      );
+      assert.deepEqual(
+        [app.status, (app.body as { error: { code: string } }).error.code],
+        [403, 'accessDenied'],
+      );
+      const item = await request(
+        `${fixture.emulator.graphUrl}drives/${ref.driveId}/items/${ref.itemId}`,
+        'GET',
+        undefined,
+        appAuth,
+      );
+      assert.equal(item.status, 200);
+      const user = await request(
+        `${fixture.emulator.graphUrl}${workbook}worksheets`,
+        'GET',
+        undefined,
+        { authorization: `Bearer ${userToken}` },
+      );
+      assert.equal(user.status, 200);
+    } finally {
+      fixture.emulator.appTokensOpenWorkbooks = true;
+    }
   });
 });

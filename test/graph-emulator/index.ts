@@ -7,18 +7,26 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_COLUMNS } from './a1.ts';
 import {
+  addItem,
+  findItem,
+  findSheetByName,
+  findWorkbook,
   itemKey,
-  newDriveId,
-  newItemId,
-  shareIdOf,
   XLSX_MIME,
   type DriveItem,
+  type FileInput,
+  type ItemRef,
   type Workbook,
 } from './drive.ts';
 import { touch, type DriveState } from './graph-api.ts';
 import { Identity, type AppCredentials } from './identity.ts';
 import { createListener } from './server.ts';
-import { Traffic, type RequestRecord, type ThrottleSettings } from './traffic.ts';
+import {
+  Traffic,
+  type RequestRecord,
+  type ThrottleSettings,
+  type TrafficCounts,
+} from './traffic.ts';
 import type { InjectedFailure } from './faults.ts';
 import {
   addWorksheet,
@@ -36,22 +44,9 @@ import { deleteUp, insertDown, moveRow, type Worksheet } from './worksheet.ts';
 export type { AppCredentials, Principal } from './identity.ts';
 export type { CellInput, CellView, WorksheetInput } from './workbook-input.ts';
 export type { FaultMatch, FaultMode, FaultMoment, InjectedFailure } from './faults.ts';
-export type { RequestRecord, ThrottleSettings } from './traffic.ts';
+export type { RequestRecord, ThrottleSettings, TrafficCounts } from './traffic.ts';
 export { shareIdOf, XLSX_MIME } from './drive.ts';
-
-/** Where a file lives: what `drives/{driveId}/items/{itemId}` names. */
-export interface ItemRef {
-  driveId: string;
-  itemId: string;
-}
-
-export interface FileInput {
-  /** The tenant (from `registerApp`) whose apps and users may open the file. */
-  tenant: string;
-  name?: string;
-  driveId?: string;
-  itemId?: string;
-}
+export type { FileInput, ItemRef } from './drive.ts';
 
 export interface WorkbookInput extends FileInput {
   worksheets: WorksheetInput[];
@@ -74,6 +69,7 @@ export class GraphEmulator {
     items: new Map(),
     shares: new Map(),
     sessionIdleMs: 300_000,
+    appTokensOpenWorkbooks: true,
   };
 
   constructor(
@@ -109,26 +105,26 @@ export class GraphEmulator {
 
   /** The device code's `interval` (default 5): polling sooner answers `slow_down`. */
   get deviceCodeIntervalSeconds(): number {
-    return this.identity.deviceCodeIntervalSeconds;
+    return this.identity.deviceCodes.intervalSeconds;
   }
 
   set deviceCodeIntervalSeconds(seconds: number) {
-    this.identity.deviceCodeIntervalSeconds = seconds;
+    this.identity.deviceCodes.intervalSeconds = seconds;
   }
 
   /** The person entering `userCode` at the verification page and consenting, as `user`. */
   approveDeviceCode(userCode: string, user = 'adele@contoso.com'): void {
-    this.identity.settleDeviceCode(userCode, 'approved', user);
+    this.identity.deviceCodes.settle(userCode, 'approved', user);
   }
 
   /** The person declining the sign-in: the next poll answers `authorization_declined`. */
   declineDeviceCode(userCode: string): void {
-    this.identity.settleDeviceCode(userCode, 'declined', '');
+    this.identity.deviceCodes.settle(userCode, 'declined', '');
   }
 
   /** Every device code past its `expires_in`: polls answer `expired_token`. */
   expireDeviceCodes(): void {
-    this.identity.expireDeviceCodes();
+    this.identity.deviceCodes.expireAll();
   }
 
   /** Revokes the refresh tokens of `user` (of everyone when absent); answers how many. */
@@ -145,15 +141,28 @@ export class GraphEmulator {
     this.identity.revokeUsedRefreshTokens = revoke;
   }
 
+  /**
+   * Whether app-only tokens may call the workbook API (the default). Microsoft's reference lists
+   * Application permissions as not supported there; false answers them 403 `accessDenied`, while
+   * their driveItem and shares requests still answer.
+   */
+  get appTokensOpenWorkbooks(): boolean {
+    return this.state.appTokensOpenWorkbooks;
+  }
+
+  set appTokensOpenWorkbooks(allowed: boolean) {
+    this.state.appTokensOpenWorkbooks = allowed;
+  }
+
   // --- drive items and workbooks --------------------------------------------------------------
 
   createWorkbook(input: WorkbookInput): ItemRef {
-    return this.addItem(input, XLSX_MIME, newWorkbook(input.worksheets), 'Book.xlsx');
+    return this.addItem({ name: 'Book.xlsx', ...input }, XLSX_MIME, newWorkbook(input.worksheets));
   }
 
   /** A file that is not a workbook (a CSV, say): its driveItem answers, its workbook does not. */
   createFile(input: FileInput & { mimeType: string }): ItemRef {
-    return this.addItem(input, input.mimeType, undefined, 'file.csv');
+    return this.addItem({ name: 'file.csv', ...input }, input.mimeType);
   }
 
   /** A sharing link to the item, as "Copy link" gives it; its share id is `shareIdOf(url)`. */
@@ -300,6 +309,11 @@ export class GraphEmulator {
     return this.traffic.requests();
   }
 
+  /** Reads, applied writes, rejected requests and unacknowledged writes in the log. */
+  counts(): TrafficCounts {
+    return this.traffic.counts();
+  }
+
   resetRequests(): void {
     this.traffic.resetLog();
   }
@@ -323,48 +337,20 @@ export class GraphEmulator {
     return this.stop();
   }
 
-  private addItem(
-    input: FileInput,
-    mimeType: string,
-    workbook: Workbook | undefined,
-    name: string,
-  ): ItemRef {
-    const ref = { driveId: input.driveId ?? newDriveId(), itemId: input.itemId ?? newItemId() };
-    const key = itemKey(ref.driveId, ref.itemId);
-    if (this.state.items.has(key)) throw new Error(`Item ${key} already exists`);
-    const item: DriveItem = {
-      ...ref,
-      id: ref.itemId,
-      name: input.name ?? name,
-      mimeType,
-      tenant: input.tenant,
-      version: 1,
-      lastModified: Date.now(),
-      sessions: new Map(),
-      ...(workbook ? { workbook } : {}),
-    };
-    this.state.items.set(key, item);
-    return ref;
+  private addItem(input: FileInput, mimeType: string, workbook?: Workbook): ItemRef {
+    return addItem(this.state, { ...input, mimeType, ...(workbook ? { workbook } : {}) });
   }
 
   private item(ref: ItemRef): DriveItem {
-    const item = this.state.items.get(itemKey(ref.driveId, ref.itemId));
-    if (!item) throw new Error(`No item ${ref.driveId}/${ref.itemId}`);
-    return item;
+    return findItem(this.state, ref);
   }
 
   private workbook(ref: ItemRef): Workbook {
-    const workbook = this.item(ref).workbook;
-    if (!workbook) throw new Error(`Item ${ref.itemId} is not a workbook`);
-    return workbook;
+    return findWorkbook(this.state, ref);
   }
 
   private sheet(ref: ItemRef, name: string): Worksheet {
-    const found = this.workbook(ref).worksheets.find(
-      (s) => s.name.toLowerCase() === name.toLowerCase(),
-    );
-    if (!found) throw new Error(`No worksheet ${name}`);
-    return found;
+    return findSheetByName(this.state, ref, name);
   }
 
   /** A person's change lands in the file itself, not in any session's copy. */
@@ -398,5 +384,3 @@ function listen(server: Server, port: number): Promise<void> {
     });
   });
 }
-
-export { shareIdOf as shareId };

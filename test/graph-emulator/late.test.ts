@@ -47,22 +47,26 @@ describe('late apply', () => {
     assert.deepEqual([entry?.answer, entry?.applied, entry?.lateStatus], ['none', true, 200]);
   });
 
-  it('applies by itself after applyAfterMs, over what landed meanwhile', async () => {
-    const { ref, workbook } = fixture.create([{ name: 'Sheet1', rows: [['id']] }]);
-    fixture.emulator.failNext(1, { mode: 'late', applyAfterMs: 150, match: { only: 'writes' } });
-    await gaveUp(workbook, 'first');
-    const retry = await fixture.call('PATCH', `${workbook}${range('Sheet1', 'A2')}`, {
-      values: [['second']],
-    });
-    assert.equal(retry.status, 200);
-    assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['id'], ['second']]);
-    await untilHeldRan();
-    assert.deepEqual(
-      fixture.emulator.values(ref, 'Sheet1'),
-      [['id'], ['first']],
-      'the late write wins',
-    );
-  });
+  it(
+    'applies by itself after applyAfterMs, over what landed meanwhile',
+    { timeout: 5000 },
+    async () => {
+      const { ref, workbook } = fixture.create([{ name: 'Sheet1', rows: [['id']] }]);
+      fixture.emulator.failNext(1, { mode: 'late', applyAfterMs: 150, match: { only: 'writes' } });
+      await gaveUp(workbook, 'first');
+      const retry = await fixture.call('PATCH', `${workbook}${range('Sheet1', 'A2')}`, {
+        values: [['second']],
+      });
+      assert.equal(retry.status, 200);
+      assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['id'], ['second']]);
+      await untilHeldRan();
+      assert.deepEqual(
+        fixture.emulator.values(ref, 'Sheet1'),
+        [['id'], ['first']],
+        'the late write wins',
+      );
+    },
+  );
 
   it('refuses a held write whose session closed before it landed, applying nothing', async () => {
     const { ref, workbook } = fixture.create([{ name: 'Sheet1', rows: [['id']] }]);

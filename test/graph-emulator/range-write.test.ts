@@ -186,4 +186,21 @@ describe('insert, delete and clear', () => {
     assert.deepEqual(fixture.emulator.cell(ref, 'Sheet1', 'A1').numberFormat, 'General');
     assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), []);
   });
+
+  it('refuses to push non-empty cells off the end of the sheet (nonBlankCellOffSheet), changing nothing', async () => {
+    const { ref, workbook } = fixture.create([
+      { name: 'Sheet1', at: 'A1048576', rows: [['last']] },
+    ]);
+    const answer = await fixture.call('POST', `${workbook}${range('Sheet1', '2:2')}/insert`, {
+      shift: 'Down',
+    });
+    const inner = (answer.body as { error: { innerError: { code: string } } }).error.innerError
+      .code;
+    assert.deepEqual([answer.status, inner], [400, 'nonBlankCellOffSheet']);
+    assert.equal(fixture.emulator.cell(ref, 'Sheet1', 'A1048576').value, 'last');
+    const beside = await fixture.call('POST', `${workbook}${range('Sheet1', 'B2')}/insert`, {
+      shift: 'Down',
+    });
+    assert.equal(beside.status, 200, 'other columns have room');
+  });
 });

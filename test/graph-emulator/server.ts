@@ -8,37 +8,12 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runBatch } from './batch.ts';
-import {
-  GraphError,
-  OAuthError,
-  invalidToken,
-  methodNotAllowed,
-  noSuchRoute,
-  statusError,
-} from './errors.ts';
-import type { Fault } from './faults.ts';
-import { execute, type DriveState } from './graph-api.ts';
-import type { Identity, Principal } from './identity.ts';
-import { isWrite, METHODS, parseRoute, type GraphRoute } from './routes.ts';
-import type { RequestRecord, Traffic } from './traffic.ts';
-
-export interface ServerDeps {
-  state: DriveState;
-  identity: Identity;
-  traffic: Traffic;
-}
-
-/** What the client gets and what the log keeps of one request. */
-export interface Outcome {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  answer: RequestRecord['answer'];
-  applied: boolean;
-  record: Omit<RequestRecord, 'at' | 'method' | 'path' | 'status' | 'answer' | 'applied'>;
-  /** A `late` fault: runs the request when the emulator lets it land, whoever still listens. */
-  late?: { run: () => { status: number; applied: boolean }; afterMs: number | undefined };
-}
+import { GraphError, invalidToken, methodNotAllowed, noSuchRoute } from './errors.ts';
+import { single, type ServerDeps } from './graph-request.ts';
+import type { Principal } from './identity.ts';
+import { login } from './login.ts';
+import { refused, safeDecode, type Outcome } from './outcome.ts';
+import { METHODS, parseRoute } from './routes.ts';
 
 export function createListener(deps: ServerDeps): RequestListener {
   return (request, response) => {
@@ -105,41 +80,6 @@ function send(response: ServerResponse, outcome: Outcome): void {
   response.end(JSON.stringify(outcome.body));
 }
 
-const LOGIN = /^\/login\/([^/]+)\/oauth2\/v2\.0\/(token|devicecode)$/;
-
-function login(
-  deps: ServerDeps,
-  pathname: string,
-  method: string,
-  text: string,
-  at: number,
-): Outcome {
-  const record = { kind: 'login' as const };
-  const path = safeDecode(pathname);
-  const fault = deps.traffic.faults.take({ method, path, kind: 'login', inBatch: false });
-  if (fault?.when === 'before' && fault.mode !== 'late')
-    return faulted(fault, { applied: false, record });
-  const found = LOGIN.exec(pathname);
-  let ran: Outcome;
-  if (!found || method !== 'POST') {
-    ran = { status: 404, body: { error: 'not_found' }, answer: 'http', applied: false, record };
-  } else {
-    try {
-      const form = new URLSearchParams(text);
-      const tenant = safeDecode(found[1] ?? '');
-      const body =
-        found[2] === 'token'
-          ? deps.identity.token(tenant, form, at)
-          : deps.identity.deviceAuthorization(tenant, form, at);
-      ran = { status: 200, body, answer: 'http', applied: true, record };
-    } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      ran = { status: error.status, body: error.body(), answer: 'http', applied: false, record };
-    }
-  }
-  return fault && fault.mode !== 'late' ? faulted(fault, ran) : ran;
-}
-
 interface Incoming {
   request: IncomingMessage;
   url: URL;
@@ -168,88 +108,6 @@ function graph(deps: ServerDeps, incoming: Incoming): Outcome {
   const sessionId = typeof header === 'string' ? header : undefined;
   if (route.op === 'batch') return runBatch(deps, { body, principal, at, path });
   return single(deps, { route, method, body, sessionId, principal, now: at, path, inBatch: false });
-}
-
-export interface SingleRequest {
-  route: GraphRoute;
-  method: string;
-  body: Record<string, unknown>;
-  sessionId: string | undefined;
-  principal: Principal;
-  now: number;
-  path: string;
-  inBatch: boolean;
-}
-
-/** Throttle → fault → run, for a request on its own or inside a `$batch`. */
-export function single(deps: ServerDeps, request: SingleRequest): Outcome {
-  const kind: 'read' | 'write' = isWrite(request.route, request.method) ? 'write' : 'read';
-  const { clientId, user } = request.principal;
-  const record = { kind, clientId, user, sessionId: request.sessionId };
-  const throttled = deps.traffic.admit(clientId, request.now);
-  if (throttled) return refused(throttled, record);
-  const { method, path, inBatch } = request;
-  const fault = deps.traffic.faults.take({ method, path, kind, inBatch });
-  const attempt = (now: number): Outcome => {
-    const outcome = run(deps, { ...request, now }, record);
-    deps.traffic.ran(kind);
-    return outcome;
-  };
-  if (fault?.mode === 'late') {
-    return {
-      status: 0,
-      answer: 'none',
-      applied: false,
-      record: { ...record, fault: { when: fault.when, mode: fault.mode } },
-      late: { run: () => attempt(Date.now()), afterMs: fault.applyAfterMs },
-    };
-  }
-  if (fault?.when === 'before') {
-    deps.traffic.ran(kind);
-    return faulted(fault, { applied: false, record });
-  }
-  const ran = attempt(request.now);
-  return fault ? faulted(fault, ran) : ran;
-}
-
-function run(deps: ServerDeps, request: SingleRequest, record: Outcome['record']): Outcome {
-  try {
-    const ran = execute(deps.state, request);
-    return { status: ran.status, body: ran.body, answer: 'http', applied: ran.applied, record };
-  } catch (error) {
-    return refused(error, record);
-  }
-}
-
-export function refused(error: unknown, record: Outcome['record']): Outcome {
-  if (!(error instanceof GraphError)) throw error;
-  const { status, headers } = error;
-  return { status, body: error.body(), headers, answer: 'http', applied: false, record };
-}
-
-/** The answer a fault gives in place of the request's own; whatever ran stays applied. */
-function faulted(
-  fault: Exclude<Fault, { mode: 'late' }>,
-  ran: Pick<Outcome, 'applied' | 'record'>,
-): Outcome {
-  const record = { ...ran.record, fault: { when: fault.when, mode: fault.mode } };
-  if (fault.mode === 'status') {
-    const error = statusError(fault.status, fault.retryAfterSeconds);
-    return {
-      status: error.status,
-      body: error.body(),
-      headers: error.headers,
-      answer: 'http',
-      applied: ran.applied,
-      record,
-    };
-  }
-  return {
-    status: 0,
-    answer: fault.mode === 'reset' ? 'reset' : 'none',
-    applied: ran.applied,
-    record,
-  };
 }
 
 const WWW_AUTHENTICATE = {
@@ -285,14 +143,6 @@ function parseBody(text: string): Record<string, unknown> | GraphError {
     'BadRequest',
     'Unable to read JSON request payload. Please ensure Content-Type header is set and payload is of valid JSON format.',
   );
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

@@ -64,6 +64,9 @@ describe('sessions', () => {
       headers,
     );
     assert.deepEqual([write.status, errorCode(write)], [404, 'InvalidSessionId']);
+    const detail = (write.body as { error: { innerError: { code: string } } }).error.innerError
+      .code;
+    assert.equal(detail, 'invalidSessionReCreatable', 'the second-level code Excel publishes');
     const read = await fixture.call('GET', `${workbook}worksheets`, undefined, headers);
     assert.deepEqual([read.status, errorCode(read)], [404, 'InvalidSessionId']);
     const unknown = await fixture.call('GET', `${workbook}worksheets`, undefined, {

@@ -39,6 +39,18 @@ export interface RequestRecord {
   lateStatus?: number;
 }
 
+/** Counts over the log, as the Google emulator's `stats()` gives them. */
+export interface TrafficCounts {
+  /** Graph reads answered with success. */
+  reads: number;
+  /** Writes applied, whatever their client was told. */
+  writes: number;
+  /** Graph requests that changed nothing and failed: throttled, faulted before, refused. */
+  rejected: number;
+  /** Writes applied whose client never heard of their success: faults after applying, late ones. */
+  unacknowledged: number;
+}
+
 export class Traffic {
   latencyMs = 0;
   readonly faults = new Faults();
@@ -83,6 +95,17 @@ export class Traffic {
 
   requests(): RequestRecord[] {
     return this.log.map((entry) => ({ ...entry }));
+  }
+
+  counts(): TrafficCounts {
+    const graph = this.log.filter((entry) => entry.kind === 'read' || entry.kind === 'write');
+    const ok = (entry: RequestRecord) => entry.answer === 'http' && entry.status < 400;
+    return {
+      reads: graph.filter((entry) => entry.kind === 'read' && ok(entry)).length,
+      writes: graph.filter((entry) => entry.kind === 'write' && entry.applied).length,
+      rejected: graph.filter((entry) => !entry.applied && !ok(entry)).length,
+      unacknowledged: graph.filter((entry) => entry.applied && !ok(entry)).length,
+    };
   }
 
   resetLog(): void {

@@ -1,10 +1,17 @@
 /**
  * The workbook operations on worksheets and ranges, run on one workbook (the file's, or a
- * non-persistent session's copy). A write runs on a draft the caller commits only on success.
+ * non-persistent session's copy). Each checks everything it was given before it changes a cell,
+ * so a refused request changes nothing.
  */
 import { formatAddress, MAX_ROWS, parseAddress, type Box } from './a1.ts';
 import type { Workbook } from './drive.ts';
-import { invalidArgument, methodNotAllowed, workbookItemNotFound } from './errors.ts';
+import {
+  invalidArgument,
+  methodNotAllowed,
+  nonBlankCellOffSheet,
+  rangeExceedsLimit,
+  workbookItemNotFound,
+} from './errors.ts';
 import { patchRange } from './range-write.ts';
 import type { GraphRoute, SheetRef } from './routes.ts';
 import {
@@ -101,6 +108,9 @@ function rangeAction(
   }
   if (box.endRow === MAX_ROWS)
     throw invalidArgument('Cannot insert whole columns by shifting down.');
+  const height = box.endRow - box.startRow;
+  const lastKept = usedBox(sheet, false, box.startColumn, box.endColumn)?.endRow ?? 0;
+  if (lastKept + height > MAX_ROWS) throw nonBlankCellOffSheet();
   insertDown(sheet, box);
   return { status: 200, body: read(sheet, box) };
 }
@@ -118,7 +128,7 @@ function boxOf(sheet: Worksheet, address: string): Box {
 function read(sheet: Worksheet, box: Box) {
   const cells = (box.endRow - box.startRow) * (box.endColumn - box.startColumn);
   if (cells > MAX_CELLS_READ) {
-    throw invalidArgument(
+    throw rangeExceedsLimit(
       `The range ${formatAddress(sheet.name, box)} has ${cells} cells, more than the emulator answers (${MAX_CELLS_READ}).`,
     );
   }

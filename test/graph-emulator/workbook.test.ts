@@ -231,4 +231,12 @@ describe('range GET', () => {
     assert.deepEqual([body.address, body.columnCount], ['Sheet1!2:2', 16384]);
     assert.deepEqual(body.values[0]?.slice(0, 3), ['b', 'c', '']);
   });
+
+  it('refuses a range of more cells than it answers (rangeExceedsLimit)', async () => {
+    const { workbook } = fixture.create([{ name: 'Sheet1', rows: [['a']] }]);
+    const answer = await fixture.call('GET', `${workbook}${range('Sheet1', 'A:A')}`);
+    const inner = (answer.body as { error: { innerError: { code: string } } }).error.innerError
+      .code;
+    assert.deepEqual([answer.status, inner], [400, 'rangeExceedsLimit']);
+  });
 });

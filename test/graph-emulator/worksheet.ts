@@ -48,12 +48,18 @@ export function cellValue(sheet: Worksheet, row: number, column: number, depth =
   return evaluate(cell.formula, (r, c) => cellValue(sheet, r, c, depth + 1));
 }
 
-/** The smallest box holding every used cell, or undefined on an empty sheet. */
-export function usedBox(sheet: Worksheet, valuesOnly: boolean): Box | undefined {
+/** The smallest box holding every used cell (of some columns), or undefined when there is none. */
+export function usedBox(
+  sheet: Worksheet,
+  valuesOnly: boolean,
+  fromColumn = 0,
+  toColumn = MAX_COLUMNS,
+): Box | undefined {
   let box: Box | undefined;
   for (const [k, cell] of sheet.cells) {
     if (!isUsed(cell, valuesOnly)) continue;
     const { row, column } = position(k);
+    if (column < fromColumn || column >= toColumn) continue;
     box = box
       ? {
           startRow: Math.min(box.startRow, row),
