@@ -148,3 +148,42 @@ test('a lost answer and a person editing the same worksheet before the read-back
     'written once, not again',
   );
 });
+
+test('a lost answer and Graph unreachable until the deadline: 504, then settling closes the session and finds the push landed', async (t) => {
+  const setup = await excelSetup(t, { settings: { deadlineMs: 1500 } });
+  const { sheet } = await pushOnPeople(setup, []);
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
+  setup.emulator.afterNext('write', () =>
+    setup.emulator.failNext(1000, { status: 503, match: { only: 'reads' } }),
+  );
+  const lost = pushOnPeople(setup, appendZoe, { tag: 9, deadlineMs: 1500 });
+  await assert.rejects(lost, (error: unknown) => {
+    assert.ok(error instanceof Problem);
+    assert.equal(error.code, 'upstream-outcome-unknown');
+    return true;
+  });
+  setup.emulator.clearFaults();
+  assert.equal(await setup.excel.settle(sheet, 9, Date.now() + 5000), 'plan-1');
+  const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
+  assert.deepEqual(names, ['name', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
+});
+
+test('a push that may have partly landed beside a person edit: the first settle answers unknown, the next frees the sheet', async (t) => {
+  const setup = await excelSetup(t);
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
+  setup.emulator.afterNext('write', () =>
+    setup.emulator.setCells(setup.ref, 'People', 'A2', [['Anna']]),
+  );
+  const { sheet } = await pushOnPeople(setup, []);
+  await assert.rejects(pushOnPeople(setup, appendZoe, { tag: 11 }));
+  await assert.rejects(setup.excel.settle(sheet, 11, Date.now() + 5000), (error: unknown) => {
+    assert.ok(error instanceof Problem);
+    assert.equal(error.code, 'upstream-outcome-unknown');
+    return true;
+  });
+  assert.equal(await setup.excel.settle(sheet, 11, Date.now() + 5000), null);
+  assert.ok(
+    setup.emulator.sessions(setup.ref).every((session) => session.closed),
+    'every session of the push is closed',
+  );
+});

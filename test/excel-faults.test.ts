@@ -160,3 +160,16 @@ for (const wrong of ['tenant', 'client id', 'client secret'] as const) {
     assert.match(problem.detail, new RegExp(`SHEETPORT_MICROSOFT_${variable}`));
   });
 }
+
+test('a tenant that refuses app-only tokens on the workbook API answers 403 spreadsheet-forbidden saying what to grant', async (t) => {
+  const excel = await excelApp(t);
+  excel.emulator.appTokensOpenWorkbooks = false;
+  const answer = await call(`${excel.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { source: { provider: 'excel', drive: excel.ref.driveId, item: excel.ref.itemId } },
+  });
+  assert.equal(answer.status, 403, answer.text);
+  const problem = answer.body as { code: string; detail: string };
+  assert.equal(problem.code, 'spreadsheet-forbidden');
+  assert.match(problem.detail, /Files\.ReadWrite\.All.*sign in as a user/);
+});

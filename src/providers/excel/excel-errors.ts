@@ -64,7 +64,7 @@ function finalProblem(error: GraphFailure, status: number, context: CallContext)
   if (status === 403) {
     return new Problem(
       'spreadsheet-forbidden',
-      `Sheetport's application may not open ${context.what} (${error.message}): grant it Files.ReadWrite.All, or Sites.Selected with write access to the workbook's site, with admin consent (see the README).`,
+      `Sheetport may not open ${context.what} (${error.message}): grant its application Files.ReadWrite.All, or Sites.Selected with write access to the workbook's site, with admin consent; where the tenant refuses application access to workbooks, sign in as a user (see the README).`,
     );
   }
   if (status === 404) return context.notFound();
