@@ -184,7 +184,7 @@ function summarize(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [writers = 50, seconds = 30, limit = 120, pushes] = process.argv.slice(2).map(Number);
-  const settings =
+  const settings: Record<string, string> =
     pushes === undefined ? {} : { SHEETPORT_MICROSOFT_WRITES_PER_MINUTE: String(pushes) };
   const result = await excelWriteCase(
     { writers, seconds, requestsPerMinute: limit, settings },
