@@ -30,7 +30,11 @@ import { rowRoutes } from './routes/row-routes.ts';
 import { ProblemDocument, sheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
+import { SheetMirror } from './sheets/sheet-mirror.ts';
+import { SheetTurns } from './sheets/sheet-turns.ts';
 import { Sheets } from './sheets/sheets.ts';
+import { WriteQueue } from './sheets/write-queue.ts';
+import { writePaths } from './sheets/write-paths.ts';
 import {
   defaultIdempotencySettings,
   IdempotencyKeys,
@@ -119,31 +123,28 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     allowedHosts: options.allowedHosts ?? [],
   });
   registerHealthRoutes(app, deps);
+  const providers = deps.providers ?? registryOf();
   app.addSchema(ProblemDocument);
-  app.addSchema(sheetDescription((deps.providers ?? registryOf()).kinds()));
+  app.addSchema(sheetDescription(providers.kinds()));
   await app.register(swagger, documentOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });
-  const providers = deps.providers ?? registryOf();
   const metrics: Metrics | null =
     options.metrics === true
-      ? registerMetrics(
-          app,
-          {
-            store: deps.store,
-            providers,
-            queueDepth: (): Map<string, number> => sheets.queueDepth(),
-          },
-          access,
-        )
+      ? registerMetrics(app, { store: deps.store, providers }, access)
       : null;
-  const sheets: Sheets = new Sheets(
-    metrics?.timed(deps.store) ?? deps.store,
-    providers,
-    (kind, writes) => metrics?.batch(kind, writes),
+  // The write path, built bottom up: the sheets' turns, the mirror of provider-backed sheets,
+  // the queue that commits on each sheet's path, then the sheets the routes are given.
+  const store = metrics?.timed(deps.store) ?? deps.store;
+  const turns = new SheetTurns();
+  const mirror = new SheetMirror(store, (sheet) => providers.providerOf(sheet.source), turns);
+  const queue = new WriteQueue(store, turns, writePaths(store, mirror, providers), (kind, writes) =>
+    metrics?.batch(kind, writes),
   );
+  metrics?.countQueue(() => queue.depthByKind());
+  const sheets = new Sheets({ store, providers, queue, mirror });
   deps.stopWrites?.addEventListener('abort', () => sheets.stopWrites(), { once: true });
   const cache = new ReadCache(options.cacheSize, (hit) => metrics?.cacheLookup(hit));
   const limits = options.limits ?? defaultLimits;
@@ -154,7 +155,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     options.rateLimits ?? { perAddress: 0, perKey: 0 },
   );
   const keys = new IdempotencyKeys(
-    metrics?.timed(deps.store) ?? deps.store,
+    store,
     { ...defaultIdempotencySettings, ...options.idempotency },
     (error) => app.log.warn({ err: error }, 'idempotency key'),
   );

@@ -85,8 +85,8 @@ export async function serve(config: Config): Promise<FastifyInstance> {
  * the delay (SIGTERM only), no new connections, while requests in flight and writes already
  * queued finish, provider pushes included. Shortly before the timeout, writes still waiting for
  * their turn are refused with 503, having changed nothing; at the timeout the process exits
- * whatever still runs (a write cut off then was never answered, and a mirrored sheet whose push was
- * cut off is read again from its spreadsheet at the next start). Exits 0.
+ * whatever still runs (a write cut off then was never answered, and a mirrored sheet whose push
+ * was cut off is read again from its spreadsheet at the next start). Exits 0.
  */
 function stop(
   app: FastifyInstance,

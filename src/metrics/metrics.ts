@@ -101,9 +101,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(sources: {
-    /** Writes waiting for their turn, by sheet kind (scratch, upload, or a provider's name). */
-    queueDepth: () => Map<string, number>;
+  constructor(readings: {
     /** The store's database connections, where it has a pool. */
     connections: () => { total: number; idle: number; waiting: number } | null;
     /** Events waiting to be delivered to webhooks that are on. */
@@ -114,17 +112,7 @@ export class Metrics {
       help: 'Events committed but not yet delivered to (or given up on by) the webhooks that are on',
       registers: [this.registry],
       async collect() {
-        this.set(await sources.webhookBacklog());
-      },
-    });
-    new Gauge({
-      name: 'sheetport_write_queue_depth',
-      help: 'Writes waiting for their turn, by sheet kind',
-      labelNames: ['kind'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [kind, depth] of sources.queueDepth()) this.set({ kind }, depth);
+        this.set(await readings.webhookBacklog());
       },
     });
     new Gauge({
@@ -134,11 +122,25 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        const counts = sources.connections();
+        const counts = readings.connections();
         if (counts === null) return;
         this.set({ state: 'in_use' }, counts.total - counts.idle);
         this.set({ state: 'idle' }, counts.idle);
         this.set({ state: 'waiting' }, counts.waiting);
+      },
+    });
+  }
+
+  /** Counts the writes waiting for their turn, by sheet kind (scratch, upload, a provider). */
+  countQueue(depthByKind: () => Map<string, number>): void {
+    new Gauge({
+      name: 'sheetport_write_queue_depth',
+      help: 'Writes waiting for their turn, by sheet kind',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [kind, depth] of depthByKind()) this.set({ kind }, depth);
       },
     });
   }

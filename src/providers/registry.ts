@@ -62,6 +62,8 @@ export interface LiveProvider extends SheetProvider {
 export interface ProviderKind {
   /** The `provider` of its sources, as stored and as a user gives it (`google`). */
   readonly name: string;
+  /** Its name for people, in messages (`Google`). */
+  readonly label: string;
   /** JSON Schema of the `source` of `POST /admin/v1/sheets`; `provider` holds the name. */
   readonly requestSchema: TSchema;
   /** JSON Schema of a sheet's stored `source`, as the management API describes it. */
@@ -123,7 +125,7 @@ export class ProviderRegistry {
     if (live !== undefined) return live;
     throw new Problem(
       'provider-not-configured',
-      `This server has no ${name} access configured: ${kind.setupHint}`,
+      `This server has no ${kind.label} access configured: ${kind.setupHint}`,
     );
   }
 

@@ -48,7 +48,7 @@ export async function eventRoutes(
     request: FastifyRequest<{ Params: { sheetId: string } }>,
     reply: FastifyReply,
   ) {
-    const sheet = await sheets.forRead(request, request.params.sheetId);
+    const sheet = await sheets.loadFresh(request, request.params.sheetId);
     const release = slots.take(request.ip);
     let stream: EventStream;
     try {

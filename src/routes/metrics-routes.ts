@@ -14,12 +14,10 @@ export function registerMetrics(
   deps: {
     store: SheetStore;
     providers: ProviderRegistry;
-    queueDepth: () => Map<string, number>;
   },
   access: AccessControl,
 ): Metrics {
   const metrics = new Metrics({
-    queueDepth: deps.queueDepth,
     connections: () => deps.store.connections(),
     webhookBacklog: () => deps.store.webhookBacklog(),
   });

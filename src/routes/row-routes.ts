@@ -79,7 +79,7 @@ export async function rowRoutes(
   await app.register(sheetDocumentRoutes, { sheets });
 
   async function read(request: RowRequest, reply: FastifyReply) {
-    const sheet = await sheets.forRead(request, request.params.sheetId);
+    const sheet = await sheets.loadFresh(request, request.params.sheetId);
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
     const plan = planRead(sheet, query);
@@ -161,7 +161,7 @@ export async function rowRoutes(
     signal: AbortSignal,
   ): Promise<WriteResult> {
     // Writes are planned against the columns a fresh read shows, as reads are.
-    const sheet = await sheets.forRead(request, request.params.sheetId);
+    const sheet = await sheets.loadFresh(request, request.params.sheetId);
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
     const method = request.method as (typeof writeMethods)[number];

@@ -33,7 +33,7 @@ export async function sheetDocumentRoutes(
       url,
       { schema: documentedOnce(schema, url) },
       async (request: FastifyRequest<{ Params: { sheetId: string } }>) => {
-        const sheet = await sheets.forRead(request, request.params.sheetId);
+        const sheet = await sheets.loadFresh(request, request.params.sheetId);
         return sheetDocument(sheet, await kinds.of(sheet));
       },
     );

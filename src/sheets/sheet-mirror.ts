@@ -3,7 +3,7 @@ import { Problem } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { PushEnd, SheetStore } from '../store/store.ts';
 import { sameColumns, type Sheet } from '../model/sheet.ts';
-import type { WriteQueue } from './write-queue.ts';
+import type { SheetTurns } from './sheet-turns.ts';
 
 export const defaultFreshnessSeconds = 10;
 
@@ -34,7 +34,8 @@ export class SheetMirror {
   constructor(
     private readonly store: SheetStore,
     private readonly providerFor: (sheet: Sheet) => SheetProvider | null,
-    private readonly queue: WriteQueue,
+    /** Re-reads take turns here with the write queue's commits. */
+    private readonly turns: SheetTurns,
   ) {}
 
   /** The sheet, re-read first if its copy cannot be trusted. For reads, outside the queue. */
@@ -42,8 +43,8 @@ export class SheetMirror {
     if (!this.#needsRead(sheet)) return sheet;
     let refresh = this.#inFlight.get(sheet.id);
     if (refresh === undefined) {
-      refresh = this.queue
-        .exclusive(sheet.id, () =>
+      refresh = this.turns
+        .takeTurn(sheet.id, () =>
           this.store.exclusive(sheet.id, () => this.refreshIfStale(sheet.id)),
         )
         .finally(() => this.#inFlight.delete(sheet.id));
@@ -54,7 +55,7 @@ export class SheetMirror {
 
   /** Re-reads now, whatever the window. */
   refresh(sheetId: string): Promise<Sheet> {
-    return this.queue.exclusive(sheetId, () =>
+    return this.turns.takeTurn(sheetId, () =>
       this.store.exclusive(sheetId, () => this.#reread(sheetId)),
     );
   }

@@ -14,13 +14,22 @@ import type {
   WriteRequest,
 } from '../store/store.ts';
 import type { Cell } from '../cells/cell.ts';
-import { MirrorWritePath } from './mirror-write-path.ts';
-import { isMirrored, type Sheet } from '../model/sheet.ts';
-import { SheetMirror } from './sheet-mirror.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { WriteResult } from '../model/write-effect.ts';
-import { StoreWritePath, type WritePath } from './write-path.ts';
+import type { SheetMirror } from './sheet-mirror.ts';
 import { EventFeed } from './event-feed.ts';
-import { WriteQueue } from './write-queue.ts';
+import type { WriteQueue } from './write-queue.ts';
+
+/** What sheets are served through, built beforehand (see app.ts). */
+export interface SheetsDeps {
+  store: SheetStore;
+  /** The spreadsheet services sheets can mirror, looked up by their source's `provider`. */
+  providers: ProviderRegistry;
+  /** Every write goes through it, on the write path that fits where its sheet lives. */
+  queue: WriteQueue;
+  /** Keeps the copies of mirrored sheets fresh. */
+  mirror: SheetMirror;
+}
 
 /**
  * Sheets as the routes see them: found by id, fresh for reading, written through the write path
@@ -29,72 +38,54 @@ import { WriteQueue } from './write-queue.ts';
 export class Sheets {
   /** Wakes the live streams of row events (`GET /api/v1/<id>/events`). */
   readonly events: EventFeed;
+  readonly providers: ProviderRegistry;
+  readonly #store: SheetStore;
   readonly #queue: WriteQueue;
   readonly #mirror: SheetMirror;
   readonly #lookups = new WeakMap<object, { id: string; sheet: Promise<Sheet | null> }>();
 
-  constructor(
-    private readonly store: SheetStore,
-    /** The spreadsheet services sheets can mirror, looked up by their source's `provider`. */
-    readonly providers: ProviderRegistry,
-    /** Told of every commit of the write queue: the sheet's kind and its number of writes. */
-    onBatch?: (kind: string, writes: number) => void,
-  ) {
+  constructor({ store, providers, queue, mirror }: SheetsDeps) {
+    this.#store = store;
+    this.providers = providers;
+    this.#queue = queue;
+    this.#mirror = mirror;
     this.events = new EventFeed((ids) => store.latestEventSeqs(ids), 1000);
-    const storePath = new StoreWritePath(store);
-    const mirrorPaths = new Map<SheetProvider, WritePath>();
-    this.#queue = new WriteQueue(
-      store,
-      (sheet) => {
-        if (!isMirrored(sheet.source)) return storePath;
-        const provider = this.providerFor(sheet);
-        if (provider === null) return unconfigured(sheet);
-        let path = mirrorPaths.get(provider);
-        if (path === undefined) {
-          path = new MirrorWritePath(store, this.#mirror, provider);
-          mirrorPaths.set(provider, path);
-        }
-        return path;
-      },
-      onBatch,
-    );
-    this.#mirror = new SheetMirror(store, (sheet) => this.providerFor(sheet), this.#queue);
   }
 
   async createWebhook(webhook: Parameters<SheetStore['createWebhook']>[0]): Promise<WebhookRecord> {
-    const record = await this.store.createWebhook(webhook);
+    const record = await this.#store.createWebhook(webhook);
     this.events.webhookAdded(record.sheetId);
     return record;
   }
 
   webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
-    return this.store.webhooksOf(sheetId);
+    return this.#store.webhooksOf(sheetId);
   }
 
   deleteWebhook(sheetId: string, id: string): Promise<boolean> {
-    return this.store.deleteWebhook(sheetId, id);
+    return this.#store.deleteWebhook(sheetId, id);
   }
 
   rotateWebhookSecret(
     ...args: Parameters<SheetStore['rotateWebhookSecret']>
   ): Promise<WebhookRecord | null> {
-    return this.store.rotateWebhookSecret(...args);
+    return this.#store.rotateWebhookSecret(...args);
   }
 
   deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.store.deliveriesOf(webhookId, limit);
+    return this.#store.deliveriesOf(webhookId, limit);
   }
 
   latestEventId(sheetId: string): Promise<string | null> {
-    return this.store.latestEventId(sheetId);
+    return this.#store.latestEventId(sheetId);
   }
 
   latestEventSeq(sheetId: string): Promise<number> {
-    return this.store.latestEventSeq(sheetId);
+    return this.#store.latestEventSeq(sheetId);
   }
 
   eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
-    return this.store.eventCursor(sheetId, id, notBefore);
+    return this.#store.eventCursor(sheetId, id, notBefore);
   }
 
   /**
@@ -112,11 +103,6 @@ export class Sheets {
     );
   }
 
-  /** Writes waiting for their turn, by sheet kind. */
-  queueDepth(): Map<string, number> {
-    return this.#queue.depthByKind();
-  }
-
   providerFor(sheet: Sheet): SheetProvider | null {
     return this.providers.providerOf(sheet.source);
   }
@@ -128,40 +114,43 @@ export class Sheets {
   lookup(request: object, id: string): Promise<Sheet | null> {
     let found = this.#lookups.get(request);
     if (found?.id !== id) {
-      found = { id, sheet: this.store.getSheet(id) };
+      found = { id, sheet: this.#store.getSheet(id) };
       this.#lookups.set(request, found);
     }
     return found.sheet;
   }
 
   async get(id: string): Promise<Sheet> {
-    const sheet = await this.store.getSheet(id);
+    const sheet = await this.#store.getSheet(id);
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     return sheet;
   }
 
   /** The sheet as the store has it now, past any lookup made for a request; null when none. */
   find(id: string): Promise<Sheet | null> {
-    return this.store.getSheet(id);
+    return this.#store.getSheet(id);
   }
 
   list(): Promise<Sheet[]> {
-    return this.store.listSheets();
+    return this.#store.listSheets();
   }
 
-  /** The sheet a request names, with rows no older than its freshness window. */
-  async forRead(request: object, id: string): Promise<Sheet> {
+  /**
+   * The sheet a request names, to read or to plan a write on: 404 when there is none, and its
+   * copy re-read first when older than its freshness window (a sheet of a provider).
+   */
+  async loadFresh(request: object, id: string): Promise<Sheet> {
     const sheet = await this.lookup(request, id);
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     return this.#mirror.fresh(sheet);
   }
 
   readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
-    return this.store.readJson(sheet, plan);
+    return this.#store.readJson(sheet, plan);
   }
 
   readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
-    return this.store.readCells(sheet, plan);
+    return this.#store.readCells(sheet, plan);
   }
 
   /**
@@ -184,7 +173,7 @@ export class Sheets {
   }
 
   createSheet(draft: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet> {
-    return this.store.createSheet(draft, rows);
+    return this.#store.createSheet(draft, rows);
   }
 
   /**
@@ -199,10 +188,10 @@ export class Sheets {
     connect: (connected: Map<string, Sheet>) => Promise<T>,
   ): Promise<T> {
     const lock = `${provider}-spreadsheet:${document}`;
-    return this.#queue.exclusive(lock, () =>
-      this.store.exclusive(lock, async () => {
+    return this.#queue.takeTurn(lock, () =>
+      this.#store.exclusive(lock, async () => {
         const connected = new Map<string, Sheet>();
-        for (const sheet of await this.store.listSheets()) {
+        for (const sheet of await this.#store.listSheets()) {
           const tab =
             sheet.source.provider === provider ? this.providers.tabOf(sheet.source) : null;
           if (tab?.document === document) connected.set(tab.id, sheet);
@@ -213,7 +202,7 @@ export class Sheets {
   }
 
   async update(id: string, changes: SheetChanges): Promise<Sheet> {
-    const updated = await this.store.updateSheet(id, changes);
+    const updated = await this.#store.updateSheet(id, changes);
     if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     this.events.accessChanged(updated.id);
     return updated;
@@ -238,7 +227,7 @@ export class Sheets {
 
   async remove(id: string): Promise<void> {
     const sheet = await this.get(id);
-    await this.#queue.exclusive(sheet.id, () => this.store.deleteSheet(sheet.id));
+    await this.#queue.takeTurn(sheet.id, () => this.#store.deleteSheet(sheet.id));
     this.#mirror.forget(sheet.id);
     this.events.accessChanged(sheet.id);
   }
@@ -250,24 +239,24 @@ export class Sheets {
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {
-    return this.store.createKey(key);
+    return this.#store.createKey(key);
   }
 
   listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
-    return this.store.listKeys(sheetId);
+    return this.#store.listKeys(sheetId);
   }
 
   async rotateKey(
     ...args: Parameters<SheetStore['rotateKey']>
   ): Promise<Awaited<ReturnType<SheetStore['rotateKey']>>> {
-    const outcome = await this.store.rotateKey(...args);
+    const outcome = await this.#store.rotateKey(...args);
     // An overlap of 0 ends the old key now.
     this.events.accessChanged(args[0]);
     return outcome;
   }
 
   async deleteKey(sheetId: string, id: string): Promise<boolean> {
-    const deleted = await this.store.deleteKey(sheetId, id);
+    const deleted = await this.#store.deleteKey(sheetId, id);
     if (deleted) this.events.accessChanged(sheetId);
     return deleted;
   }
@@ -278,22 +267,10 @@ export class Sheets {
     page: { limit: number; maxBytes: number },
     notBefore: Date,
   ) {
-    return this.store.eventsAfterSeq(sheetId, seq, page, notBefore);
+    return this.#store.eventsAfterSeq(sheetId, seq, page, notBefore);
   }
 
   eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
-    return this.store.eventBytesAfter(sheetId, seq, limit);
+    return this.#store.eventBytesAfter(sheetId, seq, limit);
   }
-}
-
-function unconfigured(sheet: Sheet): WritePath {
-  return {
-    async commit(_sheet, writes) {
-      const problem = new Problem(
-        'provider-not-configured',
-        `Sheet "${sheet.name}" mirrors a ${sheet.source.provider} spreadsheet, but this server has no ${sheet.source.provider} access configured; see the README.`,
-      );
-      return writes.map(() => problem);
-    },
-  };
 }

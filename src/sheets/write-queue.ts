@@ -2,6 +2,7 @@ import { headerChanged, Problem } from '../errors/problem.ts';
 import type { SheetStore, WriteRequest } from '../store/store.ts';
 import { sameColumns, type Sheet } from '../model/sheet.ts';
 import type { WriteResult } from '../model/write-effect.ts';
+import type { SheetTurns } from './sheet-turns.ts';
 import type { WritePath } from './write-path.ts';
 
 interface Pending {
@@ -31,15 +32,11 @@ const maxBatch = 500;
  */
 export class WriteQueue {
   readonly #pending = new Map<string, Pending[]>();
-  /** The tail of each sheet's chain of work; a new piece starts when the one before ends. */
-  readonly #tails = new Map<string, Promise<unknown>>();
-  /** The refusals of work waiting for its turn, called when the queue closes. */
-  readonly #waiting = new Set<(problem: Problem) => void>();
-  /** Once the server stops taking writes: the answer to every write still waiting, and later. */
-  #closed: Problem | null = null;
 
   constructor(
     private readonly store: SheetStore,
+    /** Each sheet's order of work, which commits take turns in with the mirror's re-reads. */
+    private readonly turns: SheetTurns,
     private readonly pathFor: (sheet: Sheet) => WritePath,
     /** Told of every commit: the sheet's kind, and how many writes it carried. */
     private readonly onBatch: (kind: string, writes: number) => void = () => {},
@@ -54,7 +51,7 @@ export class WriteQueue {
     request: WriteRequest,
     { signal, deadlineMs }: { signal?: AbortSignal; deadlineMs?: number } = {},
   ): Promise<WriteResult> {
-    if (this.#closed !== null) return Promise.reject(this.#closed);
+    if (this.turns.closed !== null) return Promise.reject(this.turns.closed);
     if (signal?.aborted === true) return Promise.reject(clientGone());
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
@@ -65,7 +62,7 @@ export class WriteQueue {
         // Let the requests already read from the sockets join this first commit.
         // A drain refused by close() has nothing to answer: close() refused its writes.
         setImmediate(() => {
-          this.exclusive(sheetId, () => this.#drain(sheetId)).catch(() => undefined);
+          this.takeTurn(sheetId, () => this.#drain(sheetId)).catch(() => undefined);
         });
       }
       const kind = sheet.source.provider;
@@ -88,23 +85,8 @@ export class WriteQueue {
    * Runs `work` when nothing else is running on the sheet, e.g. re-reading it from a provider.
    * Work still waiting for its turn when the queue closes is refused at once and never runs.
    */
-  exclusive<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
-    if (this.#closed !== null) return Promise.reject(this.#closed);
-    const previous = this.#tails.get(sheetId) ?? Promise.resolve();
-    let refuse: (problem: Problem) => void = () => {};
-    const refused = new Promise<never>((_, reject) => (refuse = reject));
-    this.#waiting.add(refuse);
-    const turn = () => {
-      this.#waiting.delete(refuse);
-      return this.#closed === null ? work() : Promise.reject(this.#closed);
-    };
-    const run = previous.then(turn, turn);
-    const tail = run.catch(() => undefined);
-    this.#tails.set(sheetId, tail);
-    void tail.then(() => {
-      if (this.#tails.get(sheetId) === tail) this.#tails.delete(sheetId);
-    });
-    return Promise.race([run, refused]);
+  takeTurn<T>(sheetId: string, work: () => Promise<T>): Promise<T> {
+    return this.turns.takeTurn(sheetId, work);
   }
 
   /**
@@ -113,13 +95,11 @@ export class WriteQueue {
    * for its turn (a refresh a write waits on before it queues) is refused the same way.
    */
   close(problem: Problem): void {
-    this.#closed = problem;
+    this.turns.close(problem);
     for (const [sheetId, pending] of this.#pending) {
       this.#pending.delete(sheetId);
       for (const write of pending) write.reject(problem);
     }
-    for (const refuse of this.#waiting) refuse(problem);
-    this.#waiting.clear();
   }
 
   /** Writes still waiting for their turn, by sheet kind. */

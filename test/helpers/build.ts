@@ -6,7 +6,7 @@ import { openTestStore } from './stores.ts';
 import type { RowStoreOptions } from '../../src/store/row-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import { registryOf } from '../../src/providers/providers.ts';
-import type { LiveProvider } from '../../src/providers/registry.ts';
+import { ProviderRegistry, type LiveProvider } from '../../src/providers/registry.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -26,8 +26,8 @@ export interface TestServer {
 export async function build(
   t: TestContext,
   options: Partial<AppOptions> = {},
-  /** The configured providers, by name; none by default. */
-  providers: Record<string, LiveProvider | undefined> = {},
+  /** The configured providers, by name (none by default), or a registry of the test's own. */
+  providers: Record<string, LiveProvider | undefined> | ProviderRegistry = {},
   /** The readiness probe and shutdown signal, and options of the store, when a test sets them. */
   extra: Pick<AppDeps, 'readiness' | 'shutdown'> & {
     store?: RowStoreOptions;
@@ -42,7 +42,11 @@ export async function build(
   // The read cache is off unless a test asks for it, so that every read, and every check that a
   // refused request changed nothing, reads the store itself.
   const app = await createApp(
-    { store, providers: registryOf(providers), ...health },
+    {
+      store,
+      providers: providers instanceof ProviderRegistry ? providers : registryOf(providers),
+      ...health,
+    },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );
   const guard = new AnswerGuard(app);

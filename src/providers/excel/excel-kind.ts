@@ -9,6 +9,7 @@ import { documentOf, workbookRefOf } from './workbook-ref.ts';
 /** Excel workbooks as the registry knows them, whether or not this server has Microsoft access. */
 export const excelKind: ProviderKind = {
   name: 'excel',
+  label: 'Excel',
   requestSchema: Type.Object(
     {
       provider: Type.Literal('excel'),

@@ -7,6 +7,7 @@ import { parseSpreadsheetId } from './spreadsheet-ref.ts';
 /** Google Sheets as the registry knows it, whether or not this server has Google access. */
 export const googleKind: ProviderKind = {
   name: 'google',
+  label: 'Google',
   requestSchema: Type.Object(
     {
       provider: Type.Literal('google'),
