@@ -173,3 +173,30 @@ test('a tenant that refuses app-only tokens on the workbook API answers 403 spre
   assert.equal(problem.code, 'spreadsheet-forbidden');
   assert.match(problem.detail, /Files\.ReadWrite\.All.*sign in as a user/);
 });
+
+test('a person inserts a row right after the check before the write: the push sees it and the update lands on the row it chose', async (t) => {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  // The check's cTag probe answers "unchanged"; then, before the push, a row goes in above Kim.
+  excel.emulator.afterNext('read', () =>
+    excel.emulator.insertRows(excel.ref, 'People', 3, [['New', 1, false]]),
+  );
+  const answer = await call(`${excel.url}/api/v1/${id}?name=Kim`, {
+    method: 'PATCH',
+    body: { age: 41 },
+  });
+  assert.deepEqual(answer.body, { updated: 1 }, answer.text);
+  const { api, sheet } = await bothSides(excel, id);
+  assert.deepEqual(api, sheet);
+  assert.deepEqual(
+    sheet.map((row) => [row.name, row.age]),
+    [
+      ['Ann', 31],
+      ['New', 1],
+      ['Bob', 27],
+      ['Kim', 41],
+      ['Lee', 22],
+      ['Max', 50],
+    ],
+  );
+});
