@@ -97,6 +97,7 @@ export class WorkbookPush {
         }
         ambiguous ||= unknown;
         if (!verdict.retry && !gone) {
+          if (!unknown) void channel.closeSession(session, deadline).catch(() => {});
           throw this.#done > 0 || ambiguous
             ? channel.outcomeUnknown(verdict.problem)
             : verdict.problem;
