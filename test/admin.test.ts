@@ -156,8 +156,8 @@ test('a source naming an unknown provider is refused with 400 unknown-provider, 
     assert.equal(response.status, 400, response.text);
     const problem = response.body as { code: string; detail: string; providers: string[] };
     assert.equal(problem.code, 'unknown-provider');
-    assert.deepEqual(problem.providers, ['google']);
-    assert.match(problem.detail, new RegExp(`"${provider}".*"google"`));
+    assert.deepEqual(problem.providers, ['google', 'excel']);
+    assert.match(problem.detail, new RegExp(`"${provider}".*"google", "excel"`));
   }
   assert.deepEqual(await listSheets(url), []);
 });

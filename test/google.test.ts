@@ -267,6 +267,7 @@ test('a spreadsheet not shared with the service account says which address to sh
   const providers = await call(`${google.url}/admin/v1/providers`);
   assert.deepEqual(providers.body, {
     google: { configured: true, canWrite: true, shareWith: problem.shareWith },
+    excel: { configured: false, canWrite: false, tenant: null },
   });
 });
 

@@ -8,6 +8,11 @@ import {
   googleSettings,
   type GoogleSettings,
 } from '../providers/google/google-settings.ts';
+import {
+  microsoftEnv,
+  microsoftSettings,
+  type MicrosoftSettings,
+} from '../providers/excel/microsoft-settings.ts';
 import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
 
 /**
@@ -31,6 +36,7 @@ export const configSchema = Type.Object({
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
   ...googleEnv,
+  ...microsoftEnv,
   /** Seconds between checks of a watched tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -91,6 +97,7 @@ export interface Config {
   /** `auto`: pretty on a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'pretty' | 'json';
   google: GoogleSettings;
+  microsoft: MicrosoftSettings;
   adminToken: string | undefined;
   /** Host names (lower case) served without an admin token besides localhost and loopback. */
   allowedHosts: string[];
@@ -166,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     watch: watchSettings(parsed),
     google: googleSettings(parsed),
+    microsoft: microsoftSettings(parsed),
   };
 }
 

@@ -1,3 +1,5 @@
+import { excelKind, openExcel } from './excel/excel-kind.ts';
+import type { MicrosoftSettings } from './excel/microsoft-settings.ts';
 import { googleKind, openGoogle } from './google/google-kind.ts';
 import type { GoogleSettings } from './google/google-settings.ts';
 import { ProviderRegistry, type LiveProvider, type ProviderKind } from './registry.ts';
@@ -5,13 +7,17 @@ import { ProviderRegistry, type LiveProvider, type ProviderKind } from './regist
 /** Each provider's settings, by its name, as the configuration reads them. */
 export interface ProviderSettings {
   google: GoogleSettings;
+  microsoft: MicrosoftSettings;
 }
 
 /** Every provider this server knows, with how each opens from its settings: one line each. */
 const known: readonly {
   kind: ProviderKind;
   open(settings: ProviderSettings): Promise<LiveProvider | null>;
-}[] = [{ kind: googleKind, open: (settings) => openGoogle(settings.google) }];
+}[] = [
+  { kind: googleKind, open: (settings) => openGoogle(settings.google) },
+  { kind: excelKind, open: (settings) => openExcel(settings.microsoft) },
+];
 
 /** The kinds of every known provider, configured or not. */
 export const providerKinds: readonly ProviderKind[] = known.map(({ kind }) => kind);

@@ -94,14 +94,16 @@ export async function createFromProvider(
       tab,
       tabId: tabOf(table).id,
     }));
-    const created = await sheets.connectTabs(kind.name, document, async (connected) => {
+    // The document as the tabs name it (a link resolves to the ids a stored source keeps).
+    const found = tabs.read[0] === undefined ? document : tabOf(tabs.read[0].table).document;
+    const created = await sheets.connectTabs(kind.name, found, async (connected) => {
       // Tabs already connected are left out, as tabs without a header are: the rest still come in.
       const free = made.filter(({ tabId }) => !connected.has(tabId));
       const taken = made.flatMap(({ tab, tabId }) => {
         const sheet = connected.get(tabId);
         return sheet === undefined ? [] : [{ tab, sheet }];
       });
-      if (free.length === 0) throw everyTabConnected(document, taken);
+      if (free.length === 0) throw everyTabConnected(found, taken);
       const skipped = taken.map(({ tab, sheet }) => ({
         tab,
         reason: `Already connected as sheet "${sheet.name}" (${sheet.id}).`,
@@ -116,9 +118,9 @@ export async function createFromProvider(
   checkTable(table, policy.limits);
   const tab = tabOf(table);
   const draft = { ...mirroredDraft(table, settings), name: body.name ?? tab.title };
-  const sheet = await sheets.connectTabs(kind.name, document, async (connected) => {
+  const sheet = await sheets.connectTabs(kind.name, tab.document, async (connected) => {
     const taken = connected.get(tab.id);
-    if (taken !== undefined) throw tabConnected(document, tab.title, taken);
+    if (taken !== undefined) throw tabConnected(tab.document, tab.title, taken);
     return sheets.createSheet(draft, [table.rows]);
   });
   sheets.synced(draft.id);

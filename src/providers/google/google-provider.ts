@@ -21,11 +21,11 @@ import {
 } from '../retry.ts';
 import type { ConnectRequest, LiveProvider, ProviderStatus, WatchSupport } from '../registry.ts';
 import { WriteSlots } from '../write-slots.ts';
-import { defaultBudgetSettings, RequestBudget } from './request-budget.ts';
+import { defaultBudgetSettings, RequestBudget } from '../request-budget.ts';
 import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
 import { createDriveVersionProbe, type DriveVersionProbe } from './drive-version.ts';
 import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
-import { TabVersions } from './tab-versions.ts';
+import { TabVersions } from '../tab-versions.ts';
 import type { GoogleIdentity } from './google-auth.ts';
 import type { GoogleSettings } from './google-settings.ts';
 import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
@@ -44,7 +44,10 @@ export class GoogleProvider implements LiveProvider {
   readonly #slots: WriteSlots;
   /** Asks Drive for a spreadsheet's version; absent when no Drive URL is set (as in tests). */
   readonly #probe: DriveVersionProbe | null;
-  readonly #versions = new TabVersions();
+  /** A tab keeps its id across renames; its title is in the digest. */
+  readonly #versions = new TabVersions<GoogleSource>(
+    (source) => `${source.spreadsheetId}:${source.tabId}`,
+  );
   #budget: RequestBudget | undefined;
 
   constructor(
