@@ -3,6 +3,7 @@ import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.
 import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
 import type { WriteEffect, WriteResult } from '../sheets/write-effect.ts';
+import type { CredentialStore } from './provider-credentials.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -428,6 +429,8 @@ export interface SheetStore {
   ): Promise<'rotated' | 'not-found' | 'already-rotated'>;
   /** True if the key existed. A deleted sheet's keys go with it. */
   deleteKey(sheetId: string, id: string): Promise<boolean>;
+  /** Provider credentials kept for the server (see provider-credentials.ts). */
+  readonly credentials: CredentialStore;
   /**
    * Counts a request against a rate limit shared by every server on this store; absent when one
    * server owns the store and counts in memory.

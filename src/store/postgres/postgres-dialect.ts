@@ -12,6 +12,7 @@ import {
   type Snapshot,
   type StoredEvent,
 } from '../dialect.ts';
+import { postgresCredentials } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type {
@@ -72,6 +73,7 @@ interface SheetRow {
  * pool that units draw from, so that no number of them can starve the units they wait for.
  */
 export class PostgresDialect implements Dialect {
+  readonly credentials = postgresCredentials;
   readonly ownsStore = false;
   readonly #pool: Pool;
   readonly #locks: Pool;

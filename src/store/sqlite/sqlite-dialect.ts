@@ -11,6 +11,7 @@ import {
   type Snapshot,
   type StoredEvent,
 } from '../dialect.ts';
+import { sqliteCredentials } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type {
@@ -60,6 +61,7 @@ interface SheetRow {
  * a second, read-only connection whose transaction keeps their snapshot.
  */
 export class SqliteDialect implements Dialect {
+  readonly credentials = sqliteCredentials;
   readonly ownsStore = true;
   readonly #db: Db;
   readonly #path: string;
