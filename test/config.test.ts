@@ -83,6 +83,36 @@ test("SHEETPORT_GOOGLE_DRIVE_URL is Drive's own root by default, and any root gi
   assert.equal(config.google.driveUrl, 'http://127.0.0.1:9100/');
 });
 
+test("the Microsoft settings: unset credentials, Microsoft's own roots by default, any root given ends in a slash", () => {
+  assert.deepEqual(loadConfig({}).microsoft, {
+    tenantId: undefined,
+    clientId: undefined,
+    clientSecret: undefined,
+    loginUrl: 'https://login.microsoftonline.com/',
+    graphUrl: 'https://graph.microsoft.com/v1.0/',
+    deadlineMs: 30_000,
+    writesPerMinute: 120,
+  });
+  const config = loadConfig({
+    SHEETPORT_MICROSOFT_TENANT_ID: 'contoso.onmicrosoft.com',
+    SHEETPORT_MICROSOFT_CLIENT_ID: '00000000-0000-0000-0000-000000000001',
+    SHEETPORT_MICROSOFT_CLIENT_SECRET: 'secret~value',
+    SHEETPORT_MICROSOFT_LOGIN_URL: 'http://127.0.0.1:9200',
+    SHEETPORT_MICROSOFT_GRAPH_URL: 'http://127.0.0.1:9200/v1.0',
+    SHEETPORT_MICROSOFT_DEADLINE_MS: '5000',
+    SHEETPORT_MICROSOFT_WRITES_PER_MINUTE: '30',
+  });
+  assert.deepEqual(config.microsoft, {
+    tenantId: 'contoso.onmicrosoft.com',
+    clientId: '00000000-0000-0000-0000-000000000001',
+    clientSecret: 'secret~value',
+    loginUrl: 'http://127.0.0.1:9200/',
+    graphUrl: 'http://127.0.0.1:9200/v1.0/',
+    deadlineMs: 5000,
+    writesPerMinute: 30,
+  });
+});
+
 test('watching is on every 10 s by default; SHEETPORT_WATCH_INTERVAL_SECONDS=0 turns it off', () => {
   assert.deepEqual(loadConfig({}).watch, { intervalMs: 10_000, readsPerMinute: 60 });
   const config = loadConfig({
@@ -133,6 +163,11 @@ test('a bad value is refused with a ConfigError naming the variable', () => {
     ['SHEETPORT_WATCH_INTERVAL_SECONDS', '-1'],
     ['SHEETPORT_WATCH_INTERVAL_SECONDS', 'often'],
     ['SHEETPORT_GOOGLE_READS_PER_MINUTE', '0'],
+    ['SHEETPORT_MICROSOFT_TENANT_ID', 'contoso/../x'],
+    ['SHEETPORT_MICROSOFT_LOGIN_URL', 'login.microsoftonline.com'],
+    ['SHEETPORT_MICROSOFT_GRAPH_URL', 'graph.microsoft.com'],
+    ['SHEETPORT_MICROSOFT_DEADLINE_MS', '10'],
+    ['SHEETPORT_MICROSOFT_WRITES_PER_MINUTE', '0'],
   ];
   for (const [name, value] of cases) {
     assert.throws(

@@ -3,6 +3,7 @@ import envSchema from 'env-schema';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import type { GoogleSettings } from '../providers/google/google-auth.ts';
+import type { MicrosoftSettings } from '../providers/excel/microsoft-settings.ts';
 import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
 
 /**
@@ -42,6 +43,23 @@ export const configSchema = Type.Object({
   SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
   SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
   SHEETPORT_GOOGLE_READS_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
+  SHEETPORT_MICROSOFT_TENANT_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.\\-]+$' })),
+  SHEETPORT_MICROSOFT_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  SHEETPORT_MICROSOFT_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  SHEETPORT_MICROSOFT_LOGIN_URL: Type.String({
+    default: 'https://login.microsoftonline.com/',
+    pattern: '^https?://',
+  }),
+  SHEETPORT_MICROSOFT_GRAPH_URL: Type.String({
+    default: 'https://graph.microsoft.com/v1.0/',
+    pattern: '^https?://',
+  }),
+  SHEETPORT_MICROSOFT_DEADLINE_MS: Type.Integer({
+    default: 30_000,
+    minimum: 1000,
+    maximum: 600_000,
+  }),
+  SHEETPORT_MICROSOFT_WRITES_PER_MINUTE: Type.Integer({ default: 120, minimum: 1 }),
   /** Seconds between checks of a watched Google tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -102,6 +120,7 @@ export interface Config {
   /** `auto`: pretty on a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'pretty' | 'json';
   google: GoogleSettings;
+  microsoft: MicrosoftSettings;
   adminToken: string | undefined;
   /** Host names (lower case) served without an admin token besides localhost and loopback. */
   allowedHosts: string[];
@@ -189,6 +208,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokenUrl: parsed.SHEETPORT_GOOGLE_TOKEN_URL,
       deadlineMs: parsed.SHEETPORT_GOOGLE_DEADLINE_MS,
       writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
+    },
+    microsoft: {
+      tenantId: parsed.SHEETPORT_MICROSOFT_TENANT_ID,
+      clientId: parsed.SHEETPORT_MICROSOFT_CLIENT_ID,
+      clientSecret: parsed.SHEETPORT_MICROSOFT_CLIENT_SECRET,
+      // Paths are joined onto these roots, which must end in a slash.
+      loginUrl: parsed.SHEETPORT_MICROSOFT_LOGIN_URL.replace(/\/?$/, '/'),
+      graphUrl: parsed.SHEETPORT_MICROSOFT_GRAPH_URL.replace(/\/?$/, '/'),
+      deadlineMs: parsed.SHEETPORT_MICROSOFT_DEADLINE_MS,
+      writesPerMinute: parsed.SHEETPORT_MICROSOFT_WRITES_PER_MINUTE,
     },
   };
 }
