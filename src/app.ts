@@ -27,6 +27,8 @@ import {
 import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
+import { microsoftSignInRoutes } from './routes/microsoft-sign-in-routes.ts';
+import type { MicrosoftSignIn } from './providers/excel/microsoft-sign-in.ts';
 import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
@@ -47,6 +49,8 @@ export interface AppDeps extends HealthDeps {
   versionProbe?: DriveVersionProbe;
   /** Aborted when a stopping server gives up waiting: writes still queued are refused (503). */
   stopWrites?: AbortSignal;
+  /** Signing in to Microsoft as a user, when a Microsoft application is configured. */
+  microsoftSignIn?: MicrosoftSignIn;
 }
 
 export interface AppOptions {
@@ -196,6 +200,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
       options.watch,
     );
   }
+  await app.register(microsoftSignInRoutes, { signIn: deps.microsoftSignIn ?? null, access });
+  app.addHook('onClose', () => deps.microsoftSignIn?.close());
   await app.register(consoleRoutes);
   return app;
 }
