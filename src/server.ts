@@ -6,6 +6,7 @@ import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
 import type { DriveVersionProbe } from './providers/google/drive-version.ts';
 import type { GoogleProvider } from './providers/google/google-provider.ts';
+import { microsoftAccess } from './providers/excel/microsoft-access.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
 
@@ -30,6 +31,9 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   }
   const store = await openStore(config);
   const { google, versionProbe } = await googleAccess(config);
+  const microsoft = microsoftAccess(config.microsoft, store.credentials, (error) =>
+    app.log.error({ err: error }, 'keeping the Microsoft sign-in failed'),
+  );
   const shutdown = new AbortController();
   const stopWrites = new AbortController();
   const app = await createApp(
@@ -37,6 +41,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       store,
       providers: { google },
       ...(versionProbe === undefined ? {} : { versionProbe }),
+      ...(microsoft.signIn === null ? {} : { microsoftSignIn: microsoft.signIn }),
       // The store opens once its migrations are done, so an answer means both.
       readiness: () => store.ping(),
       shutdown: shutdown.signal,

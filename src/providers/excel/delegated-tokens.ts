@@ -10,7 +10,7 @@ export const microsoftCredential = 'microsoft';
 export function signInRequired(why: string): Problem {
   return new Problem(
     'microsoft-sign-in-required',
-    `${why} An administrator must sign in to Microsoft again: \`sheetport microsoft sign-in\`, or the console's "Sign in with Microsoft".`,
+    `${why} An administrator must sign in to Microsoft: \`sheetport microsoft sign-in\`, or "Sign in with Microsoft" in the console.`,
     { provider: 'excel' },
   );
 }
@@ -82,7 +82,8 @@ async function redeem(
 /**
  * The tokens the Excel provider uses: the signed-in user's when someone signed in (they reach
  * personal OneDrive too, and only what that user may), else the application's own (app-only),
- * else a problem saying how to get either.
+ * else a problem saying to sign in. The store is asked at each token, so that a sign-in or
+ * sign-out made on any server sharing it (or by `sheetport microsoft`) counts at once.
  */
 export function microsoftTokens(
   delegated: GraphTokens & { signedIn(): Promise<boolean> },
@@ -91,9 +92,19 @@ export function microsoftTokens(
   let last: GraphTokens | null = null;
   return {
     async token(signal) {
-      const chosen = appOnly === null || (await delegated.signedIn()) ? delegated : appOnly;
-      last = chosen;
-      return chosen.token(signal);
+      if (await delegated.signedIn()) {
+        last = delegated;
+        return delegated.token(signal);
+      }
+      // Signed out: the user's last access token is not used again.
+      delegated.refused();
+      if (appOnly === null) {
+        throw signInRequired(
+          'No one is signed in to Microsoft, and no client secret is set for app-only access.',
+        );
+      }
+      last = appOnly;
+      return appOnly.token(signal);
     },
     refused() {
       last?.refused();
