@@ -1,0 +1,126 @@
+/**
+ * The workbook operations on worksheets and ranges, run on one workbook (the file's, or a
+ * non-persistent session's copy). A write runs on a draft the caller commits only on success.
+ */
+import { formatAddress, MAX_ROWS, parseAddress, type Box } from './a1.ts';
+import type { Workbook } from './drive.ts';
+import { invalidArgument, methodNotAllowed, workbookItemNotFound } from './errors.ts';
+import { patchRange } from './range-write.ts';
+import type { GraphRoute, SheetRef } from './routes.ts';
+import {
+  clearBox,
+  deleteUp,
+  insertDown,
+  rangeResource,
+  usedBox,
+  type Worksheet,
+} from './worksheet.ts';
+
+/** The emulator's own ceiling on cells in one answer (Graph's own limit is not published). */
+export const MAX_CELLS_READ = 200_000;
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+}
+
+type SheetRoute = Extract<GraphRoute, { sheet: SheetRef }>;
+
+export function findSheet(workbook: Workbook, ref: SheetRef): Worksheet | undefined {
+  const name = ref.text.toLowerCase();
+  return workbook.worksheets.find(
+    (sheet) => (!ref.quoted && sheet.id === ref.text) || sheet.name.toLowerCase() === name,
+  );
+}
+
+export function worksheetResource(workbook: Workbook, sheet: Worksheet) {
+  const position = workbook.worksheets.indexOf(sheet);
+  return { id: sheet.id, name: sheet.name, position, visibility: sheet.visibility };
+}
+
+export function listWorksheets(workbook: Workbook): Answer {
+  const value = workbook.worksheets.map((sheet) => worksheetResource(workbook, sheet));
+  return { status: 200, body: { value } };
+}
+
+export function runOnSheet(
+  workbook: Workbook,
+  route: SheetRoute,
+  method: string,
+  body: Record<string, unknown>,
+): Answer {
+  const sheet = findSheet(workbook, route.sheet);
+  if (!sheet) throw workbookItemNotFound(`worksheet '${route.sheet.text}'`);
+  if (route.op === 'worksheet') return { status: 200, body: worksheetResource(workbook, sheet) };
+  if (route.op === 'usedRange') {
+    const box = usedBox(sheet, route.valuesOnly) ?? {
+      startRow: 0,
+      endRow: 1,
+      startColumn: 0,
+      endColumn: 1,
+    };
+    return { status: 200, body: read(sheet, box) };
+  }
+  const box = boxOf(sheet, route.address);
+  if (route.op === 'range') {
+    if (method === 'GET') return { status: 200, body: read(sheet, box) };
+    if (method !== 'PATCH') throw methodNotAllowed();
+    patchRange(sheet, box, body);
+    return { status: 200, body: read(sheet, box) };
+  }
+  return rangeAction(sheet, box, route.action, body);
+}
+
+function rangeAction(
+  sheet: Worksheet,
+  box: Box,
+  action: 'insert' | 'delete' | 'clear',
+  body: Record<string, unknown>,
+): Answer {
+  if (action === 'clear') {
+    const applyTo = body['applyTo'] ?? 'All';
+    if (applyTo !== 'All' && applyTo !== 'Contents' && applyTo !== 'Formats') {
+      throw invalidArgument(
+        "The argument 'applyTo' is invalid or missing or has an incorrect format.",
+      );
+    }
+    clearBox(sheet, box, applyTo);
+    return { status: 204 };
+  }
+  const shift = body['shift'];
+  const vertical = action === 'insert' ? 'Down' : 'Up';
+  const sideways = action === 'insert' ? 'Right' : 'Left';
+  if (shift === sideways)
+    throw invalidArgument(`shift '${sideways}' is not supported by the emulator.`);
+  if (shift !== vertical) {
+    throw invalidArgument("The argument 'shift' is invalid or missing or has an incorrect format.");
+  }
+  if (action === 'delete') {
+    deleteUp(sheet, box);
+    return { status: 204 };
+  }
+  if (box.endRow === MAX_ROWS)
+    throw invalidArgument('Cannot insert whole columns by shifting down.');
+  insertDown(sheet, box);
+  return { status: 200, body: read(sheet, box) };
+}
+
+function boxOf(sheet: Worksheet, address: string): Box {
+  const parsed = parseAddress(address);
+  if (!parsed)
+    throw invalidArgument('The argument is invalid or missing or has an incorrect format.');
+  if (parsed.sheet !== undefined && parsed.sheet.toLowerCase() !== sheet.name.toLowerCase()) {
+    throw invalidArgument(`The address ${address} is not on worksheet ${sheet.name}.`);
+  }
+  return parsed.box;
+}
+
+function read(sheet: Worksheet, box: Box) {
+  const cells = (box.endRow - box.startRow) * (box.endColumn - box.startColumn);
+  if (cells > MAX_CELLS_READ) {
+    throw invalidArgument(
+      `The range ${formatAddress(sheet.name, box)} has ${cells} cells, more than the emulator answers (${MAX_CELLS_READ}).`,
+    );
+  }
+  return rangeResource(sheet, box);
+}
