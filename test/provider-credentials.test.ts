@@ -57,3 +57,28 @@ test('signing out removes the credential, and a rotation after it puts nothing b
   assert.equal(await credentials.rotate('microsoft', 'rt-1', 'rt-2'), false);
   assert.equal(await credentials.get('microsoft'), null);
 });
+
+test('work on one credential takes turns, and a failed turn does not stop the next', async (t) => {
+  const credentials = await store(t);
+  const order: string[] = [];
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let firstStarted = () => {};
+  const started = new Promise<void>((resolve) => (firstStarted = resolve));
+  const first = credentials.exclusive('microsoft', async () => {
+    order.push('first starts');
+    firstStarted();
+    await gate;
+    order.push('first ends');
+    throw new Error('refused');
+  });
+  const second = credentials.exclusive('microsoft', async () => {
+    order.push('second');
+    return 2;
+  });
+  await started;
+  open();
+  await assert.rejects(first, /refused/);
+  assert.equal(await second, 2);
+  assert.deepEqual(order, ['first starts', 'first ends', 'second']);
+});

@@ -151,12 +151,28 @@ export const postgresCredentials: CredentialStatements = {
     }),
 };
 
+type CredentialDialect = Pick<Dialect, 'read' | 'write' | 'exclusive' | 'credentials'>;
+
 /** The credentials of a store, each read and write one transaction of its own. */
 export class CredentialStore {
-  readonly #db: Pick<Dialect, 'read' | 'write' | 'credentials'>;
+  readonly #db: CredentialDialect;
+  /** The end of the last work queued by `exclusive` in this process. */
+  #turn: Promise<unknown> = Promise.resolve();
 
-  constructor(dialect: Pick<Dialect, 'read' | 'write' | 'credentials'>) {
+  constructor(dialect: CredentialDialect) {
     this.#db = dialect;
+  }
+
+  /**
+   * Runs `work` while no other holder of this store, in this process or another server, runs
+   * work on the same credential: so that one refresh token is spent at a time.
+   */
+  exclusive<T>(provider: string, work: () => Promise<T>): Promise<T> {
+    // A sheet id never holds a colon, so this lock is no sheet's.
+    const run = () => this.#db.exclusive(`credential:${provider}`, () => work());
+    const result = this.#turn.then(run, run);
+    this.#turn = result.catch(() => undefined);
+    return result;
   }
 
   get(provider: string): Promise<ProviderCredential | null> {

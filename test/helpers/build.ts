@@ -31,16 +31,18 @@ export async function build(
     store?: RowStoreOptions;
     /** Puts a stand-in in front of the store, e.g. one that fails on cue. */
     wrapStore?: (store: SheetStore) => SheetStore;
+    /** Dependencies made from the store, e.g. the Microsoft sign-in that keeps its token there. */
+    withStore?: (store: SheetStore) => Pick<AppDeps, 'microsoftSignIn'>;
   } = {},
 ): Promise<TestServer> {
-  const { store: storeOptions, wrapStore, ...health } = extra;
+  const { store: storeOptions, wrapStore, withStore, ...health } = extra;
   const opened = await openTestStore(storeOptions);
   const { env, dispose } = opened;
   const store = wrapStore ? wrapStore(opened.store) : opened.store;
   // The read cache is off unless a test asks for it, so that every read, and every check that a
   // refused request changed nothing, reads the store itself.
   const app = await createApp(
-    { store, providers, ...health },
+    { store, providers, ...health, ...withStore?.(store) },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );
   const guard = new AnswerGuard(app);

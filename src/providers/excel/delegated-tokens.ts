@@ -18,32 +18,33 @@ export function signInRequired(why: string): Problem {
 /**
  * Access tokens of the signed-in user, from the refresh token kept in the store: each refresh
  * rotates it, and the new one is stored before the access token is handed out, so that a crash
- * right after never leaves the store holding a spent token. Two servers on one store may refresh
- * at once; the one whose rotation loses keeps its access token (Microsoft honours both), and one
- * refused because the other spent the token first tries again with the token now stored.
+ * right after never leaves the store holding a spent token. Servers sharing the store refresh
+ * one at a time (the credential's lock), each with the token the one before it stored.
  */
 export function delegatedTokens(
   settings: Pick<SignInSettings, 'loginUrl'>,
   credentials: CredentialStore,
   now: () => number = Date.now,
 ): GraphTokens & { signedIn(): Promise<boolean> } {
-  const refresh = async (signal?: AbortSignal) => {
-    let spent: string | null = null;
-    for (;;) {
-      const record = await credentials.get(microsoftCredential);
-      if (record === null) throw signInRequired('No one is signed in to Microsoft.');
-      if (record.refreshToken === spent) {
-        throw signInRequired(
-          'Microsoft refused the sign-in kept by Sheetport (revoked, expired or its password changed).',
-        );
+  const refresh = (signal?: AbortSignal) =>
+    credentials.exclusive(microsoftCredential, async () => {
+      let spent: string | null = null;
+      for (;;) {
+        const record = await credentials.get(microsoftCredential);
+        if (record === null) throw signInRequired('No one is signed in to Microsoft.');
+        if (record.refreshToken === spent) {
+          throw signInRequired(
+            'Microsoft refused the sign-in kept by Sheetport (revoked, expired, or the password changed).',
+          );
+        }
+        spent = record.refreshToken;
+        const answer = await redeem(settings, record, signal);
+        // Refused: unless a process outside the lock (`sheetport microsoft`) rotated it meanwhile.
+        if (answer === 'refused') continue;
+        await credentials.rotate(microsoftCredential, record.refreshToken, answer.refreshToken);
+        return { token: answer.accessToken, expiresInMs: answer.expiresInMs };
       }
-      spent = record.refreshToken;
-      const answer = await redeem(settings, record, signal);
-      if (answer === 'refused') continue;
-      await credentials.rotate(microsoftCredential, record.refreshToken, answer.refreshToken);
-      return { token: answer.accessToken, expiresInMs: answer.expiresInMs };
-    }
-  };
+    });
   const tokens = cachedTokens(refresh, now);
   return {
     token: (signal) => tokens.token(signal),
