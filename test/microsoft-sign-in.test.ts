@@ -220,3 +220,38 @@ test('two servers refreshing at once both get a token, where each refresh token 
   assert.ok(three !== null);
   assert.notEqual(await graphStatus(s, await three.token()), 401);
 });
+
+test('Graph is called as the signed-in user while someone is signed in, else as the application', async (t) => {
+  const s = await setup(t);
+  const app = s.emulator.registerApp();
+  const access = microsoftAccess(
+    {
+      tenantId: app.tenant,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+      loginUrl: s.emulator.loginUrl,
+      graphUrl: s.emulator.graphUrl,
+    },
+    s.store.credentials,
+  );
+  const tokens = access.tokens;
+  assert.ok(tokens !== null && access.signIn !== null);
+  /** Who the emulator saw calling Graph with the provider's next token. */
+  const caller = async () => {
+    s.emulator.resetRequests();
+    await graphStatus(s, await tokens.token());
+    const [seen] = s.emulator.requests().filter((request) => request.kind !== 'login');
+    return seen?.user ?? 'the application';
+  };
+  assert.equal(await caller(), 'the application');
+
+  await access.signIn.start();
+  const pending = await access.signIn.status();
+  assert.equal(pending.state, 'pending');
+  s.emulator.approveDeviceCode(pending.state === 'pending' ? pending.userCode : '', 'ann@x.com');
+  await access.signIn.completion();
+  assert.equal(await caller(), 'ann@x.com');
+
+  await access.signIn.signOut();
+  assert.equal(await caller(), 'the application');
+});
