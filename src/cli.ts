@@ -4,16 +4,16 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.ts';
 import { Problem } from './errors/problem.ts';
 import { openStore, serve } from './server.ts';
-import { csvOptions, givesCsvOptions } from './sources/csv-options.ts';
+import { csvOptions, givesCsvOptions } from './files/csv-options.ts';
 import {
   importEveryTab,
   importFile,
   wantsEveryTab,
   type ImportOptions,
-} from './sources/import-file.ts';
+} from './files/import-file.ts';
 import { newSheetSettings } from './access/access-control.ts';
-import type { Sheet } from './sheets/sheet.ts';
-import { exportSheet } from './sources/export-file.ts';
+import type { Sheet } from './model/sheet.ts';
+import { exportSheet } from './files/export-file.ts';
 import type { SheetStore } from './store/store.ts';
 import {
   microsoftActions,

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
-import { ConfigError, type Config } from './config/config.ts';
+import type { Config } from './config/config.ts';
+import { ConfigError } from './errors/config-error.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
 import type { DriveVersionProbe } from './providers/google/drive-version.ts';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, type Config } from '../src/config/config.ts';
+import { loadConfig, type Config } from '../src/config/config.ts';
+import { ConfigError } from '../src/errors/config-error.ts';
 import { prettifierFor, type LogFormatSetting } from '../src/logs/log-format.ts';
 
 const repoRoot = new URL('..', import.meta.url).pathname;

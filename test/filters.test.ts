@@ -7,7 +7,7 @@ import { parseFilter } from '../src/query/parse-filter.ts';
 import { parseRowQuery } from '../src/query/parse-row-query.ts';
 import { planRead, type ReadPlan } from '../src/query/plan.ts';
 import { sortPositions } from '../src/query/sort-rows.ts';
-import type { Sheet } from '../src/sheets/sheet.ts';
+import type { Sheet } from '../src/model/sheet.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { openUpload } from '../src/sources/upload.ts';
+import { openUpload } from '../src/files/upload.ts';
 import {
   columnLetters,
   textCell,

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import type { AccessMode, Sheet, SheetSettings } from '../sheets/sheet.ts';
+import type { AccessMode, Sheet, SheetSettings } from '../model/sheet.ts';
 import type { SheetStore } from '../store/store.ts';
 import { hashSecret, parseApiKey, sameSecret, scopeFor } from './api-keys.ts';
 import { credentialOf } from './credentials.ts';

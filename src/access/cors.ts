@@ -1,15 +1,20 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Sheets } from '../sheets/sheets.ts';
+import type { Sheet } from '../model/sheet.ts';
 import { allowedOriginsOf } from './access-control.ts';
 
 const rowPath = /^\/api\/v1\/(?:sheets\/)?([^/?]+)/;
+
+/** How CORS finds the sheet a request names: the request's own lookup (see `Sheets.lookup`). */
+export interface SheetLookup {
+  lookup(request: object, id: string): Promise<Sheet | null>;
+}
 
 /**
  * Cross-origin access, sheet by sheet: a browser page may call a sheet's row API when its origin
  * is among the sheet's allowed origins. The management API is never offered to other origins.
  */
-export async function registerCors(app: FastifyInstance, sheets: Sheets): Promise<void> {
+export async function registerCors(app: FastifyInstance, sheets: SheetLookup): Promise<void> {
   await app.register(cors, {
     hook: 'onRequest',
     delegator: async (request: FastifyRequest): Promise<FastifyCorsOptions> => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
+import { ConfigError } from '../errors/config-error.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import type { GoogleSettings } from '../providers/google/google-auth.ts';
@@ -136,10 +137,6 @@ export interface Config {
   events: EventSettings;
   /** Watching Google tabs for changes: off when null. */
   watch: { intervalMs: number; readsPerMinute: number } | null;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 /** Reads the settings from `env` (the process environment by default); throws ConfigError. */

@@ -1,6 +1,6 @@
 import type { Cell } from '../cells/cell.ts';
-import { newSheetId } from '../sheets/sheet-id.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import { newSheetId } from '../model/sheet-id.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { SheetStore } from '../store/store.ts';
 
 const demoColumns = ['name', 'email', 'age', 'city', 'member'];

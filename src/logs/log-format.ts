@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ConfigError } from '../config/config.ts';
+import { ConfigError } from '../errors/config-error.ts';
 
 export type LogFormatSetting = 'auto' | 'pretty' | 'json';
 

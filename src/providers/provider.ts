@@ -1,6 +1,6 @@
 import type { Cell } from '../cells/cell.ts';
-import type { Sheet, SheetSource } from '../sheets/sheet.ts';
-import type { WriteEffect } from '../sheets/write-effect.ts';
+import type { Sheet, SheetSource } from '../model/sheet.ts';
+import type { WriteEffect } from '../model/write-effect.ts';
 
 /** A whole tab as read from a provider: its header's column names and its rows. */
 export interface ProviderTable {

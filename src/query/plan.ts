@@ -1,6 +1,6 @@
 import { cellText, isStorableText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import { equalityValue, type Filter } from './parse-filter.ts';
 import type { RowQuery } from './parse-row-query.ts';
 
@@ -39,12 +39,6 @@ export interface UpsertRow {
   /** The row it appends when no row matches. */
   full: Cell[];
 }
-
-export type WriteOutcome =
-  | { created: number }
-  | { updated: number }
-  | { deleted: number }
-  | { created: number; updated: number };
 
 /** What planning needs of a sheet: its name (for messages) and its columns. */
 export type SheetShape = Pick<Sheet, 'name' | 'columns'>;

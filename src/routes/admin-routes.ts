@@ -3,8 +3,8 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet } from '../sheets/sheet.ts';
-import type { SheetsCreated } from '../sources/every-tab.ts';
+import type { Sheet } from '../model/sheet.ts';
+import type { SheetsCreated } from '../files/every-tab.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import {
   accessOf,

@@ -1,7 +1,7 @@
 import { DateCell, type Cell } from '../cells/cell.ts';
 import { parseRowQuery } from '../query/parse-row-query.ts';
 import { planRead } from '../query/plan.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 
 /** The kinds of value a cell holds, as the row API shows them; an empty cell is none. */

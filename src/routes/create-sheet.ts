@@ -8,13 +8,13 @@ import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
 import type { ProviderTable } from '../providers/provider.ts';
 import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
-import { newSheetId } from '../sheets/sheet-id.ts';
-import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
+import { newSheetId } from '../model/sheet-id.ts';
+import type { Sheet, SheetSettings } from '../model/sheet.ts';
 import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
-import { columnsFromHeader } from '../sources/header.ts';
-import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../sources/every-tab.ts';
-import { importEveryTab, importFile, wantsEveryTab } from '../sources/import-file.ts';
+import { columnsFromHeader } from '../files/header.ts';
+import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../files/every-tab.ts';
+import { importEveryTab, importFile, wantsEveryTab } from '../files/import-file.ts';
 import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
 import { readUploadForm } from './upload-form.ts';
 

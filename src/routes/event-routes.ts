@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allowedOriginsOf, type AccessControl } from '../access/access-control.ts';
 import { Problem } from '../errors/problem.ts';
 import type { EventSettings } from '../sheets/event-settings.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { EventPages, EventStream } from './event-stream.ts';
 import { documentedOnce, problemResponses, rowOperation } from './schemas.ts';

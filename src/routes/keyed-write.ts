@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../access/access-control.ts';
 import { Problem } from '../errors/problem.ts';
-import type { WriteOutcome } from '../query/plan.ts';
+import type { WriteOutcome } from '../model/write-effect.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
-import type { WriteResult } from '../sheets/write-effect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import type { Actor, HeldKey, KeyOutcome } from '../store/store.ts';
 import { sendProblem } from './error-handler.ts';
 import { parseIdempotencyKey, replayedHeader, requestFingerprint } from './idempotency-key.ts';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { negotiateFormat, rowsToCsv } from './row-response.ts';
+import { rowsToCsv } from '../files/csv-writer.ts';
+import { negotiateFormat } from './row-response.ts';
 
 test('CSV output has the header first and quotes where needed', () => {
   assert.equal(

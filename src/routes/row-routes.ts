@@ -12,19 +12,20 @@ import {
   type ReadPlan,
   type WriteOp,
 } from '../query/plan.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { clientGoneSignal } from './client-gone.ts';
 import type { AccessControl, Caller } from '../access/access-control.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
 import type { HeldKey } from '../store/store.ts';
-import type { WriteResult } from '../sheets/write-effect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import { actorOf, keyedWrite } from './keyed-write.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
 import type { ReadCache } from './read-cache.ts';
-import { csvText, jsonArray, negotiateFormat } from './row-response.ts';
-import { xlsxAnswer, xlsxType, type CellChunks } from './xlsx-answer.ts';
+import { csvText } from '../files/csv-writer.ts';
+import { xlsxAnswer, xlsxType, type CellChunks } from '../files/xlsx-writer.ts';
+import { jsonArray, negotiateFormat } from './row-response.ts';
 import { eventRoutes } from './event-routes.ts';
 import type { EventSettings } from '../sheets/event-settings.ts';
 import { sheetDocumentRoutes } from './sheet-document-routes.ts';

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { maxLifetimeSeconds, maxOverlapSeconds } from '../access/key-expiry.ts';
 import { operators } from '../query/parse-filter.ts';
-import { accessModes } from '../sheets/sheet.ts';
+import { accessModes } from '../model/sheet.ts';
 import { problemResponses, type OperationId } from './operation-problems.ts';
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DateCell } from '../cells/cell.ts';
 import { kindOf, type CellKind } from './column-kinds.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import { columnSchema, sheetDocument } from './sheet-document.ts';
 
 test('each cell has the kind the row API shows it as; an empty cell has none', () => {

@@ -1,4 +1,4 @@
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { CellKind } from './column-kinds.ts';
 import { securitySchemes, servers } from './openapi-document.ts';
 import { problemResponses, type OperationId } from './operation-problems.ts';

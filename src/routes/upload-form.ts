@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import { csvOptions, givesCsvOptions, type CsvOptions } from '../sources/csv-options.ts';
+import { csvOptions, givesCsvOptions, type CsvOptions } from '../files/csv-options.ts';
 
 /** The text parts an upload may carry beside its `file`. */
 export const uploadFields = ['name', 'tab', 'delimiter', 'encoding', 'decimal'] as const;

@@ -1,7 +1,7 @@
 import { Problem } from '../errors/problem.ts';
 import { keyOutcome } from '../store/idempotency-records.ts';
 import type { HeldKey, KeyClaim, KeyId, KeyOutcome, SheetStore } from '../store/store.ts';
-import type { WriteResult } from './write-effect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 
 export interface IdempotencySettings {
   /**

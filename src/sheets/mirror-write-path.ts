@@ -13,7 +13,7 @@ import {
   type SheetStore,
   type WriteRequest,
 } from '../store/store.ts';
-import { sameColumns, type Sheet } from './sheet.ts';
+import { sameColumns, type Sheet } from '../model/sheet.ts';
 import type { Checked, SheetMirror } from './sheet-mirror.ts';
 import type { CommitResult, WritePath } from './write-path.ts';
 

@@ -2,7 +2,7 @@ import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { PushEnd, SheetStore } from '../store/store.ts';
-import { sameColumns, type Sheet } from './sheet.ts';
+import { sameColumns, type Sheet } from '../model/sheet.ts';
 import type { WriteQueue } from './write-queue.ts';
 
 export const defaultFreshnessSeconds = 10;

@@ -15,9 +15,9 @@ import type {
 } from '../store/store.ts';
 import type { Cell } from '../cells/cell.ts';
 import { MirrorWritePath } from './mirror-write-path.ts';
-import type { Sheet } from './sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import { SheetMirror } from './sheet-mirror.ts';
-import type { WriteResult } from './write-effect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import { StoreWritePath, type WritePath } from './write-path.ts';
 import { EventFeed } from './event-feed.ts';
 import { WriteQueue } from './write-queue.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet, SheetSettings } from './sheet.ts';
+import type { Sheet, SheetSettings } from '../model/sheet.ts';
 import { TabWatcher, type WatchDeps } from './tab-watcher.ts';
 
 function tab(id: string, spreadsheetId: string, settings: Partial<SheetSettings> = {}): Sheet {

@@ -1,4 +1,4 @@
-import type { Sheet } from './sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 
 /** What the watcher asks of the rest of the app; see app.ts for how it is wired. */
 export interface WatchDeps {

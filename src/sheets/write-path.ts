@@ -1,7 +1,7 @@
 import type { Problem } from '../errors/problem.ts';
 import type { SheetStore, WriteRequest } from '../store/store.ts';
-import type { Sheet } from './sheet.ts';
-import type { WriteResult } from './write-effect.ts';
+import type { Sheet } from '../model/sheet.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 
 export type CommitResult = WriteResult | Problem;
 

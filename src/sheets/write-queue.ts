@@ -1,7 +1,7 @@
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { SheetStore, WriteRequest } from '../store/store.ts';
-import { sameColumns, type Sheet } from './sheet.ts';
-import type { WriteResult } from './write-effect.ts';
+import { sameColumns, type Sheet } from '../model/sheet.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import type { WritePath } from './write-path.ts';
 
 interface Pending {

@@ -1,6 +1,6 @@
 import { Problem } from '../errors/problem.ts';
 import type { Selection } from '../query/plan.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { IdempotencyRecord } from './idempotency-records.ts';
 import type { CredentialStatements } from './provider-credentials.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
-import type { WriteResult } from '../sheets/write-effect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import type { Dialect } from './dialect.ts';
 import type { HeldKey, KeyClaim, KeyId, KeyOutcome, PushedKey, PushEnd } from './store.ts';
 import type { Work } from './work.ts';

@@ -1,7 +1,8 @@
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { Selection, WriteOp, WriteOutcome } from '../query/plan.ts';
-import type { RowEffect, WriteEffect } from '../sheets/write-effect.ts';
+import type { Selection, WriteOp } from '../query/plan.ts';
+import type { WriteOutcome } from '../model/write-effect.ts';
+import type { RowEffect, WriteEffect } from '../model/write-effect.ts';
 import type { Work } from './work.ts';
 
 /**

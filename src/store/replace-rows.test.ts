@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { Cell } from '../cells/cell.ts';
-import type { RowEffect } from '../sheets/write-effect.ts';
+import type { RowEffect } from '../model/write-effect.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec, type StoredRow } from './row-json.ts';
 import { keptRows } from './row-diff.ts';

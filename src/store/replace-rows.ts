@@ -1,5 +1,5 @@
 import type { Cell } from '../cells/cell.ts';
-import type { RowEffect } from '../sheets/write-effect.ts';
+import type { RowEffect } from '../model/write-effect.ts';
 import type { RowCodec, StoredRow } from './row-json.ts';
 import { keptRows } from './row-diff.ts';
 

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ReadPlan } from '../query/plan.ts';
-import type { Sheet } from '../sheets/sheet.ts';
-import type { WriteResult } from '../sheets/write-effect.ts';
+import type { Sheet } from '../model/sheet.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import {
   CommitOutcomeUnknown,
   storeUnavailable,

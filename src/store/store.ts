@@ -1,8 +1,9 @@
 import type { Cell } from '../cells/cell.ts';
 import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
-import type { ReadPlan, WriteOp, WriteOutcome } from '../query/plan.ts';
-import type { Sheet, SheetSettings, SheetSource } from '../sheets/sheet.ts';
-import type { WriteEffect, WriteResult } from '../sheets/write-effect.ts';
+import type { ReadPlan, WriteOp } from '../query/plan.ts';
+import type { WriteOutcome } from '../model/write-effect.ts';
+import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
+import type { WriteEffect, WriteResult } from '../model/write-effect.ts';
 import type { CredentialStore } from './provider-credentials.ts';
 
 /** An API key as stored: its secret only as a hash. */

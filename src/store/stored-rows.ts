@@ -1,7 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import type { Selection } from '../query/plan.ts';
-import type { RowEffect } from '../sheets/write-effect.ts';
+import type { RowEffect } from '../model/write-effect.ts';
 import { rowEntries, type RowEntries } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { JWT, OAuth2Client, type AuthClient } from 'google-auth-library';
-import { ConfigError } from '../../config/config.ts';
+import { ConfigError } from '../../errors/config-error.ts';
 
 export interface GoogleSettings {
   /** A service-account key or an OAuth `authorized_user` file: JSON text or a path to it. */

@@ -1,9 +1,9 @@
 import { sheets, type sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
-import type { GoogleSource, Sheet, SheetSource } from '../../sheets/sheet.ts';
-import type { WriteEffect } from '../../sheets/write-effect.ts';
-import { readEveryTab, type EveryTab } from '../../sources/every-tab.ts';
+import type { GoogleSource, Sheet, SheetSource } from '../../model/sheet.ts';
+import type { WriteEffect } from '../../model/write-effect.ts';
+import { readEveryTab, type EveryTab } from '../../files/every-tab.ts';
 import type {
   ProviderTable,
   Push,
@@ -24,7 +24,7 @@ import { WriteSlots } from '../write-slots.ts';
 import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
 import { createDriveVersionProbe, type DriveVersionProbe } from './drive-version.ts';
 import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
-import { TabVersions } from './tab-versions.ts';
+import { TabVersions } from '../tab-versions.ts';
 import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
 import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
@@ -41,7 +41,10 @@ export class GoogleProvider implements SheetProvider {
   readonly #slots: WriteSlots;
   /** Asks Drive for a spreadsheet's version; absent when no Drive URL is set (as in tests). */
   readonly #probe: DriveVersionProbe | null;
-  readonly #versions = new TabVersions();
+  /** A tab keeps its id across renames; its title is in the digest. */
+  readonly #versions = new TabVersions<GoogleSource>(
+    (source) => `${source.spreadsheetId}:${source.tabId}`,
+  );
 
   constructor(
     private readonly identity: GoogleIdentity,

@@ -1,6 +1,6 @@
 import type { sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
-import type { WriteEffect } from '../../sheets/write-effect.ts';
+import type { WriteEffect } from '../../model/write-effect.ts';
 import type { PushTag } from '../provider.ts';
 import { cellToGoogle } from './google-cells.ts';
 

@@ -1,5 +1,5 @@
 /** The shapes of the management and row APIs, as the README documents them. */
-import type { AccessMode, SheetSettings, SheetSource } from '../../../src/sheets/sheet.ts';
+import type { AccessMode, SheetSettings, SheetSource } from '../../../src/model/sheet.ts';
 
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, Cell>;
@@ -8,8 +8,8 @@ export const keyScopes = ['read', 'create', 'update', 'delete'] as const;
 export type KeyScope = (typeof keyScopes)[number];
 
 // A sheet's source, settings and access modes are the server's own definitions.
-export { accessModes } from '../../../src/sheets/sheet.ts';
-export type { AccessMode, SheetSettings, SheetSource } from '../../../src/sheets/sheet.ts';
+export { accessModes } from '../../../src/model/sheet.ts';
+export type { AccessMode, SheetSettings, SheetSource } from '../../../src/model/sheet.ts';
 
 export interface Sheet {
   id: string;

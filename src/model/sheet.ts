@@ -1,5 +1,9 @@
-/** Where a sheet's rows came from. Providers that mirror a live spreadsheet add their own kind. */
-export type SheetSource = { provider: 'scratch' } | UploadSource | GoogleSource;
+/**
+ * Where a sheet's rows come from: its `source`, in the stored JSON and the API alike. The word
+ * means that alone in the code; file formats read and written are `files/`, not sources.
+ * Providers that mirror a live spreadsheet add their own kind.
+ */
+export type SheetSource = { provider: 'scratch' } | UploadSource | GoogleSource | ExcelSource;
 
 /** A file imported once; a text file says how it was read, as given or as detected. */
 export interface UploadSource {
@@ -19,6 +23,18 @@ export interface GoogleSource {
   spreadsheetId: string;
   tab: string;
   tabId: number;
+}
+
+/**
+ * A worksheet of an Excel workbook in OneDrive or SharePoint, by its drive and item ids;
+ * `worksheetId` keeps finding it when the worksheet is renamed.
+ */
+export interface ExcelSource {
+  provider: 'excel';
+  drive: string;
+  item: string;
+  tab: string;
+  worksheetId: string;
 }
 
 /** Who may use a sheet's row API: anyone, anyone to read, or only holders of its keys. */

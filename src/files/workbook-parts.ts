@@ -1,7 +1,10 @@
 import type { DateSystem } from '../cells/cell.ts';
+import { isDateFormat } from '../cells/number-format.ts';
 import { worksheetPart } from './workbook-bounds.ts';
 import { xmlEvents, type XmlEvent } from './xml-events.ts';
 import type { ZipEntry } from './zip-archive.ts';
+
+export { formatShowsTime, isDateFormat } from '../cells/number-format.ts';
 
 /** What a worksheet's cells refer to, read from a workbook's other parts before its rows. */
 export interface WorkbookParts {
@@ -111,23 +114,6 @@ async function readDateFormats(each: EachEvent): Promise<(string | null)[]> {
     }
   });
   return styles;
-}
-
-/**
- * Whether a number format shows a date or time: a date part outside quoted text and brackets.
- * It is the test ExcelJS makes, kept so that a workbook reads as it always has.
- */
-export function isDateFormat(format: string): boolean {
-  return /[ymdhMsb]+/.test(format.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
-}
-
-/**
- * Whether a number format shows a time of day: `h`, `s` or an AM/PM marker outside quoted text,
- * escaped characters and bracketed colours or locales (`[h]` elapsed hours count).
- */
-export function formatShowsTime(format: string): boolean {
-  const tokens = format.replace(/"[^"]*"|\\.|_.|\*./g, '').replace(/\[(?![hms]+\])[^\]]*\]/gi, '');
-  return /[hs]|am\/pm|a\/p/i.test(tokens);
 }
 
 /**

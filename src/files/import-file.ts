@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import type { Cell } from '../cells/cell.ts';
 import { checkColumns, defaultLimits, limitedRows, type Limits } from '../access/limits.ts';
-import type { Sheet, SheetSettings } from '../sheets/sheet.ts';
-import { newSheetId } from '../sheets/sheet-id.ts';
+import type { Sheet, SheetSettings } from '../model/sheet.ts';
+import { newSheetId } from '../model/sheet-id.ts';
 import type { NewSheet, SheetStore } from '../store/store.ts';
 import type { CsvOptions } from './csv-options.ts';
 import { createEach, everyTab, tabSheetName, type SheetsCreated } from './every-tab.ts';

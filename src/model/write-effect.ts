@@ -1,5 +1,4 @@
 import type { Cell } from '../cells/cell.ts';
-import type { WriteOutcome } from '../query/plan.ts';
 
 /**
  * What a write did, in positions: which rows it appended, changed or removed. Positions count
@@ -40,3 +39,10 @@ export interface WriteResult {
    */
   version?: number;
 }
+
+/** What a write answers: how many rows it created, updated or deleted. */
+export type WriteOutcome =
+  | { created: number }
+  | { updated: number }
+  | { deleted: number }
+  | { created: number; updated: number };

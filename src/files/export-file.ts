@@ -5,8 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { Problem } from '../errors/problem.ts';
 import { parseRowQuery } from '../query/parse-row-query.ts';
 import { planRead } from '../query/plan.ts';
-import { csvText } from '../routes/row-response.ts';
-import { xlsxAnswer } from '../routes/xlsx-answer.ts';
+import { csvText } from './csv-writer.ts';
+import { xlsxAnswer } from './xlsx-writer.ts';
 import type { SheetStore } from '../store/store.ts';
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { NewSheet } from '../store/store.ts';
 import { createEach, readEveryTab } from './every-tab.ts';
 import { columnsFromHeader } from './header.ts';

@@ -1,32 +1,35 @@
 import { createHash } from 'node:crypto';
-import type { Cell } from '../../cells/cell.ts';
-import type { GoogleSource, SheetSource } from '../../sheets/sheet.ts';
+import type { Cell } from '../cells/cell.ts';
+import type { SheetSource } from '../model/sheet.ts';
 
 /**
- * The spreadsheet's Drive version at which each tab was last read, with a digest of what the read
+ * The spreadsheet's version (Drive's `version`, Graph's `cTag`) at which each tab was last read, with a digest of what the read
  * found: while the version has not moved and the copy still digests the same, the copy is the
  * tab, and the check before a push needs no read of the values. Kept in memory per server: a
  * lost record costs one read. The version is asked before the read, so a change that comes
  * between them moves the version past the one recorded, and the next check reads.
  */
-export class TabVersions {
+export class TabVersions<Source extends SheetSource> {
   readonly #known = new Map<string, { version: string; digest: string }>();
 
+  /** `keyOf`: what names the tab across renames, e.g. its spreadsheet's id and the tab's id. */
+  constructor(private readonly keyOf: (source: Source) => string) {}
+
   /** Records a read of the tab made at `version` (null: not known, nothing recorded). */
-  read(source: GoogleSource, version: string | null, table: Contents): void {
-    if (version === null) this.#known.delete(keyOf(source));
-    else this.#known.set(keyOf(source), { version, digest: digestOf(table) });
+  read(source: Source, version: string | null, table: Contents): void {
+    if (version === null) this.#known.delete(this.keyOf(source));
+    else this.#known.set(this.keyOf(source), { version, digest: digestOf(table) });
   }
 
   /** Whether the tab is still `copy`, known without reading it: its version has not moved. */
-  unchanged(source: GoogleSource, version: string | null, copy: Contents): boolean {
-    const known = this.#known.get(keyOf(source));
+  unchanged(source: Source, version: string | null, copy: Contents): boolean {
+    const known = this.#known.get(this.keyOf(source));
     return version !== null && known?.version === version && known.digest === digestOf(copy);
   }
 
   /** Forgets the tab's record: a push moves the version, and the next check reads. */
-  forget(source: GoogleSource): void {
-    this.#known.delete(keyOf(source));
+  forget(source: Source): void {
+    this.#known.delete(this.keyOf(source));
   }
 }
 
@@ -36,9 +39,6 @@ interface Contents {
   rows: Cell[][];
   source: SheetSource;
 }
-
-/** A tab keeps its id across renames; its title is in the digest. */
-const keyOf = (source: GoogleSource) => `${source.spreadsheetId}:${source.tabId}`;
 
 function digestOf({ columns, rows, source }: Contents): string {
   const hash = createHash('sha256');

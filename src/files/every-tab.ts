@@ -1,6 +1,6 @@
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet } from '../sheets/sheet.ts';
+import type { Sheet } from '../model/sheet.ts';
 import type { NewSheet, SheetStore } from '../store/store.ts';
 
 /**

@@ -1,0 +1,4 @@
+/** A setting that is missing or wrong: the server refuses to start, saying which and why. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

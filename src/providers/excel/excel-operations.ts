@@ -1,0 +1,110 @@
+import type { Cell } from '../../cells/cell.ts';
+import { columnLetter } from '../../files/header.ts';
+import type { WriteEffect } from '../../model/write-effect.ts';
+import { cellToExcel, type GraphValue } from './excel-cells.ts';
+
+/**
+ * One request of a push, on one contiguous block of the worksheet: cells written (a PATCH of an
+ * absolute range, which lands the same however often it is applied) or whole rows deleted with
+ * the rows below shifting up.
+ */
+export type Operation =
+  | { kind: 'write'; address: string; values: GraphValue[][]; numberFormat: (string | null)[][] }
+  | { kind: 'delete'; address: string };
+
+/** An operation and the rows under the header once it has landed (its after-image). */
+export interface Step {
+  operation: Operation;
+  after: Cell[][];
+}
+
+/**
+ * The operations that replay `effects` on a worksheet whose rows under the header are `rows`,
+ * in order, each with the rows it leaves: appends write the rows below the last, updates write
+ * each run of adjacent rows over the columns they change (cells between them left as they are),
+ * deletes remove each run of adjacent rows, the lowest run first, so that the rows of the runs
+ * still to delete keep their numbers. Row r under the header is worksheet row r + 2.
+ */
+export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[]): Step[] {
+  const steps: Step[] = [];
+  let current = rows;
+  const push = (operation: Operation, after: Cell[][]) => {
+    steps.push({ operation, after });
+    current = after;
+  };
+  for (const effect of effects) {
+    if (effect.kind === 'append') {
+      if (effect.rows.length === 0) continue;
+      const first = current.length;
+      push(
+        writeOperation(first, 0, width - 1, effect.rows, (row, column) => row[column] ?? null),
+        [...current, ...effect.rows.map((row) => padded(row, width))],
+      );
+    } else if (effect.kind === 'update') {
+      const columns = [...effect.cells.keys()];
+      if (columns.length === 0) continue;
+      const left = Math.min(...columns);
+      const right = Math.max(...columns);
+      const afterOf = new Map(effect.positions.map((position, i) => [position, effect.after[i]]));
+      for (const [low, high] of runs(effect.positions, 'ascending')) {
+        const block = range(low, high).map((position) => afterOf.get(position) ?? []);
+        const after = [...current];
+        block.forEach((row, i) => (after[low + i] = padded(row, width)));
+        push(
+          writeOperation(low, left, right, block, (row, column) =>
+            effect.cells.has(column) ? (row[column] ?? null) : undefined,
+          ),
+          after,
+        );
+      }
+    } else {
+      for (const [low, high] of runs(effect.positions, 'descending')) {
+        const after = [...current];
+        after.splice(low, high - low + 1);
+        push({ kind: 'delete', address: `${low + 2}:${high + 2}` }, after);
+      }
+    }
+  }
+  return steps;
+}
+
+/** A PATCH of rows `first`… over columns `left`..`right`; `cellAt` undefined leaves a cell be. */
+function writeOperation(
+  first: number,
+  left: number,
+  right: number,
+  block: Cell[][],
+  cellAt: (row: Cell[], column: number) => Cell | undefined,
+): Operation {
+  const values: GraphValue[][] = [];
+  const numberFormat: (string | null)[][] = [];
+  for (const row of block) {
+    const written = range(left, right).map((column) => {
+      const cell = cellAt(row, column);
+      return cell === undefined ? { value: null, numberFormat: null } : cellToExcel(cell);
+    });
+    values.push(written.map((w) => w.value));
+    numberFormat.push(written.map((w) => w.numberFormat));
+  }
+  const last = first + block.length - 1;
+  const address = `${columnLetter(left)}${first + 2}:${columnLetter(right)}${last + 2}`;
+  return { kind: 'write', address, values, numberFormat };
+}
+
+/** Adjacent positions gathered into [low, high] runs, in the order asked for. */
+export function runs(positions: number[], order: 'ascending' | 'descending'): [number, number][] {
+  const sorted = [...new Set(positions)].sort((a, b) => a - b);
+  const found: [number, number][] = [];
+  for (const position of sorted) {
+    const last = found.at(-1);
+    if (last !== undefined && last[1] === position - 1) last[1] = position;
+    else found.push([position, position]);
+  }
+  return order === 'ascending' ? found : found.reverse();
+}
+
+const range = (low: number, high: number) =>
+  Array.from({ length: high - low + 1 }, (_, i) => low + i);
+
+const padded = (row: Cell[], width: number): Cell[] =>
+  Array.from({ length: width }, (_, i) => row[i] ?? null);

@@ -1,0 +1,287 @@
+import type { Cell } from '../../cells/cell.ts';
+import { Problem } from '../../errors/problem.ts';
+import type { ExcelSource, Sheet, SheetSource } from '../../model/sheet.ts';
+import type { WriteEffect } from '../../model/write-effect.ts';
+import type {
+  ProviderTable,
+  Push,
+  PushOutcome,
+  SheetProvider,
+  TabCheck,
+  UpstreamEvent,
+} from '../provider.ts';
+import { sameHeader, sameRows } from '../provider-table.ts';
+import { defaultRetryPolicy, withRetries, type RetryPolicy, type Verdict } from '../retry.ts';
+import { TabVersions } from '../tab-versions.ts';
+import { WriteSlots } from '../write-slots.ts';
+import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.ts';
+import { planSteps } from './excel-operations.ts';
+import { WorkbookPush, type PushChannel } from './excel-push.ts';
+import { ExcelWorkbook } from './excel-workbook.ts';
+import { GraphClient } from './graph-client.ts';
+import type { GraphTokens } from './graph-tokens.ts';
+import type { MicrosoftSettings } from './microsoft-settings.ts';
+import type { WorkbookRef } from './workbook-ref.ts';
+
+/**
+ * Excel workbooks in OneDrive for Business and SharePoint, through Microsoft Graph's workbook
+ * API, with retries within a deadline. How a push lands exactly once is in excel-push.ts.
+ */
+export class ExcelProvider implements SheetProvider {
+  onUpstream?: (event: UpstreamEvent) => void;
+  readonly #workbook: ExcelWorkbook;
+  readonly #slots: WriteSlots;
+  readonly #versions = new TabVersions<ExcelSource>((s) => `${s.drive}:${s.item}:${s.worksheetId}`);
+  /** Pushes whose outcome may still have to be settled, by tag. */
+  readonly #pushes = new Map<number, WorkbookPush>();
+
+  constructor(
+    private readonly settings: MicrosoftSettings,
+    tokens: GraphTokens,
+    private readonly retryPolicy: RetryPolicy = defaultRetryPolicy,
+  ) {
+    this.#workbook = new ExcelWorkbook(new GraphClient(settings.graphUrl, tokens));
+    this.#slots = new WriteSlots(settings.writesPerMinute, settings.writeWindowMs ?? 60_000);
+  }
+
+  get deadlineMs(): number {
+    return this.settings.deadlineMs;
+  }
+
+  /** Finds the workbook and the worksheet a user named (the first when none) and reads it. */
+  async connect(ref: WorkbookRef, tab: string | undefined): Promise<ProviderTable> {
+    const deadline = Date.now() + this.settings.deadlineMs;
+    const named =
+      'link' in ref ? `the workbook at ${ref.link}` : `workbook ${ref.item} of drive ${ref.drive}`;
+    const context: CallContext = {
+      what: named,
+      notFound: () =>
+        new Problem(
+          'spreadsheet-not-found',
+          `Microsoft Graph has no ${named}, or Sheetport's application may not see it; check the ids or link, and the access granted (see the README).`,
+        ),
+    };
+    const workbook = await this.#call(context, deadline, (options) =>
+      this.#workbook.resolve(ref, options),
+    );
+    const sheets = await this.#call(context, deadline, (options) =>
+      this.#workbook.worksheets(workbook, options),
+    );
+    const found = tab === undefined ? sheets[0] : sheets.find((s) => s.name === tab);
+    if (found === undefined) {
+      throw new Problem(
+        'tab-not-found',
+        tab === undefined
+          ? `Workbook "${workbook.name}" has no worksheets.`
+          : `Workbook "${workbook.name}" has no worksheet "${tab}"; its worksheets are ${sheets.map((s) => `"${s.name}"`).join(', ')}.`,
+        { tabs: sheets.map((s) => s.name) },
+      );
+    }
+    const source: ExcelSource = {
+      provider: 'excel',
+      drive: workbook.drive,
+      item: workbook.item,
+      tab: found.name,
+      worksheetId: found.id,
+    };
+    return this.read(source, deadline);
+  }
+
+  async read(source: SheetSource, deadline?: number): Promise<ProviderTable> {
+    const excel = excelSource(source);
+    const version = await this.probe(excel);
+    const table = await this.#readTab(excel, deadline ?? Date.now() + this.settings.deadlineMs);
+    this.#versions.read(excel, version, table);
+    return table;
+  }
+
+  /**
+   * The workbook's `cTag`, which Graph moves on every change to its content: unchanged, the
+   * worksheet is unchanged. Null when it cannot be known now (the worksheet is read instead).
+   */
+  async probe(source: ExcelSource): Promise<string | null> {
+    let version: string | null = null;
+    try {
+      version = await this.#workbook.contentTag(source, { timeoutMs: 5000 });
+    } catch {
+      version = null;
+    }
+    this.onUpstream?.({
+      request: 'probe',
+      retry: false,
+      outcome: version === null ? 'failed' : 'ok',
+    });
+    return version;
+  }
+
+  writeSlot(): Promise<void> {
+    return this.#slots.take();
+  }
+
+  async changedSince(
+    sheet: Sheet,
+    copy: { columns: string[]; rows: Cell[][] },
+    deadline: number,
+  ): Promise<TabCheck> {
+    const excel = excelSource(sheet.source);
+    const version = await this.probe(excel);
+    if (this.#versions.unchanged(excel, version, { ...copy, source: sheet.source })) {
+      return { changed: false };
+    }
+    const table = await this.#readTab(excel, deadline);
+    this.#versions.read(excel, version, table);
+    const same =
+      sameHeader(table.columns, copy.columns) &&
+      sameRows(table.rows, copy.rows) &&
+      JSON.stringify(table.source) === JSON.stringify(sheet.source);
+    return same ? { changed: false, pushTags: table.pushTags } : { changed: true, table };
+  }
+
+  async push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome> {
+    const source = excelSource(sheet.source);
+    // The push moves the cTag: the worksheet is read at the next check, whatever lands.
+    this.#versions.forget(source);
+    const steps = planSteps(sheet.columns.length, push.expected.rows, effects);
+    const record = new WorkbookPush(
+      source,
+      push.expected.columns,
+      push.expected.rows,
+      steps,
+      push.plan,
+    );
+    this.#pushes.set(push.tag, record);
+    try {
+      const outcome = await record.run(
+        this.#channel(source),
+        push.deadline,
+        this.retryPolicy,
+        push.signal,
+      );
+      this.#pushes.delete(push.tag);
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof Problem && error.code === 'upstream-outcome-unknown')) {
+        this.#pushes.delete(push.tag);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Closes every session of the push and reads what landed (see WorkbookPush.settle). A push this
+   * server does not know (it restarted) has no session to close: Graph expires them.
+   */
+  async settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null> {
+    const record = this.#pushes.get(tag);
+    if (record === undefined) return null;
+    const plan = await record.settle(this.#channel(excelSource(sheet.source)), deadline);
+    this.#pushes.delete(tag);
+    return plan;
+  }
+
+  #channel(source: ExcelSource): PushChannel {
+    const context = this.#worksheetContext(source);
+    return {
+      openSession: (deadline) =>
+        this.#call(context, deadline, (options) => this.#workbook.createSession(source, options)),
+      closeSession: (session, deadline) =>
+        this.#call(context, deadline, async (options) => {
+          try {
+            await this.#workbook.closeSession(source, session, options);
+          } catch (error) {
+            if (!sessionGone(error)) throw error;
+          }
+        }),
+      read: (deadline, session) =>
+        this.#call(context, deadline, (options) =>
+          this.#workbook.readTab(source, {
+            ...options,
+            ...(session === undefined ? {} : { session }),
+          }),
+        ),
+      apply: async (step, session, deadline) => {
+        await this.#workbook.apply(source, step.operation, {
+          session,
+          timeoutMs: attemptTimeout(deadline),
+        });
+        this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+      },
+      slot: () => this.#slots.take(),
+      judge: (error, request) => {
+        const verdict = judgeGraphError(error, context);
+        this.#failed(request, verdict);
+        return verdict;
+      },
+      onRetry: () => this.onUpstream?.({ request: 'write', retry: true }),
+      outcomeUnknown: (cause) => outcomeUnknown(source, cause),
+    };
+  }
+
+  #readTab(source: ExcelSource, deadline: number): Promise<ProviderTable> {
+    return this.#call(this.#worksheetContext(source), deadline, (options) =>
+      this.#workbook.readTab(source, options),
+    );
+  }
+
+  #worksheetContext(source: ExcelSource): CallContext {
+    return {
+      what: `worksheet "${source.tab}" of workbook ${source.item}`,
+      notFound: () =>
+        new Problem(
+          'tab-not-found',
+          `Workbook ${source.item} no longer has worksheet "${source.tab}" (id ${source.worksheetId}), or the workbook is gone.`,
+        ),
+    };
+  }
+
+  #call<T>(
+    context: CallContext,
+    deadline: number,
+    attempt: (options: { timeoutMs: number }) => Promise<T>,
+  ): Promise<T> {
+    return withRetries(
+      async () => {
+        const answer = await attempt({ timeoutMs: attemptTimeout(deadline) });
+        this.onUpstream?.({ request: 'read', retry: false, outcome: 'ok' });
+        return answer;
+      },
+      (error) => {
+        const verdict = judgeGraphError(error, context);
+        this.#failed('read', verdict);
+        return verdict;
+      },
+      deadline,
+      this.retryPolicy,
+      () => this.onUpstream?.({ request: 'read', retry: true }),
+    );
+  }
+
+  #failed(request: 'read' | 'write', verdict: Verdict): void {
+    const outcome =
+      verdict.problem.code === 'provider-rate-limited'
+        ? 'rate_limited'
+        : request === 'write' && verdict.mayHaveApplied === true
+          ? 'ambiguous'
+          : 'failed';
+    this.onUpstream?.({ request, retry: false, outcome });
+  }
+}
+
+/** At most a third of the time left, so that a request that hangs leaves time to learn its fate. */
+function attemptTimeout(deadline: number): number {
+  return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
+}
+
+function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
+  return new Problem(
+    'upstream-outcome-unknown',
+    `Microsoft Graph did not answer whether it applied this write to worksheet "${source.tab}", and it could not be learned before the deadline (${cause.detail}). It may or may not be in the workbook; Sheetport reads the worksheet again before serving this sheet. Read the rows before sending the write again.`,
+    {},
+    { 'retry-after': cause.headers['retry-after'] ?? '1' },
+  );
+}
+
+function excelSource(source: SheetSource): ExcelSource {
+  if (source.provider !== 'excel') throw new Error(`not an Excel sheet: ${source.provider}`);
+  return source;
+}

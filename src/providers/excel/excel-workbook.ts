@@ -1,0 +1,156 @@
+import type { Cell } from '../../cells/cell.ts';
+import { Problem } from '../../errors/problem.ts';
+import type { ProviderTable } from '../provider.ts';
+import { tableFromGrid } from '../provider-table.ts';
+import { cellFromExcel } from './excel-cells.ts';
+import type { Operation } from './excel-operations.ts';
+import type { CallOptions, GraphClient } from './graph-client.ts';
+import {
+  segment,
+  shareIdOf,
+  workbookPath,
+  worksheetPath,
+  type ExcelSource,
+  type WorkbookRef,
+} from './workbook-ref.ts';
+
+/** The media type of an Office Open XML workbook, the only kind Excel's API opens. */
+export const workbookType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+interface DriveItem {
+  id?: string;
+  name?: string;
+  cTag?: string;
+  parentReference?: { driveId?: string };
+  file?: { mimeType?: string };
+}
+
+interface RangeAnswer {
+  address?: string;
+  rowIndex?: number;
+  columnIndex?: number;
+  values?: unknown[][];
+  numberFormat?: unknown[][];
+}
+
+/** The Graph requests on one workbook: what it is, its worksheets, its cells, its sessions. */
+export class ExcelWorkbook {
+  constructor(private readonly client: GraphClient) {}
+
+  /** The drive and item ids a reference names, refusing files Excel's API cannot open. */
+  async resolve(
+    ref: WorkbookRef,
+    options?: CallOptions,
+  ): Promise<{ drive: string; item: string; name: string }> {
+    const path =
+      'link' in ref
+        ? `shares/${shareIdOf(ref.link)}/driveItem`
+        : `drives/${segment(ref.drive)}/items/${segment(ref.item)}`;
+    const found = (await this.client.call('GET', path, options)) as DriveItem;
+    const drive = found.parentReference?.driveId ?? ('drive' in ref ? ref.drive : undefined);
+    const name = found.name ?? found.id ?? '';
+    if (found.file?.mimeType !== workbookType || drive === undefined || found.id === undefined) {
+      throw new Problem(
+        'not-a-spreadsheet',
+        `"${name}" is not an Excel workbook (.xlsx): Excel's API opens Office Open XML workbooks only${found.file?.mimeType === undefined ? ' (it is a folder or has no file type)' : ` (its type is ${found.file.mimeType})`}.`,
+      );
+    }
+    return { drive, item: found.id, name };
+  }
+
+  /** The workbook's worksheets, in their order. */
+  async worksheets(
+    workbook: { drive: string; item: string },
+    options?: CallOptions,
+  ): Promise<{ id: string; name: string }[]> {
+    const answer = (await this.client.call(
+      'GET',
+      `${workbookPath(workbook)}worksheets`,
+      options,
+    )) as {
+      value?: { id?: string; name?: string; position?: number }[];
+    };
+    return (answer.value ?? [])
+      .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+      .map((sheet) => ({ id: sheet.id ?? '', name: sheet.name ?? '' }));
+  }
+
+  /**
+   * The worksheet's cells from A1 to the last that holds a value, as a table; its source with
+   * the worksheet's current name (it may have been renamed: the id still finds it).
+   */
+  async readTab(source: ExcelSource, options?: CallOptions): Promise<ProviderTable> {
+    const range = (await this.client.call(
+      'GET',
+      `${worksheetPath(source)}usedRange(valuesOnly=true)`,
+      options,
+    )) as RangeAnswer;
+    return {
+      ...tableFromGrid(gridFromA1(range)),
+      source: { ...source, tab: sheetNameOf(range.address) ?? source.tab },
+      pushTags: new Map(),
+    };
+  }
+
+  /** The item's `cTag`, which moves whenever the file's content changes. */
+  async contentTag(
+    source: { drive: string; item: string },
+    options?: CallOptions,
+  ): Promise<string | null> {
+    const path = `drives/${segment(source.drive)}/items/${segment(source.item)}?$select=id,cTag,eTag,lastModifiedDateTime`;
+    const found = (await this.client.call('GET', path, options)) as DriveItem;
+    return typeof found.cTag === 'string' ? found.cTag : null;
+  }
+
+  async createSession(source: ExcelSource, options?: CallOptions): Promise<string> {
+    const answer = (await this.client.call('POST', `${workbookPath(source)}createSession`, {
+      ...options,
+      body: { persistChanges: true },
+    })) as { id?: string };
+    if (typeof answer.id !== 'string') throw new Error('createSession answered no session id');
+    return answer.id;
+  }
+
+  async closeSession(source: ExcelSource, session: string, options?: CallOptions): Promise<void> {
+    await this.client.call('POST', `${workbookPath(source)}closeSession`, { ...options, session });
+  }
+
+  /** Sends one operation of a push, in its session. */
+  async apply(source: ExcelSource, operation: Operation, options: CallOptions): Promise<void> {
+    const range = `${worksheetPath(source)}range(address='${operation.address}')`;
+    if (operation.kind === 'write') {
+      // Graph sets the number format before the values: text lands as text.
+      const body = { numberFormat: operation.numberFormat, values: operation.values };
+      await this.client.call('PATCH', range, { ...options, body });
+    } else {
+      await this.client.call('POST', `${range}/delete`, { ...options, body: { shift: 'Up' } });
+    }
+  }
+}
+
+/**
+ * The used range placed on a grid that starts at A1: rows above it and columns left of it are
+ * empty, so that the header is row 1 and row r of the grid is worksheet row r + 1.
+ */
+export function gridFromA1(range: RangeAnswer): Cell[][] {
+  const values = range.values ?? [];
+  const formats = range.numberFormat ?? [];
+  const top = range.rowIndex ?? 0;
+  const left = range.columnIndex ?? 0;
+  const rows: Cell[][] = values.map((row, r) => [
+    ...Array<Cell>(left).fill(null),
+    ...row.map((value, c) => cellFromExcel(value, formats[r]?.[c])),
+  ]);
+  return [...Array.from({ length: top }, () => []), ...rows];
+}
+
+/** `Sheet1!A1:C4` or `'My sheet'!A1` → the worksheet's name. */
+export function sheetNameOf(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  const bang = address.lastIndexOf('!');
+  if (bang <= 0) return undefined;
+  const name = address.slice(0, bang);
+  return name.startsWith("'") && name.endsWith("'")
+    ? name.slice(1, -1).replaceAll("''", "'")
+    : name;
+}

@@ -1,0 +1,150 @@
+/**
+ * Each claim the Excel push makes where Graph has no atomic batch (see excel-push.ts), checked
+ * on the worksheet afterwards: a lost answer, a late apply, a person's edit between the push's
+ * read and its write, a non-contiguous delete cut off mid-way. The checks are on the data.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Cell } from '../src/cells/cell.ts';
+import { Problem } from '../src/errors/problem.ts';
+import { excelSetup, pushOnPeople } from './helpers/excel.ts';
+
+const appendZoe = [{ kind: 'append' as const, rows: [['Zoe', 19, true]] as Cell[][] }];
+const deleteAnnKimMax = [{ kind: 'delete' as const, positions: [0, 2, 4], before: [] as Cell[][] }];
+const patch = { method: 'PATCH', path: "range(address='" };
+const deletes = { method: 'POST', path: '/delete' };
+
+test('a lost answer after the write applied: the push lands once, the row is not doubled', async (t) => {
+  const setup = await excelSetup(t);
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
+  const { outcome } = await pushOnPeople(setup, appendZoe);
+  assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
+  const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
+  assert.deepEqual(names, ['name', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
+  const writes = setup.emulator.requests().filter((r) => r.method === 'PATCH');
+  assert.equal(writes.length, 1, 'the write is not sent again once the read-back shows it landed');
+});
+
+test('a write applied late, after Sheetport gave up on it: refused, because its session was closed first', async (t) => {
+  const setup = await excelSetup(t);
+  setup.emulator.failNext(1, { mode: 'late', match: patch });
+  const { outcome } = await pushOnPeople(setup, appendZoe);
+  assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
+  assert.equal(setup.emulator.heldCount, 1, 'the first attempt is still held by Graph');
+  setup.emulator.applyHeld();
+  const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
+  assert.deepEqual(names, ['name', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
+  const late = setup.emulator.requests().find((r) => r.fault?.mode === 'late');
+  assert.equal(late?.applied, false, 'the held attempt was refused when it ran');
+  assert.ok(
+    setup.emulator.sessions(setup.ref).some((s) => s.id === late?.sessionId && s.closed),
+    'its session was closed',
+  );
+});
+
+test('a person inserts a row between the read the writes were planned on and the push: nothing is written, the push goes back with the worksheet as it is', async (t) => {
+  const setup = await excelSetup(t);
+  const planned = (await pushOnPeople(setup, [])).outcome;
+  assert.equal(planned.landed, true);
+  setup.emulator.insertRows(setup.ref, 'People', 3, [['New', 1, false]]);
+  const expected: Cell[][] = [
+    ['Ann', 31, true],
+    ['Bob', 27, false],
+    ['Kim', 40, true],
+    ['Lee', 22, false],
+    ['Max', 50, true],
+  ];
+  const update = {
+    kind: 'update' as const,
+    positions: [2],
+    cells: new Map<number, Cell>([[1, 41]]),
+    before: [['Kim', 40, true]] as Cell[][],
+    after: [['Kim', 41, true]] as Cell[][],
+  };
+  const { outcome } = await pushOnPeople(setup, [update], { expected });
+  assert.equal(outcome.landed, false);
+  assert.ok(!outcome.landed && outcome.mayLand === false);
+  assert.deepEqual(!outcome.landed && outcome.table.rows.map((row) => row[0]), [
+    'Ann',
+    'New',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+  ]);
+  const ages = setup.emulator.values(setup.ref, 'People').map((row) => row[1]);
+  assert.deepEqual(ages, ['age', 31, 1, 27, 40, 22, 50], 'nothing written on the moved rows');
+});
+
+test('a person inserts a row while the write waits after a 429: the write is not sent on the moved rows', async (t) => {
+  const setup = await excelSetup(t);
+  setup.emulator.failNext(1, { status: 429, retryAfterSeconds: 0, match: patch });
+  // Right after Graph refuses the write, before Sheetport tries again.
+  setup.emulator.afterNext('write', () =>
+    setup.emulator.insertRows(setup.ref, 'People', 2, [['Top', 0, false]]),
+  );
+  const update = {
+    kind: 'update' as const,
+    positions: [2],
+    cells: new Map<number, Cell>([[1, 41]]),
+    before: [['Kim', 40, true]] as Cell[][],
+    after: [['Kim', 41, true]] as Cell[][],
+  };
+  const { outcome } = await pushOnPeople(setup, [update]);
+  assert.equal(outcome.landed, false, 'planned again on the worksheet as it is');
+  assert.ok(!outcome.landed && !outcome.mayLand, 'and nothing of it can land later');
+  const ages = setup.emulator.values(setup.ref, 'People').map((row) => row[1]);
+  assert.deepEqual(ages, ['age', 0, 31, 27, 40, 22, 50]);
+});
+
+test('a delete of three non-adjacent rows cut off after its second range applied: completes exactly once', async (t) => {
+  const setup = await excelSetup(t);
+  // The first range (Max) is answered; the second (Kim) applies but its answer is lost.
+  setup.emulator.failNext(1, {
+    when: 'after',
+    mode: 'reset',
+    match: { ...deletes, path: "range(address='4:4')" },
+  });
+  const { outcome } = await pushOnPeople(setup, deleteAnnKimMax);
+  assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
+  const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
+  assert.deepEqual(names, ['name', 'Bob', 'Lee']);
+  const sent = setup.emulator
+    .requests()
+    .filter((r) => r.path.endsWith('/delete'))
+    .map((r) => r.path);
+  assert.equal(sent.length, 3, `each range deleted once: ${sent.join(', ')}`);
+});
+
+test('a delete whose second range is refused by a 503 before it applied: sent again, completes exactly once', async (t) => {
+  const setup = await excelSetup(t);
+  setup.emulator.failNext(1, {
+    when: 'before',
+    status: 503,
+    retryAfterSeconds: 0,
+    match: { ...deletes, path: "range(address='4:4')" },
+  });
+  const { outcome } = await pushOnPeople(setup, deleteAnnKimMax);
+  assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
+  const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
+  assert.deepEqual(names, ['name', 'Bob', 'Lee']);
+});
+
+test('a lost answer and a person editing the same worksheet before the read-back: the outcome is unknown, never guessed', async (t) => {
+  const setup = await excelSetup(t);
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
+  setup.emulator.afterNext('write', () =>
+    setup.emulator.setCells(setup.ref, 'People', 'A2', [['Anna']]),
+  );
+  await assert.rejects(pushOnPeople(setup, appendZoe), (error: unknown) => {
+    assert.ok(error instanceof Problem);
+    assert.equal(error.code, 'upstream-outcome-unknown');
+    return true;
+  });
+  const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
+  assert.deepEqual(
+    names,
+    ['name', 'Anna', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe'],
+    'written once, not again',
+  );
+});

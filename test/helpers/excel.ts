@@ -1,0 +1,108 @@
+import type { TestContext } from 'node:test';
+import { clientCredentialTokens } from '../../src/providers/excel/graph-tokens.ts';
+import { ExcelProvider } from '../../src/providers/excel/excel-provider.ts';
+import type { MicrosoftSettings } from '../../src/providers/excel/microsoft-settings.ts';
+import type { Cell } from '../../src/cells/cell.ts';
+import type { ExcelSource, Sheet } from '../../src/model/sheet.ts';
+import type { WriteEffect } from '../../src/model/write-effect.ts';
+import type { PushOutcome } from '../../src/providers/provider.ts';
+import {
+  startGraphEmulator,
+  type AppCredentials,
+  type CellInput,
+  type GraphEmulator,
+  type ItemRef,
+} from '../graph-emulator/index.ts';
+
+export const people: CellInput[][] = [
+  ['name', 'age', 'member'],
+  ['Ann', 31, true],
+  ['Bob', 27, false],
+  ['Kim', 40, true],
+  ['Lee', 22, false],
+  ['Max', 50, true],
+];
+
+export interface ExcelSetup {
+  emulator: GraphEmulator;
+  app: AppCredentials;
+  ref: ItemRef;
+  settings: MicrosoftSettings;
+  excel: ExcelProvider;
+  /** A provider like `excel`, e.g. for a second server. */
+  newProvider(): ExcelProvider;
+}
+
+/**
+ * A Graph emulator with an app registered and a workbook "CRM" holding worksheet "People", and
+ * an Excel provider signed in as the app. Retries are quick, so tests stay short.
+ */
+export async function excelSetup(
+  t: TestContext,
+  options: { rows?: CellInput[][]; settings?: Partial<MicrosoftSettings> } = {},
+): Promise<ExcelSetup> {
+  const emulator = await startGraphEmulator();
+  t.after(() => emulator.close());
+  const app = emulator.registerApp();
+  const ref = emulator.createWorkbook({
+    tenant: app.tenant,
+    name: 'CRM.xlsx',
+    worksheets: [
+      { name: 'People', rows: options.rows ?? people },
+      { name: 'Other', rows: [['x'], [1]] },
+    ],
+  });
+  const settings: MicrosoftSettings = {
+    tenantId: app.tenant,
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    loginUrl: emulator.loginUrl,
+    graphUrl: emulator.graphUrl,
+    deadlineMs: 10_000,
+    writesPerMinute: 10_000,
+    ...options.settings,
+  };
+  const newProvider = () =>
+    new ExcelProvider(settings, clientCredentialTokens(settings), { baseMs: 20, maxMs: 200 });
+  return { emulator, app, ref, settings, excel: newProvider(), newProvider };
+}
+
+/** A sheet as the store would hold it, mirroring `source` with `columns`. */
+export function sheetOf(source: ExcelSource, columns: string[]): Sheet {
+  const now = new Date().toISOString();
+  return {
+    id: 'sheet-1',
+    name: 'people',
+    columns,
+    rowCount: 0,
+    source,
+    settings: { deleteEnabled: true },
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+}
+
+/** Reads the worksheet "People", then pushes `effects` planned on what it read. */
+export async function pushOnPeople(
+  setup: ExcelSetup,
+  effects: WriteEffect[],
+  options: { plan?: string; tag?: number; deadlineMs?: number; expected?: Cell[][] } = {},
+): Promise<{ outcome: PushOutcome; sheet: Sheet; tag: number }> {
+  const table = await setup.excel.connect(
+    { drive: setup.ref.driveId, item: setup.ref.itemId },
+    'People',
+  );
+  const sheet = sheetOf(table.source as ExcelSource, table.columns);
+  const tag = options.tag ?? 7;
+  const outcome = await setup.excel.push(sheet, effects, {
+    tag,
+    plan: options.plan ?? 'plan-1',
+    earlier: [],
+    expected: { columns: table.columns, rows: options.expected ?? table.rows },
+    positional: true,
+    deadline: Date.now() + (options.deadlineMs ?? setup.settings.deadlineMs),
+    tags: new Map(),
+  });
+  return { outcome, sheet, tag };
+}

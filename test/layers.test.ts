@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+/**
+ * The source's layers, lowest first: a folder may import from its own layer and the ones below,
+ * never from one above. The model of a sheet sits at the bottom, so that the store, providers
+ * and file formats describe sheets without reaching up into the code that serves them.
+ */
+const layers: readonly (readonly string[])[] = [
+  ['cells', 'errors', 'model'],
+  ['query'],
+  ['access', 'store', 'providers', 'files', 'webhooks', 'metrics'],
+  ['sheets'],
+  ['routes', 'config', 'logs', 'demo'],
+  ['app.ts', 'server.ts', 'cli.ts'],
+];
+
+/** The layer of a path under src/: its top folder, or the file itself at the top. */
+function layerOf(path: string): number {
+  const top = path.split('/')[0] ?? path;
+  const layer = layers.findIndex((names) => names.includes(top));
+  assert.notEqual(layer, -1, `src/${top} is in no layer: add it to the list in layers.test.ts`);
+  return layer;
+}
+
+/** Every module a file imports from src/, as paths under src/. */
+function importsOf(file: string, text: string): string[] {
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)];
+  return specifiers.map((match) => relative(src, join(dirname(join(src, file)), match[1] ?? '')));
+}
+
+/** The imports that go up a layer, as `file -> imported`. */
+function upwardImports(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    for (const imported of importsOf(file, text)) {
+      if (imported.startsWith('..')) continue;
+      if (layerOf(imported) > layerOf(file)) found.push(`${file} -> ${imported}`);
+    }
+  }
+  return found;
+}
+
+async function sourceFiles(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(src, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const path = relative(src, join(entry.parentPath, entry.name));
+    files.set(path, await readFile(join(src, path), 'utf8'));
+  }
+  return files;
+}
+
+test('no folder of src/ imports from a layer above its own', async () => {
+  assert.deepEqual(upwardImports(await sourceFiles()), []);
+});
+
+test('the check finds an import that goes up a layer', () => {
+  const files = new Map([
+    ['store/store.ts', "import type { Sheets } from '../sheets/sheets.ts';"],
+    ['providers/google/x.ts', "import { rowRoutes } from '../../routes/row-routes.ts';"],
+    ['sheets/sheets.ts', "import type { SheetStore } from '../store/store.ts';"],
+    ['model/sheet.ts', "import type { Cell } from '../cells/cell.ts';"],
+  ]);
+  assert.deepEqual(upwardImports(files), [
+    'store/store.ts -> sheets/sheets.ts',
+    'providers/google/x.ts -> routes/row-routes.ts',
+  ]);
+});
