@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import type { Problem } from '../src/errors/problem.ts';
+import { ExcelProvider } from '../src/providers/excel/excel-provider.ts';
 import { microsoftAccess, type MicrosoftAccess } from '../src/providers/excel/microsoft-access.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { startGraphEmulator, type GraphEmulator } from './graph-emulator/index.ts';
@@ -17,6 +18,8 @@ interface Setup {
   /** Another server's access on the same store and app, as a second server would have. */
   another(): MicrosoftAccess;
   signInUrl: string;
+  /** The tenant of the app, where its workbooks are. */
+  tenant: string;
 }
 
 /** A server with a Microsoft app (no secret: delegated only) registered in the emulator. */
@@ -53,6 +56,7 @@ async function setup(t: TestContext, clientId?: string): Promise<Setup> {
     microsoft,
     another: () => microsoftAccess(settings, server.store.credentials),
     signInUrl: `${server.url}/admin/v1/providers/excel/sign-in`,
+    tenant: app.tenant,
   };
 }
 
@@ -254,4 +258,40 @@ test('Graph is called as the signed-in user while someone is signed in, else as 
 
   await access.signIn.signOut();
   assert.equal(await caller(), 'the application');
+});
+
+test('the Excel provider reads a workbook as the signed-in user, and a revoked sign-in says to sign in again', async (t) => {
+  const s = await setup(t);
+  await signedIn(s);
+  const tokens = s.microsoft.tokens;
+  assert.ok(tokens !== null);
+  const ref = s.emulator.createWorkbook({
+    tenant: s.tenant,
+    name: 'Budget.xlsx',
+    worksheets: [{ name: 'Sheet1', rows: [['name'], ['Ann']] }],
+  });
+  const provider = new ExcelProvider(
+    {
+      tenantId: s.tenant,
+      clientId: undefined,
+      clientSecret: undefined,
+      loginUrl: s.emulator.loginUrl,
+      graphUrl: s.emulator.graphUrl,
+      deadlineMs: 5000,
+      writesPerMinute: 60,
+    },
+    tokens,
+  );
+  const table = await provider.connect({ drive: ref.driveId, item: ref.itemId }, 'Sheet1');
+  assert.deepEqual(table.columns, ['name']);
+
+  s.emulator.revokeRefreshTokens();
+  s.emulator.expireAccessTokens();
+  await assert.rejects(
+    provider.connect({ drive: ref.driveId, item: ref.itemId }, 'Sheet1'),
+    (error: Problem) => {
+      assert.equal(error.code, 'microsoft-sign-in-required');
+      return true;
+    },
+  );
 });
