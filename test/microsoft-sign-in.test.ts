@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
+import type { AppOptions } from '../src/app.ts';
 import type { Problem } from '../src/errors/problem.ts';
 import { ExcelProvider } from '../src/providers/excel/excel-provider.ts';
 import { microsoftAccess, type MicrosoftAccess } from '../src/providers/excel/microsoft-access.ts';
@@ -23,7 +24,11 @@ interface Setup {
 }
 
 /** A server with a Microsoft app (no secret: delegated only) registered in the emulator. */
-async function setup(t: TestContext, clientId?: string): Promise<Setup> {
+async function setup(
+  t: TestContext,
+  clientId?: string,
+  logger?: AppOptions['logger'],
+): Promise<Setup> {
   const emulator = await startGraphEmulator();
   t.after(() => emulator.close());
   // Polls may follow each other at once, so a test waits only on the sign-in itself.
@@ -39,7 +44,7 @@ async function setup(t: TestContext, clientId?: string): Promise<Setup> {
   let microsoft: MicrosoftAccess | undefined;
   const server = await build(
     t,
-    { adminToken },
+    { adminToken, ...(logger === undefined ? {} : { logger }) },
     {},
     {
       withStore: (store) => {
@@ -294,4 +299,19 @@ test('the Excel provider reads a workbook as the signed-in user, and a revoked s
       return true;
     },
   );
+});
+
+test('no log line holds a token of the sign-in, whatever the level', async (t) => {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const s = await setup(t, undefined, { level: 'trace', stream });
+  await signedIn(s);
+  const first = (await s.store.credentials.get('microsoft'))?.refreshToken;
+  const token = await s.microsoft.tokens?.token();
+  const second = (await s.store.credentials.get('microsoft'))?.refreshToken;
+  await call(s.signInUrl, { headers: auth });
+  assert.ok(first !== undefined && second !== undefined && token !== undefined);
+  assert.ok(lines.length > 0);
+  const log = lines.join('');
+  for (const secret of [first, second, token]) assert.ok(!log.includes(secret));
 });
