@@ -29,24 +29,24 @@ import { registerRequestGuard } from './routes/request-guard.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { microsoftSignInRoutes } from './routes/microsoft-sign-in-routes.ts';
 import type { MicrosoftSignIn } from './providers/excel/microsoft-sign-in.ts';
-import { ProblemDocument, SheetDescription } from './routes/schemas.ts';
+import { ProblemDocument, sheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
-import { Sheets, type Providers } from './sheets/sheets.ts';
+import { Sheets } from './sheets/sheets.ts';
 import {
   defaultIdempotencySettings,
   IdempotencyKeys,
   type IdempotencySettings,
 } from './sheets/idempotency-keys.ts';
 import { startWatching, type WatchOptions } from './sheets/start-watching.ts';
-import type { DriveVersionProbe } from './providers/google/drive-version.ts';
+import { registryOf } from './providers/providers.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
 import type { SheetStore } from './store/store.ts';
 
 export interface AppDeps extends HealthDeps {
   store: SheetStore;
-  providers?: Providers;
-  /** Tells whether a Google spreadsheet changed without reading its values (watching). */
-  versionProbe?: DriveVersionProbe;
+  /** The spreadsheet services sheets can mirror; none configured when unset. */
+  providers?: ProviderRegistry;
   /** Aborted when a stopping server gives up waiting: writes still queued are refused (503). */
   stopWrites?: AbortSignal;
   /** Signing in to Microsoft as a user, when a Microsoft application is configured. */
@@ -77,7 +77,7 @@ export interface AppOptions {
   metrics?: boolean;
   /** How `Idempotency-Key`s are held and pruned; `defaultIdempotencySettings` otherwise. */
   idempotency?: Partial<IdempotencySettings>;
-  /** Watch the Google tabs someone listens to for changes made in Google; off when unset. */
+  /** Watch the mirrored tabs someone listens to for changes made upstream; off when unset. */
   watch?: WatchOptions;
 }
 
@@ -124,13 +124,13 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   });
   registerHealthRoutes(app, deps);
   app.addSchema(ProblemDocument);
-  app.addSchema(SheetDescription);
+  app.addSchema(sheetDescription((deps.providers ?? registryOf()).kinds()));
   await app.register(swagger, documentOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });
-  const providers = deps.providers ?? {};
+  const providers = deps.providers ?? registryOf();
   const metrics: Metrics | null =
     options.metrics === true
       ? registerMetrics(
@@ -194,11 +194,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   pruner.start();
   app.addHook('onClose', () => pruner.stop());
   if (options.watch !== undefined) {
-    startWatching(
-      app,
-      { sheets, store: deps.store, probe: deps.versionProbe, metrics },
-      options.watch,
-    );
+    startWatching(app, { sheets, providers, store: deps.store, metrics }, options.watch);
   }
   await app.register(microsoftSignInRoutes, { signIn: deps.microsoftSignIn ?? null, access });
   app.addHook('onClose', () => deps.microsoftSignIn?.close());

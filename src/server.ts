@@ -5,9 +5,8 @@ import type { Config } from './config/config.ts';
 import { ConfigError } from './errors/config-error.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
-import type { DriveVersionProbe } from './providers/google/drive-version.ts';
-import type { GoogleProvider } from './providers/google/google-provider.ts';
 import { microsoftAccess } from './providers/excel/microsoft-access.ts';
+import { openProviders } from './providers/providers.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
 
@@ -31,17 +30,16 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     );
   }
   const store = await openStore(config);
-  const { google, versionProbe } = await googleAccess(config);
   const microsoft = microsoftAccess(config.microsoft, store.credentials, (error) =>
     app.log.error({ err: error }, 'keeping the Microsoft sign-in failed'),
   );
+  const providers = await openProviders(config, { microsoft });
   const shutdown = new AbortController();
   const stopWrites = new AbortController();
   const app = await createApp(
     {
       store,
-      providers: { google },
-      ...(versionProbe === undefined ? {} : { versionProbe }),
+      providers,
       ...(microsoft.signIn === null ? {} : { microsoftSignIn: microsoft.signIn }),
       // The store opens once its migrations are done, so an answer means both.
       readiness: () => store.ping(),
@@ -65,14 +63,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       metrics: config.metrics,
       webhooks: { allowPrivate: config.webhookAllowPrivate },
       events: config.events,
-      ...(config.watch === null
-        ? {}
-        : {
-            watch: {
-              intervalMs: config.watch.intervalMs,
-              budget: { readsPerMinute: config.watch.readsPerMinute },
-            },
-          }),
+      ...(config.watch === null ? {} : { watch: { intervalMs: config.watch.intervalMs } }),
     },
   );
   app.addHook('onClose', () => store.close());
@@ -85,13 +76,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const address = await app.listen({ host: config.host, port: config.port });
   if (demo !== null) app.log.info(`demo sheet "${demo.name}" is at ${address}/api/v1/${demo.id}`);
   app.log.info(`sheets: ${address}/admin/v1/sheets, API docs: ${address}/docs`);
-  if (google !== undefined) {
-    app.log.info(
-      google.email === null
-        ? `Google Sheets: ${google.canWrite ? 'read and write' : 'read-only (API key)'}`
-        : `Google Sheets: share spreadsheets with ${google.email}`,
-    );
-  }
+  for (const [, provider] of providers.configured()) app.log.info(provider.describe());
   // SIGTERM is how orchestrators stop a server: it first stops being ready, so that load
   // balancers send nothing new, then closes. SIGINT, a person at a terminal, closes at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -103,10 +88,10 @@ export async function serve(config: Config): Promise<FastifyInstance> {
 /**
  * Stops the server within SHEETPORT_SHUTDOWN_TIMEOUT of the signal: not ready at once; after
  * the delay (SIGTERM only), no new connections, while requests in flight and writes already
- * queued finish, Google pushes included. Shortly before the timeout, writes still waiting for
+ * queued finish, provider pushes included. Shortly before the timeout, writes still waiting for
  * their turn are refused with 503, having changed nothing; at the timeout the process exits
- * whatever still runs (a write cut off then was never answered, and a Google sheet whose push was
- * cut off is read again from Google at the next start). Exits 0.
+ * whatever still runs (a write cut off then was never answered, and a mirrored sheet whose push was
+ * cut off is read again from its spreadsheet at the next start). Exits 0.
  */
 function stop(
   app: FastifyInstance,
@@ -133,25 +118,6 @@ function stop(
     app.log.info(`${signal}: finishing requests in flight and queued writes`);
     void app.close().then(exit, exit);
   }, delay);
-}
-
-/**
- * Google access, when it is configured. Google's client libraries take a while to load, so a
- * server without Google access never loads them.
- */
-async function googleAccess(
-  config: Config,
-): Promise<{ google?: GoogleProvider; versionProbe?: DriveVersionProbe }> {
-  if (config.google.credentials === undefined && config.google.apiKey === undefined) return {};
-  const { googleIdentity } = await import('./providers/google/google-auth.ts');
-  const identity = googleIdentity(config.google);
-  if (identity === null) return {};
-  const { GoogleProvider } = await import('./providers/google/google-provider.ts');
-  const { createDriveVersionProbe } = await import('./providers/google/drive-version.ts');
-  return {
-    google: new GoogleProvider(identity, config.google),
-    versionProbe: createDriveVersionProbe(identity, config.google),
-  };
 }
 
 function isLoopback(host: string): boolean {

@@ -149,6 +149,29 @@ test('creating a sheet with keys the API does not know is refused with 400 inval
   assert.deepEqual(await listSheets(url), []);
 });
 
+test('a source naming an unknown provider is refused with 400 unknown-provider, which names the known ones', async (t) => {
+  const { url } = await build(t);
+  for (const provider of ['dropbox', 'upload', 'scratch']) {
+    const response = await createSheet(url, { source: { provider, spreadsheetId: 'x' } });
+    assert.equal(response.status, 400, response.text);
+    const problem = response.body as { code: string; detail: string; providers: string[] };
+    assert.equal(problem.code, 'unknown-provider');
+    assert.deepEqual(problem.providers, ['google', 'excel']);
+    assert.match(problem.detail, new RegExp(`"${provider}".*"google", "excel"`));
+  }
+  assert.deepEqual(await listSheets(url), []);
+});
+
+test('a source naming a known provider this server has no access to is refused with 400 provider-not-configured', async (t) => {
+  const { url } = await build(t);
+  const response = await createSheet(url, {
+    source: { provider: 'google', spreadsheetId: 'a'.repeat(44) },
+  });
+  assert.equal(response.status, 400, response.text);
+  assert.equal((response.body as { code: string }).code, 'provider-not-configured');
+  assert.deepEqual(await listSheets(url), []);
+});
+
 test('creating a sheet whose rows name an unknown column is refused with 400 unknown-column, and nothing is created', async (t) => {
   const { url } = await build(t);
   const { status, body } = await createSheet(url, {

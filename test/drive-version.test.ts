@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { googleIdentity, type GoogleSettings } from '../src/providers/google/google-auth.ts';
+import { googleIdentity } from '../src/providers/google/google-auth.ts';
+import type { GoogleSettings } from '../src/providers/google/google-settings.ts';
 import { createDriveVersionProbe } from '../src/providers/google/drive-version.ts';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from './google-emulator/index.ts';
 

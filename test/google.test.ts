@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { googleIdentity, type GoogleSettings } from '../src/providers/google/google-auth.ts';
+import { googleIdentity } from '../src/providers/google/google-auth.ts';
+import type { GoogleSettings } from '../src/providers/google/google-settings.ts';
 import { GoogleProvider } from '../src/providers/google/google-provider.ts';
 import { startGoogleSheetsEmulator } from './google-emulator/index.ts';
 import { build, call } from './helpers/build.ts';
@@ -266,6 +267,7 @@ test('a spreadsheet not shared with the service account says which address to sh
   const providers = await call(`${google.url}/admin/v1/providers`);
   assert.deepEqual(providers.body, {
     google: { configured: true, canWrite: true, shareWith: problem.shareWith },
+    excel: { configured: false, canWrite: false, tenant: null },
   });
 });
 

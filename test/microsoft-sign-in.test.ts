@@ -3,6 +3,7 @@ import { test, type TestContext } from 'node:test';
 import type { AppOptions } from '../src/app.ts';
 import type { Problem } from '../src/errors/problem.ts';
 import { ExcelProvider } from '../src/providers/excel/excel-provider.ts';
+import type { GraphTokens } from '../src/providers/excel/graph-tokens.ts';
 import { microsoftAccess, type MicrosoftAccess } from '../src/providers/excel/microsoft-access.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { startGraphEmulator, type GraphEmulator } from './graph-emulator/index.ts';
@@ -42,10 +43,19 @@ async function setup(
     graphUrl: emulator.graphUrl,
   };
   let microsoft: MicrosoftAccess | undefined;
+  // The server's Excel provider, with the tokens of the access made once the store is open.
+  const tokens: GraphTokens = {
+    token: (signal) => {
+      if (microsoft?.tokens == null) throw new Error('no Microsoft access');
+      return microsoft.tokens.token(signal);
+    },
+    refused: () => microsoft?.tokens?.refused(),
+  };
+  const excel = new ExcelProvider({ ...settings, deadlineMs: 5000, writesPerMinute: 600 }, tokens);
   const server = await build(
     t,
     { adminToken, ...(logger === undefined ? {} : { logger }) },
-    {},
+    { excel },
     {
       withStore: (store) => {
         microsoft = microsoftAccess(settings, store.credentials);
@@ -265,40 +275,39 @@ test('Graph is called as the signed-in user while someone is signed in, else as 
   assert.equal(await caller(), 'the application');
 });
 
-test('the Excel provider reads a workbook as the signed-in user, and a revoked sign-in says to sign in again', async (t) => {
+test('an Excel sheet is connected and read as the signed-in user; revoked, it answers microsoft-sign-in-required', async (t) => {
   const s = await setup(t);
   await signedIn(s);
-  const tokens = s.microsoft.tokens;
-  assert.ok(tokens !== null);
   const ref = s.emulator.createWorkbook({
     tenant: s.tenant,
     name: 'Budget.xlsx',
     worksheets: [{ name: 'Sheet1', rows: [['name'], ['Ann']] }],
   });
-  const provider = new ExcelProvider(
-    {
-      tenantId: s.tenant,
-      clientId: undefined,
-      clientSecret: undefined,
-      loginUrl: s.emulator.loginUrl,
-      graphUrl: s.emulator.graphUrl,
-      deadlineMs: 5000,
-      writesPerMinute: 60,
-    },
-    tokens,
-  );
-  const table = await provider.connect({ drive: ref.driveId, item: ref.itemId }, 'Sheet1');
-  assert.deepEqual(table.columns, ['name']);
+  const created = await call(`${s.url}/admin/v1/sheets`, {
+    method: 'POST',
+    headers: auth,
+    body: { source: { provider: 'excel', drive: ref.driveId, item: ref.itemId, tab: 'Sheet1' } },
+  });
+  assert.equal(created.status, 201, created.text);
+  const id = (created.body as { id: string }).id;
+  assert.deepEqual((await call(`${s.url}/api/v1/${id}`, { headers: auth })).body, [
+    { name: 'Ann' },
+  ]);
+  const callers = s.emulator
+    .requests()
+    .filter((request) => request.path.includes('/workbook/') || request.path.includes('/items/'));
+  assert.ok(callers.length > 0 && callers.every((request) => request.user === 'adele@contoso.com'));
 
   s.emulator.revokeRefreshTokens();
   s.emulator.expireAccessTokens();
-  await assert.rejects(
-    provider.connect({ drive: ref.driveId, item: ref.itemId }, 'Sheet1'),
-    (error: Problem) => {
-      assert.equal(error.code, 'microsoft-sign-in-required');
-      return true;
-    },
-  );
+  const refused = await call(`${s.url}/admin/v1/sheets/${id}/refresh`, {
+    method: 'POST',
+    headers: auth,
+  });
+  assert.equal(refused.status, 502, refused.text);
+  const problem = refused.body as { code: string; detail: string };
+  assert.equal(problem.code, 'microsoft-sign-in-required');
+  assert.match(problem.detail, /sheetport microsoft sign-in/);
 });
 
 test('no log line holds a token of the sign-in, whatever the level', async (t) => {

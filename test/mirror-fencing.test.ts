@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { createApp } from '../src/app.ts';
+import { registryOf } from '../src/providers/providers.ts';
 import { LockLost } from '../src/store/dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { call } from './helpers/build.ts';
@@ -110,7 +111,7 @@ test(
     const google = await setup(t, { app: { cacheSize: 0 } });
     const id = await connect(google, { freshnessSeconds: 3600 });
     const other = await createApp(
-      { store: google.store, providers: { google: google.newProvider() } },
+      { store: google.store, providers: registryOf({ google: google.newProvider() }) },
       { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
     );
     const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });

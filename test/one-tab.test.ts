@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createApp } from '../src/app.ts';
+import { registryOf } from '../src/providers/providers.ts';
 import { openPostgresStore } from '../src/store/open-store.ts';
 import { guardAnswers } from './helpers/answer-guard.ts';
 import { call } from './helpers/build.ts';
@@ -89,7 +90,7 @@ test(
     const connectionString = google.env.SHEETPORT_DATABASE_URL ?? '';
     const store = await openPostgresStore({ connectionString, poolSize: 3 });
     const second = await createApp(
-      { store, providers: { google: google.google } },
+      { store, providers: registryOf({ google: google.google }) },
       { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
     );
     guardAnswers(t, second);

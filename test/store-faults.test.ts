@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { createApp } from '../src/app.ts';
-import type { Providers } from '../src/sheets/sheets.ts';
+import { registryOf } from '../src/providers/providers.ts';
+import type { LiveProvider } from '../src/providers/registry.ts';
 import { CommitOutcomeUnknown, type Dialect } from '../src/store/dialect.ts';
 import { PostgresDialect } from '../src/store/postgres/postgres-dialect.ts';
 import { RowStore } from '../src/store/row-store.ts';
@@ -16,9 +17,13 @@ import { guardAnswers } from './helpers/answer-guard.ts';
 import { call } from './helpers/build.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
 
-async function serve(t: TestContext, store: SheetStore, providers: Providers = {}) {
+async function serve(
+  t: TestContext,
+  store: SheetStore,
+  providers: Record<string, LiveProvider> = {},
+) {
   const app = await createApp(
-    { store, providers },
+    { store, providers: registryOf(providers) },
     { bodyLimit: 1_048_576, uploadLimit: 1_048_576, cacheSize: 0 },
   );
   t.after(() => app.close());

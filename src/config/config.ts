@@ -3,8 +3,16 @@ import envSchema from 'env-schema';
 import { ConfigError } from '../errors/config-error.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
-import type { GoogleSettings } from '../providers/google/google-auth.ts';
-import type { MicrosoftSettings } from '../providers/excel/microsoft-settings.ts';
+import {
+  googleEnv,
+  googleSettings,
+  type GoogleSettings,
+} from '../providers/google/google-settings.ts';
+import {
+  microsoftEnv,
+  microsoftSettings,
+  type MicrosoftSettings,
+} from '../providers/excel/microsoft-settings.ts';
 import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
 
 /**
@@ -27,41 +35,9 @@ export const configSchema = Type.Object({
   SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
-  SHEETPORT_GOOGLE_CREDENTIALS: Type.Optional(Type.String({ minLength: 1 })),
-  SHEETPORT_GOOGLE_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  SHEETPORT_GOOGLE_API_URL: Type.String({
-    default: 'https://sheets.googleapis.com/',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_GOOGLE_DRIVE_URL: Type.String({
-    default: 'https://www.googleapis.com/',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_GOOGLE_TOKEN_URL: Type.String({
-    default: 'https://oauth2.googleapis.com/token',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
-  SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
-  SHEETPORT_GOOGLE_READS_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
-  SHEETPORT_MICROSOFT_TENANT_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.\\-]+$' })),
-  SHEETPORT_MICROSOFT_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
-  SHEETPORT_MICROSOFT_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
-  SHEETPORT_MICROSOFT_LOGIN_URL: Type.String({
-    default: 'https://login.microsoftonline.com/',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_MICROSOFT_GRAPH_URL: Type.String({
-    default: 'https://graph.microsoft.com/v1.0/',
-    pattern: '^https?://',
-  }),
-  SHEETPORT_MICROSOFT_DEADLINE_MS: Type.Integer({
-    default: 30_000,
-    minimum: 1000,
-    maximum: 600_000,
-  }),
-  SHEETPORT_MICROSOFT_WRITES_PER_MINUTE: Type.Integer({ default: 120, minimum: 1 }),
-  /** Seconds between checks of a watched Google tab; 0 turns watching off. */
+  ...googleEnv,
+  ...microsoftEnv,
+  /** Seconds between checks of a watched tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Comma-separated host names, served without an admin token besides the loopback ones. */
@@ -135,8 +111,8 @@ export interface Config {
   metrics: boolean;
   webhookAllowPrivate: boolean;
   events: EventSettings;
-  /** Watching Google tabs for changes: off when null. */
-  watch: { intervalMs: number; readsPerMinute: number } | null;
+  /** Watching mirrored tabs for changes: off when null. */
+  watch: { intervalMs: number } | null;
 }
 
 /** Reads the settings from `env` (the process environment by default); throws ConfigError. */
@@ -196,26 +172,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       streamsPerServer: parsed.SHEETPORT_EVENT_STREAMS_MAX,
     },
     watch: watchSettings(parsed),
-    google: {
-      credentials: parsed.SHEETPORT_GOOGLE_CREDENTIALS,
-      apiKey: parsed.SHEETPORT_GOOGLE_API_KEY,
-      // The client library joins paths onto the root URL, which must end in a slash.
-      apiUrl: parsed.SHEETPORT_GOOGLE_API_URL.replace(/\/?$/, '/'),
-      driveUrl: parsed.SHEETPORT_GOOGLE_DRIVE_URL.replace(/\/?$/, '/'),
-      tokenUrl: parsed.SHEETPORT_GOOGLE_TOKEN_URL,
-      deadlineMs: parsed.SHEETPORT_GOOGLE_DEADLINE_MS,
-      writesPerMinute: parsed.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
-    },
-    microsoft: {
-      tenantId: parsed.SHEETPORT_MICROSOFT_TENANT_ID,
-      clientId: parsed.SHEETPORT_MICROSOFT_CLIENT_ID,
-      clientSecret: parsed.SHEETPORT_MICROSOFT_CLIENT_SECRET,
-      // Paths are joined onto these roots, which must end in a slash.
-      loginUrl: parsed.SHEETPORT_MICROSOFT_LOGIN_URL.replace(/\/?$/, '/'),
-      graphUrl: parsed.SHEETPORT_MICROSOFT_GRAPH_URL.replace(/\/?$/, '/'),
-      deadlineMs: parsed.SHEETPORT_MICROSOFT_DEADLINE_MS,
-      writesPerMinute: parsed.SHEETPORT_MICROSOFT_WRITES_PER_MINUTE,
-    },
+    google: googleSettings(parsed),
+    microsoft: microsoftSettings(parsed),
   };
 }
 
@@ -228,7 +186,7 @@ function watchSettings(parsed: Env): Config['watch'] {
       `SHEETPORT_WATCH_INTERVAL_SECONDS is ${seconds}: it must be 0 (watching off) or 5 or more.`,
     );
   }
-  return { intervalMs: seconds * 1000, readsPerMinute: parsed.SHEETPORT_GOOGLE_READS_PER_MINUTE };
+  return { intervalMs: seconds * 1000 };
 }
 
 /** `sheets.lan, box.local:8080` as host names without their ports, lower case. */

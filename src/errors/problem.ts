@@ -41,6 +41,7 @@ export const problemKinds = {
   'spreadsheet-not-found': { status: 404, title: 'Spreadsheet not found' },
   'tab-not-found': { status: 404, title: 'Tab not found' },
   'not-a-spreadsheet': { status: 400, title: 'The file is not a spreadsheet' },
+  'unknown-provider': { status: 400, title: 'No such spreadsheet provider' },
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
   'already-connected': { status: 409, title: 'The tab is already connected as a sheet' },
   'invalid-idempotency-key': { status: 400, title: 'Invalid Idempotency-Key' },

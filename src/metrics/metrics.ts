@@ -70,7 +70,7 @@ export class Metrics {
 
   readonly #watched = new Gauge({
     name: 'sheetport_watched_tabs',
-    help: 'Google tabs this server watches for changes made in Google',
+    help: 'Mirrored tabs this server watches for changes made in their spreadsheet',
     registers: [this.registry],
   });
 
@@ -102,7 +102,7 @@ export class Metrics {
   });
 
   constructor(sources: {
-    /** Writes waiting for their turn, by sheet kind (scratch, upload, google). */
+    /** Writes waiting for their turn, by sheet kind (scratch, upload, or a provider's name). */
     queueDepth: () => Map<string, number>;
     /** The store's database connections, where it has a pool. */
     connections: () => { total: number; idle: number; waiting: number } | null;

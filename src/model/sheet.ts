@@ -3,7 +3,12 @@
  * means that alone in the code; file formats read and written are `files/`, not sources.
  * Providers that mirror a live spreadsheet add their own kind.
  */
-export type SheetSource = { provider: 'scratch' } | UploadSource | GoogleSource | ExcelSource;
+export type SheetSource = ScratchSource | UploadSource | MirroredSource;
+
+/** Rows typed in or written through the API alone. */
+export interface ScratchSource {
+  provider: 'scratch';
+}
 
 /** A file imported once; a text file says how it was read, as given or as detected. */
 export interface UploadSource {
@@ -17,24 +22,21 @@ export interface UploadSource {
   encoding?: string;
 }
 
-/** A tab of a Google spreadsheet; `tabId` keeps finding it when the tab is renamed. */
-export interface GoogleSource {
-  provider: 'google';
-  spreadsheetId: string;
-  tab: string;
-  tabId: number;
+/**
+ * A tab of a live spreadsheet that the sheet mirrors. `provider` names the service (see the
+ * provider registry); the other fields are that provider's own, which only it reads.
+ */
+export interface MirroredSource {
+  provider: string;
+  readonly [field: string]: unknown;
 }
 
-/**
- * A worksheet of an Excel workbook in OneDrive or SharePoint, by its drive and item ids;
- * `worksheetId` keeps finding it when the worksheet is renamed.
- */
-export interface ExcelSource {
-  provider: 'excel';
-  drive: string;
-  item: string;
-  tab: string;
-  worksheetId: string;
+/** The sources that live only in the store, with no provider behind them. */
+export const storedOnly = ['scratch', 'upload'] as const;
+
+/** Whether a sheet's rows are a copy of a live spreadsheet's, kept by a provider. */
+export function isMirrored(source: SheetSource): source is MirroredSource {
+  return !(storedOnly as readonly string[]).includes(source.provider);
 }
 
 /** Who may use a sheet's row API: anyone, anyone to read, or only holders of its keys. */

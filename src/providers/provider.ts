@@ -1,5 +1,5 @@
 import type { Cell } from '../cells/cell.ts';
-import type { Sheet, SheetSource } from '../model/sheet.ts';
+import type { MirroredSource, Sheet, SheetSource } from '../model/sheet.ts';
 import type { WriteEffect } from '../model/write-effect.ts';
 
 /** A whole tab as read from a provider: its header's column names and its rows. */
@@ -7,7 +7,7 @@ export interface ProviderTable {
   columns: string[];
   rows: Cell[][];
   /** The source as found, e.g. with the tab's current title. */
-  source: SheetSource;
+  source: MirroredSource;
   /** The push tags the tab carries, by tag id. */
   pushTags: Map<number, PushTag>;
 }

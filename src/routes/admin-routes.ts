@@ -14,7 +14,7 @@ import {
 } from '../access/access-control.ts';
 import type { Limits } from '../access/limits.ts';
 import {
-  createFromGoogle,
+  createFromProvider,
   createFromScratch,
   createFromUpload,
   type NewSheetPolicy,
@@ -23,11 +23,12 @@ import { keyRoutes } from './key-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import {
   adminParams,
-  NewGoogleSheet,
+  newMirroredSheet,
   NewScratchSheet,
+  type NewMirroredSheet,
   adminOperation,
   problemResponses,
-  ProvidersDescription,
+  providersDescription,
   sheetRef,
   SheetPatch,
   SheetsCreatedDescription,
@@ -88,11 +89,13 @@ export async function adminRoutes(
     {
       schema: {
         summary:
-          'Create a sheet: from scratch or from a Google spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart); tab=* makes one per tab',
+          "Create a sheet: from scratch or from a provider's spreadsheet (JSON), or from an uploaded CSV/XLSX file (multipart); tab=* makes one per tab",
         ...adminOperation('createSheet', 'sheets'),
         body: {
           content: {
-            'application/json': { schema: Type.Union([NewScratchSheet, NewGoogleSheet]) },
+            'application/json': {
+              schema: Type.Union([NewScratchSheet, newMirroredSheet(sheets.providers.kinds())]),
+            },
           },
         },
         response: {
@@ -101,19 +104,24 @@ export async function adminRoutes(
         },
       },
       config: { swaggerTransform: documentUploadForm },
+      // Before the body's shape is checked, so that an unknown provider is named as such.
+      preValidation: async (request) => {
+        const { source } = (request.body ?? {}) as { source?: { provider?: unknown } };
+        const provider = source?.provider;
+        if (typeof provider === 'string') sheets.providers.kind(provider);
+      },
     },
     async (request, reply) => {
-      const body = request.body as
-        Static<typeof NewScratchSheet> | Static<typeof NewGoogleSheet> | undefined;
+      const body = request.body as Static<typeof NewScratchSheet> | NewMirroredSheet | undefined;
       let created: Sheet | SheetsCreated;
       if (request.isMultipart()) created = await createFromUpload(sheets, request, policy);
       else if (body === undefined) {
         // Without a content type there is no body to validate: nothing says what to make.
         throw new Problem(
           'invalid-body',
-          'A new sheet needs a body: JSON for a sheet from scratch or from a Google spreadsheet, or a multipart upload.',
+          "A new sheet needs a body: JSON for a sheet from scratch or from a provider's spreadsheet, or a multipart upload.",
         );
-      } else if ('source' in body) created = await createFromGoogle(sheets, body, policy);
+      } else if ('source' in body) created = await createFromProvider(sheets, body, policy);
       else created = await createFromScratch(sheets, body, policy);
       return reply
         .code(201)
@@ -230,17 +238,12 @@ export async function adminRoutes(
       schema: {
         summary: 'Which spreadsheet services this server can reach, and as whom',
         ...adminOperation('getProviders', 'sheets'),
-        response: { 200: ProvidersDescription, ...problemResponses('getProviders') },
+        response: {
+          200: providersDescription(sheets.providers.kinds()),
+          ...problemResponses('getProviders'),
+        },
       },
     },
-    async () => {
-      const google = sheets.providers.google;
-      return {
-        google:
-          google === undefined
-            ? { configured: false, canWrite: false, shareWith: null }
-            : { configured: true, canWrite: google.canWrite, shareWith: google.email },
-      };
-    },
+    async () => sheets.providers.statuses(),
   );
 }

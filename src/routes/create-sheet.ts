@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import { parseSpreadsheetId } from '../providers/google/spreadsheet-ref.ts';
 import type { ProviderTable } from '../providers/provider.ts';
 import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
@@ -15,7 +14,7 @@ import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../files/header.ts';
 import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../files/every-tab.ts';
 import { importEveryTab, importFile, wantsEveryTab } from '../files/import-file.ts';
-import type { NewGoogleSheet, NewScratchSheet } from './schemas.ts';
+import type { NewMirroredSheet, NewScratchSheet } from './schemas.ts';
 import { readUploadForm } from './upload-form.ts';
 
 /** What a new sheet gets unless told otherwise, and the limits it must keep within. */
@@ -24,7 +23,7 @@ export interface NewSheetPolicy {
   limits: Limits;
 }
 
-/** The three ways to make a sheet: from scratch, from an uploaded file, from a Google tab. */
+/** The three ways to make a sheet: from scratch, from an uploaded file, from a provider's tab. */
 export async function createFromScratch(
   sheets: Sheets,
   body: Static<typeof NewScratchSheet>,
@@ -65,45 +64,45 @@ export async function createFromUpload(
 }
 
 /**
- * Connects a tab of a Google spreadsheet, or every tab (`*`): reads it whole, then keeps it as a
- * mirrored sheet. A tab is mirrored by one sheet at most: connecting it again answers 409
- * `already-connected`; with `*`, tabs already connected are skipped.
+ * Connects a tab of a provider's spreadsheet, or every tab (`*`): reads it whole, then keeps it
+ * as a mirrored sheet. The registry finds the provider `source.provider` names, and the provider
+ * reads the rest of `source`. A tab is mirrored by one sheet at most: connecting it again answers
+ * 409 `already-connected`; with `*`, tabs already connected are skipped.
  */
-export async function createFromGoogle(
+export async function createFromProvider(
   sheets: Sheets,
-  body: Static<typeof NewGoogleSheet>,
+  body: NewMirroredSheet,
   policy: NewSheetPolicy,
 ): Promise<Sheet | SheetsCreated> {
-  const google = sheets.providers.google;
-  if (google === undefined) {
-    throw new Problem(
-      'provider-not-configured',
-      'This server has no Google access configured: set SHEETPORT_GOOGLE_CREDENTIALS (or SHEETPORT_GOOGLE_API_KEY for read-only sheets), as the README explains.',
-    );
-  }
-  const spreadsheetId = parseSpreadsheetId(body.source.spreadsheetId);
+  const kind = sheets.providers.kind(body.source.provider);
+  const request = kind.parseSource(body.source);
+  const provider = sheets.providers.live(kind.name);
+  const { document } = request;
   const settings = {
     ...policy.settings,
     freshnessSeconds: body.freshnessSeconds ?? defaultFreshnessSeconds,
   };
-  if (body.source.tab === everyTab) {
-    const { title, tabs } = await google.connectEveryTab(spreadsheetId);
+  const tabOf = (table: ProviderTable) => kind.tabOf(table.source);
+  if (request.tab === everyTab) {
+    const { title, tabs } = await provider.connectEveryTab(document);
     for (const { table } of tabs.read) checkTable(table, policy.limits);
     const name = body.name ?? title;
     const made = tabs.read.map(({ tab, table }) => ({
-      draft: { ...googleDraft(table, settings), name: tabSheetName(name, tab) },
+      draft: { ...mirroredDraft(table, settings), name: tabSheetName(name, tab) },
       rows: [table.rows],
       tab,
-      tabId: tabIdOf(table),
+      tabId: tabOf(table).id,
     }));
-    const created = await sheets.connectTabs(spreadsheetId, async (connected) => {
+    // The document as the tabs name it (a link resolves to the ids a stored source keeps).
+    const found = tabs.read[0] === undefined ? document : tabOf(tabs.read[0].table).document;
+    const created = await sheets.connectTabs(kind.name, found, async (connected) => {
       // Tabs already connected are left out, as tabs without a header are: the rest still come in.
       const free = made.filter(({ tabId }) => !connected.has(tabId));
       const taken = made.flatMap(({ tab, tabId }) => {
         const sheet = connected.get(tabId);
         return sheet === undefined ? [] : [{ tab, sheet }];
       });
-      if (free.length === 0) throw everyTabConnected(spreadsheetId, taken);
+      if (free.length === 0) throw everyTabConnected(found, taken);
       const skipped = taken.map(({ tab, sheet }) => ({
         tab,
         reason: `Already connected as sheet "${sheet.name}" (${sheet.id}).`,
@@ -114,15 +113,13 @@ export async function createFromGoogle(
     for (const sheet of created.sheets) sheets.synced(sheet.id);
     return created;
   }
-  const table = await google.connect(spreadsheetId, body.source.tab);
+  const table = await provider.connect(request);
   checkTable(table, policy.limits);
-  const draft = {
-    ...googleDraft(table, settings),
-    name: body.name ?? (table.source.provider === 'google' ? table.source.tab : 'google'),
-  };
-  const sheet = await sheets.connectTabs(spreadsheetId, async (connected) => {
-    const taken = connected.get(tabIdOf(table));
-    if (taken !== undefined) throw tabConnected(spreadsheetId, taken);
+  const tab = tabOf(table);
+  const draft = { ...mirroredDraft(table, settings), name: body.name ?? tab.title };
+  const sheet = await sheets.connectTabs(kind.name, tab.document, async (connected) => {
+    const taken = connected.get(tab.id);
+    if (taken !== undefined) throw tabConnected(tab.document, tab.title, taken);
     return sheets.createSheet(draft, [table.rows]);
   });
   sheets.synced(draft.id);
@@ -130,26 +127,21 @@ export async function createFromGoogle(
 }
 
 /** One tab, one sheet: two sheets pushing to one tab would each take the other's rows as edits. */
-function tabConnected(spreadsheetId: string, sheet: Sheet): Problem {
-  const tab = sheet.source.provider === 'google' ? sheet.source.tab : '';
+function tabConnected(document: string, tab: string, sheet: Sheet): Problem {
   return new Problem(
     'already-connected',
-    `Tab "${tab}" of spreadsheet ${spreadsheetId} is already connected as sheet "${sheet.name}" (${sheet.id}); use that sheet, or delete it first.`,
+    `Tab "${tab}" of spreadsheet ${document} is already connected as sheet "${sheet.name}" (${sheet.id}); use that sheet, or delete it first.`,
     { sheet: { id: sheet.id, name: sheet.name } },
   );
 }
 
-function everyTabConnected(spreadsheetId: string, taken: { tab: string; sheet: Sheet }[]): Problem {
+function everyTabConnected(document: string, taken: { tab: string; sheet: Sheet }[]): Problem {
   const list = taken.map(({ tab, sheet }) => `"${tab}" as "${sheet.name}" (${sheet.id})`);
   return new Problem(
     'already-connected',
-    `Every tab of spreadsheet ${spreadsheetId} is already connected: ${list.join(', ')}.`,
+    `Every tab of spreadsheet ${document} is already connected: ${list.join(', ')}.`,
     { sheets: taken.map(({ tab, sheet }) => ({ tab, id: sheet.id, name: sheet.name })) },
   );
-}
-
-function tabIdOf(table: ProviderTable): number {
-  return table.source.provider === 'google' ? table.source.tabId : 0;
 }
 
 function checkTable(table: ProviderTable, limits: Limits): void {
@@ -157,6 +149,6 @@ function checkTable(table: ProviderTable, limits: Limits): void {
   checkCells(table.rows, limits);
 }
 
-function googleDraft(table: ProviderTable, settings: SheetSettings) {
+function mirroredDraft(table: ProviderTable, settings: SheetSettings) {
   return { id: newSheetId(), columns: table.columns, source: table.source, settings };
 }

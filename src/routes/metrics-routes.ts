@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessControl } from '../access/access-control.ts';
 import { Metrics } from '../metrics/metrics.ts';
-import type { SheetProvider } from '../providers/provider.ts';
-import type { Providers } from '../sheets/sheets.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
 import type { SheetStore } from '../store/store.ts';
 
 /**
@@ -12,21 +11,20 @@ import type { SheetStore } from '../store/store.ts';
  */
 export function registerMetrics(
   app: FastifyInstance,
-  sources: {
+  deps: {
     store: SheetStore;
-    providers: Providers;
+    providers: ProviderRegistry;
     queueDepth: () => Map<string, number>;
   },
   access: AccessControl,
 ): Metrics {
   const metrics = new Metrics({
-    queueDepth: sources.queueDepth,
-    connections: () => sources.store.connections(),
-    webhookBacklog: () => sources.store.webhookBacklog(),
+    queueDepth: deps.queueDepth,
+    connections: () => deps.store.connections(),
+    webhookBacklog: () => deps.store.webhookBacklog(),
   });
-  const providers = Object.entries(sources.providers) as [string, SheetProvider | undefined][];
-  for (const [name, provider] of providers) {
-    if (provider !== undefined) provider.onUpstream = (event) => metrics.upstream(name, event);
+  for (const [name, provider] of deps.providers.configured()) {
+    provider.onUpstream = (event) => metrics.upstream(name, event);
   }
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,7 +1,8 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { maxLifetimeSeconds, maxOverlapSeconds } from '../access/key-expiry.ts';
 import { operators } from '../query/parse-filter.ts';
-import { accessModes } from '../model/sheet.ts';
+import { accessModes, type MirroredSource } from '../model/sheet.ts';
+import type { ProviderKind } from '../providers/registry.ts';
 import { problemResponses, type OperationId } from './operation-problems.ts';
 
 /**
@@ -204,58 +205,59 @@ export function documentedOnce<T extends object>(schema: T, url: string): T {
   return url.startsWith('/api/v1/sheets/') ? { ...schema, hide: true } : schema;
 }
 
-const SheetSource = Type.Union(
-  [
-    Type.Object({ provider: Type.Literal('scratch') }),
-    Type.Object({
-      provider: Type.Literal('upload'),
-      fileName: Type.String(),
-      format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], {
-        description: 'csv for any delimited text file (.csv, .tsv, .txt).',
+/** A sheet's `source`: from scratch, an upload, or the stored source of a provider's tab. */
+function sheetSource(providers: readonly ProviderKind[]) {
+  return Type.Union(
+    [
+      Type.Object({ provider: Type.Literal('scratch') }),
+      Type.Object({
+        provider: Type.Literal('upload'),
+        fileName: Type.String(),
+        format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], {
+          description: 'csv for any delimited text file (.csv, .tsv, .txt).',
+        }),
+        tab: Type.Optional(Type.String({ description: 'The worksheet of a workbook.' })),
+        delimiter: Type.Optional(
+          Type.String({
+            description: 'The field delimiter a CSV file was read with, given or detected.',
+          }),
+        ),
+        encoding: Type.Optional(
+          Type.String({
+            description:
+              'The text encoding a CSV file was read with, given or detected: utf-8, utf-16le, utf-16be, windows-1252, ...',
+          }),
+        ),
       }),
-      tab: Type.Optional(Type.String({ description: 'The worksheet of a workbook.' })),
-      delimiter: Type.Optional(
-        Type.String({
-          description: 'The field delimiter a CSV file was read with, given or detected.',
-        }),
-      ),
-      encoding: Type.Optional(
-        Type.String({
-          description:
-            'The text encoding a CSV file was read with, given or detected: utf-8, utf-16le, utf-16be, windows-1252, ...',
-        }),
-      ),
-    }),
-    Type.Object({
-      provider: Type.Literal('google'),
-      spreadsheetId: Type.String(),
-      tab: Type.String(),
-      tabId: Type.Integer(),
-    }),
-  ],
-  { description: 'Where the rows came from.' },
-);
+      ...providers.map((provider) => provider.sourceSchema),
+    ],
+    { description: 'Where the rows came from.' },
+  );
+}
 
-export const SheetDescription = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    columns: Type.Array(Type.String()),
-    rowCount: Type.Integer(),
-    source: SheetSource,
-    settings: Type.Object({
-      deleteEnabled: Type.Boolean(),
-      access: Type.String(),
-      allowedOrigins: Type.Array(Type.String()),
-      freshnessSeconds: Type.Optional(Type.Integer()),
-      watch: Type.Optional(Type.Boolean()),
-      watchIntervalSeconds: Type.Optional(Type.Integer()),
-    }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'Sheet' },
-);
+/** A sheet as the management API describes it, with the sources of every known provider. */
+export function sheetDescription(providers: readonly ProviderKind[]) {
+  return Type.Object(
+    {
+      id: Type.String(),
+      name: Type.String(),
+      columns: Type.Array(Type.String()),
+      rowCount: Type.Integer(),
+      source: sheetSource(providers),
+      settings: Type.Object({
+        deleteEnabled: Type.Boolean(),
+        access: Type.String(),
+        allowedOrigins: Type.Array(Type.String()),
+        freshnessSeconds: Type.Optional(Type.Integer()),
+        watch: Type.Optional(Type.Boolean()),
+        watchIntervalSeconds: Type.Optional(Type.Integer()),
+      }),
+      createdAt: Type.String({ format: 'date-time' }),
+      updatedAt: Type.String({ format: 'date-time' }),
+    },
+    { $id: 'Sheet' },
+  );
+}
 
 /** Sheet names: printable text, no control characters. */
 const sheetName = () =>
@@ -277,39 +279,38 @@ const freshnessSeconds = Type.Integer({
     'How old, in seconds, the copy of a mirrored spreadsheet may be before it is re-read.',
 });
 
-export const NewGoogleSheet = Type.Object(
-  {
-    name: Type.Optional(sheetName()),
-    source: Type.Object(
-      {
-        provider: Type.Literal('google'),
-        spreadsheetId: Type.String({
-          minLength: 1,
-          description: 'The spreadsheet id, or its address as the browser shows it.',
-        }),
-        tab: Type.Optional(
-          Type.String({
-            description:
-              'The tab to serve; the first by default. "*" makes a sheet of every tab, named "<name> / <tab>".',
-          }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-    freshnessSeconds: Type.Optional(freshnessSeconds),
-  },
-  { additionalProperties: false },
-);
+/**
+ * A sheet that mirrors a provider's tab: `source` is one of the known providers' shapes, told
+ * apart by `provider`, which the provider then reads (see providers/registry.ts).
+ */
+export function newMirroredSheet(providers: readonly ProviderKind[]) {
+  return Type.Object(
+    {
+      name: Type.Optional(sheetName()),
+      source: Type.Unsafe<MirroredSource>(oneOf(providers.map((kind) => kind.requestSchema))),
+      freshnessSeconds: Type.Optional(freshnessSeconds),
+    },
+    { additionalProperties: false },
+  );
+}
 
-export const ProvidersDescription = Type.Object({
-  google: Type.Object({
-    configured: Type.Boolean(),
-    canWrite: Type.Boolean(),
-    shareWith: Type.Union([Type.String(), Type.Null()], {
-      description: 'The address to share spreadsheets with.',
-    }),
-  }),
-});
+/** One of the shapes, told apart by their `provider`; a lone shape is used as it is. */
+function oneOf(shapes: TSchema[]): object {
+  const description = 'The spreadsheet tab to mirror, as its provider names it.';
+  const [only] = shapes;
+  return shapes.length === 1 && only !== undefined
+    ? { ...only, description }
+    : { oneOf: shapes, description };
+}
+
+export type NewMirroredSheet = Static<ReturnType<typeof newMirroredSheet>>;
+
+/** `GET /admin/v1/providers`: an entry for every known provider, configured or not. */
+export function providersDescription(providers: readonly ProviderKind[]) {
+  return Type.Object(
+    Object.fromEntries(providers.map((provider) => [provider.name, provider.statusSchema])),
+  );
+}
 
 const access = Type.Union(
   accessModes.map((mode) => Type.Literal(mode)),
@@ -448,7 +449,7 @@ export const SheetsCreatedDescription = Type.Object(
         tab: Type.String(),
         reason: Type.String({
           description:
-            'Why it was left out: its header row is not usable, or (Google) a sheet already mirrors it.',
+            "Why it was left out: its header row is not usable, or (a provider's tab) a sheet already mirrors it.",
         }),
         sheet: Type.Optional(
           Type.Object(

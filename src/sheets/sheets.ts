@@ -1,6 +1,6 @@
 import { Problem } from '../errors/problem.ts';
-import type { GoogleProvider } from '../providers/google/google-provider.ts';
 import type { SheetProvider } from '../providers/provider.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ReadPlan } from '../query/plan.ts';
 import type {
   ApiKeyRecord,
@@ -15,17 +15,12 @@ import type {
 } from '../store/store.ts';
 import type { Cell } from '../cells/cell.ts';
 import { MirrorWritePath } from './mirror-write-path.ts';
-import type { Sheet } from '../model/sheet.ts';
+import { isMirrored, type Sheet } from '../model/sheet.ts';
 import { SheetMirror } from './sheet-mirror.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import { StoreWritePath, type WritePath } from './write-path.ts';
 import { EventFeed } from './event-feed.ts';
 import { WriteQueue } from './write-queue.ts';
-
-/** The spreadsheet services sheets can be connected to; absent when not configured. */
-export interface Providers {
-  google?: GoogleProvider | undefined;
-}
 
 /**
  * Sheets as the routes see them: found by id, fresh for reading, written through the write path
@@ -40,7 +35,8 @@ export class Sheets {
 
   constructor(
     private readonly store: SheetStore,
-    readonly providers: Providers,
+    /** The spreadsheet services sheets can mirror, looked up by their source's `provider`. */
+    readonly providers: ProviderRegistry,
     /** Told of every commit of the write queue: the sheet's kind and its number of writes. */
     onBatch?: (kind: string, writes: number) => void,
   ) {
@@ -50,8 +46,7 @@ export class Sheets {
     this.#queue = new WriteQueue(
       store,
       (sheet) => {
-        if (sheet.source.provider === 'scratch' || sheet.source.provider === 'upload')
-          return storePath;
+        if (!isMirrored(sheet.source)) return storePath;
         const provider = this.providerFor(sheet);
         if (provider === null) return unconfigured(sheet);
         let path = mirrorPaths.get(provider);
@@ -123,7 +118,7 @@ export class Sheets {
   }
 
   providerFor(sheet: Sheet): SheetProvider | null {
-    return sheet.source.provider === 'google' ? (this.providers.google ?? null) : null;
+    return this.providers.providerOf(sheet.source);
   }
 
   /**
@@ -193,23 +188,24 @@ export class Sheets {
   }
 
   /**
-   * Runs `connect` with the sheets that already mirror tabs of the spreadsheet, by tab id, while
-   * no other connect to it runs, on this server or any other of the store: what `connect` makes
-   * is then seen by the next one, so two connects of one tab never both make a sheet.
+   * Runs `connect` with the sheets that already mirror tabs of the provider's document, by tab
+   * id, while no other connect to it runs, on this server or any other of the store: what
+   * `connect` makes is then seen by the next one, so two connects of one tab never both make a
+   * sheet.
    */
   connectTabs<T>(
-    spreadsheetId: string,
-    connect: (connected: Map<number, Sheet>) => Promise<T>,
+    provider: string,
+    document: string,
+    connect: (connected: Map<string, Sheet>) => Promise<T>,
   ): Promise<T> {
-    const lock = `google-spreadsheet:${spreadsheetId}`;
+    const lock = `${provider}-spreadsheet:${document}`;
     return this.#queue.exclusive(lock, () =>
       this.store.exclusive(lock, async () => {
-        const connected = new Map<number, Sheet>();
+        const connected = new Map<string, Sheet>();
         for (const sheet of await this.store.listSheets()) {
-          const { source } = sheet;
-          if (source.provider === 'google' && source.spreadsheetId === spreadsheetId) {
-            connected.set(source.tabId, sheet);
-          }
+          const tab =
+            sheet.source.provider === provider ? this.providers.tabOf(sheet.source) : null;
+          if (tab?.document === document) connected.set(tab.id, sheet);
         }
         return connect(connected);
       }),

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet, SheetSettings } from '../model/sheet.ts';
+import type { MirroredSource, Sheet, SheetSettings } from '../model/sheet.ts';
 import { TabWatcher, type WatchDeps } from './tab-watcher.ts';
 
-function tab(id: string, spreadsheetId: string, settings: Partial<SheetSettings> = {}): Sheet {
+function tab(id: string, document: string, settings: Partial<SheetSettings> = {}): Sheet {
   return {
     id,
     name: id,
     columns: ['a'],
     rowCount: 1,
-    source: { provider: 'google', spreadsheetId, tab: id, tabId: 0 },
+    source: { provider: 'fake', document, tab: id },
     settings: { deleteEnabled: true, ...settings },
     createdAt: '',
     updatedAt: '',
@@ -33,8 +33,9 @@ function watcherOf(sheets: Sheet[], overrides: Partial<WatchDeps> = {}) {
     },
     notify: () => {},
     hold: async (ids) => ids,
-    probe: async (spreadsheetId) => {
-      asked.probes.push(spreadsheetId);
+    documentOf: (sheet) => String((sheet.source as MirroredSource)['document']),
+    probe: async (document) => {
+      asked.probes.push(document);
       return 'v1';
     },
     budget: {
@@ -91,7 +92,7 @@ test('a read over budget is put off to the next tick, not dropped: the interval 
 test('a 429 from a read pauses watching through the budget', async () => {
   const { watcher, asked } = watcherOf([tab('a', 'one', { watch: true })], {
     refresh: async () => {
-      throw new Problem('provider-rate-limited', 'Google said 429.');
+      throw new Problem('provider-rate-limited', 'The provider said 429.');
     },
   });
   await watcher.tick();

@@ -2,8 +2,10 @@ import type { Sheet } from '../model/sheet.ts';
 
 /** What the watcher asks of the rest of the app; see app.ts for how it is wired. */
 export interface WatchDeps {
-  /** Every sheet, for their sources and settings. */
+  /** Every sheet of the provider watched, for their sources and settings. */
   list(): Promise<Sheet[]>;
+  /** The spreadsheet or workbook holding a sheet's tab: one probe answers for all its tabs. */
+  documentOf(sheet: Sheet): string;
   /** Ids of the sheets with a webhook switched on. */
   webhookSheets(): Promise<string[]>;
   /** Ids of the sheets with an event stream open on this server by a key or the administrator. */
@@ -17,9 +19,9 @@ export interface WatchDeps {
    * another server of the store. All of them, on a store only one process uses.
    */
   hold(sheetIds: string[], leaseMs: number): Promise<string[]>;
-  /** The spreadsheet's change marker (a Drive version); null when unknown: read the values. */
-  probe: ((spreadsheetId: string) => Promise<string | null>) | null;
-  /** Whether watching may spend one values read, or one probe, of the identity's quota now. */
+  /** The document's change marker; null when unknown: read the tab's values. */
+  probe: ((document: string) => Promise<string | null>) | null;
+  /** Whether watching may spend one values read, or one probe, of the provider's quota now. */
   budget: { mayWatchRead(): boolean; takeProbe(): boolean; rateLimited(): void };
 }
 
@@ -60,13 +62,14 @@ interface TabState {
 }
 
 /**
- * Checks the Google tabs someone listens to for changes made in Google, so that a person's edit
- * becomes events without anyone reading the sheet. A tab is watched while it has a webhook
- * switched on, an event stream opened with a key or the administrator token, or its `watch`
- * setting on (and never when that setting is off). Each interval, one Drive probe per
- * spreadsheet tells whether anything in it changed; only then are the tab's values read, by a
- * refresh, whose events name only the rows that changed. Reads come out of a budget shared with
- * the API; when it is spent, checks wait for the next tick, so the interval stretches.
+ * Checks the tabs of one provider that someone listens to for changes made in the spreadsheet,
+ * so that a person's edit becomes events without anyone reading the sheet. A tab is watched
+ * while it has a webhook switched on, an event stream opened with a key or the administrator
+ * token, or its `watch` setting on (and never when that setting is off). Each interval, one probe
+ * per document (spreadsheet, workbook) tells whether anything in it changed; only then are the
+ * tab's values read, by a refresh, whose events name only the rows that changed. Reads come out
+ * of a budget shared with the API; when it is spent, checks wait for the next tick, so the
+ * interval stretches.
  */
 export class TabWatcher {
   readonly #tabs = new Map<string, TabState>();
@@ -106,12 +109,12 @@ export class TabWatcher {
     const due = tabs.filter(
       (sheet) => now - (this.#tabs.get(sheet.id)?.checkedAt ?? 0) >= this.#interval(sheet),
     );
-    const bySpreadsheet = new Map<string, Sheet[]>();
+    const byDocument = new Map<string, Sheet[]>();
     for (const sheet of due) {
-      const spreadsheetId = sheet.source.provider === 'google' ? sheet.source.spreadsheetId : '';
-      bySpreadsheet.set(spreadsheetId, [...(bySpreadsheet.get(spreadsheetId) ?? []), sheet]);
+      const document = this.deps.documentOf(sheet);
+      byDocument.set(document, [...(byDocument.get(document) ?? []), sheet]);
     }
-    for (const [spreadsheetId, group] of bySpreadsheet) {
+    for (const [document, group] of byDocument) {
       // Tabs that need a read whatever the probe says (never read, or a change put off) are not
       // probed again until a read can be made: waiting for the budget spends no probes.
       const unknown = group.every((sheet) => this.#tabs.get(sheet.id)?.stale ?? true);
@@ -119,7 +122,7 @@ export class TabWatcher {
         this.observer?.read('over_budget');
         continue;
       }
-      const version = await this.#probe(spreadsheetId, group);
+      const version = await this.#probe(document, group);
       const detectedAt = Date.now();
       for (const sheet of group) await this.#check(sheet, version, detectedAt);
     }
@@ -130,12 +133,11 @@ export class TabWatcher {
     this.observer?.checkAge(oldest / 1000);
   }
 
-  /** The Google tabs someone listens to, or that are set to be watched. */
+  /** The tabs someone listens to, or that are set to be watched. */
   async #wanted(): Promise<Sheet[]> {
     const hooked = new Set(await this.deps.webhookSheets());
     const listened = new Set(this.deps.listenedSheets());
     return (await this.deps.list()).filter((sheet) => {
-      if (sheet.source.provider !== 'google') return false;
       const setting = sheet.settings.watch;
       if (setting !== undefined) return setting;
       return hooked.has(sheet.id) || listened.has(sheet.id);
@@ -173,13 +175,13 @@ export class TabWatcher {
     return seconds === undefined ? this.settings.intervalMs : seconds * 1000;
   }
 
-  async #probe(spreadsheetId: string, group: Sheet[]): Promise<string | null> {
+  async #probe(document: string, group: Sheet[]): Promise<string | null> {
     if (this.deps.probe === null) return null;
     if (!this.deps.budget.takeProbe()) {
       this.observer?.probe('over_budget');
       return null;
     }
-    const version = await this.deps.probe(spreadsheetId);
+    const version = await this.deps.probe(document);
     const changed = group.some((sheet) => this.#tabs.get(sheet.id)?.version !== version);
     this.observer?.probe(version === null ? 'unknown' : changed ? 'changed' : 'unchanged');
     return version;

@@ -6,7 +6,7 @@ import type { WritePath } from './write-path.ts';
 
 interface Pending {
   request: WriteRequest;
-  /** Where the sheet lives (scratch, upload, google), as metrics count writes. */
+  /** Where the sheet lives (scratch, upload, or its provider's name), as metrics count writes. */
   kind: string;
   /** The columns the write was planned against, by name and position. */
   columns: string[];

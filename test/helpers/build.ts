@@ -5,7 +5,8 @@ import { AnswerGuard } from './answer-guard.ts';
 import { openTestStore } from './stores.ts';
 import type { RowStoreOptions } from '../../src/store/row-store.ts';
 import type { SheetStore } from '../../src/store/store.ts';
-import type { Providers } from '../../src/sheets/sheets.ts';
+import { registryOf } from '../../src/providers/providers.ts';
+import type { LiveProvider } from '../../src/providers/registry.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -25,9 +26,10 @@ export interface TestServer {
 export async function build(
   t: TestContext,
   options: Partial<AppOptions> = {},
-  providers: Providers = {},
+  /** The configured providers, by name; none by default. */
+  providers: Record<string, LiveProvider | undefined> = {},
   /** The readiness probe and shutdown signal, and options of the store, when a test sets them. */
-  extra: Pick<AppDeps, 'readiness' | 'shutdown' | 'versionProbe'> & {
+  extra: Pick<AppDeps, 'readiness' | 'shutdown'> & {
     store?: RowStoreOptions;
     /** Puts a stand-in in front of the store, e.g. one that fails on cue. */
     wrapStore?: (store: SheetStore) => SheetStore;
@@ -42,7 +44,7 @@ export async function build(
   // The read cache is off unless a test asks for it, so that every read, and every check that a
   // refused request changed nothing, reads the store itself.
   const app = await createApp(
-    { store, providers, ...health, ...withStore?.(store) },
+    { store, providers: registryOf(providers), ...health, ...withStore?.(store) },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );
   const guard = new AnswerGuard(app);

@@ -1,9 +1,14 @@
 import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AppOptions } from '../../src/app.ts';
+import type { SheetStore } from '../../src/store/store.ts';
+import { build, call } from './build.ts';
 import { clientCredentialTokens } from '../../src/providers/excel/graph-tokens.ts';
 import { ExcelProvider } from '../../src/providers/excel/excel-provider.ts';
 import type { MicrosoftSettings } from '../../src/providers/excel/microsoft-settings.ts';
 import type { Cell } from '../../src/cells/cell.ts';
-import type { ExcelSource, Sheet } from '../../src/model/sheet.ts';
+import type { Sheet } from '../../src/model/sheet.ts';
+import type { ExcelSource } from '../../src/providers/excel/excel-source.ts';
 import type { WriteEffect } from '../../src/model/write-effect.ts';
 import type { PushOutcome } from '../../src/providers/provider.ts';
 import {
@@ -89,10 +94,10 @@ export async function pushOnPeople(
   effects: WriteEffect[],
   options: { plan?: string; tag?: number; deadlineMs?: number; expected?: Cell[][] } = {},
 ): Promise<{ outcome: PushOutcome; sheet: Sheet; tag: number }> {
-  const table = await setup.excel.connect(
-    { drive: setup.ref.driveId, item: setup.ref.itemId },
-    'People',
-  );
+  const table = await setup.excel.connect({
+    document: `${setup.ref.driveId}/${setup.ref.itemId}`,
+    tab: 'People',
+  });
   const sheet = sheetOf(table.source as ExcelSource, table.columns);
   const tag = options.tag ?? 7;
   const outcome = await setup.excel.push(sheet, effects, {
@@ -105,4 +110,55 @@ export async function pushOnPeople(
     tags: new Map(),
   });
   return { outcome, sheet, tag };
+}
+
+export interface ExcelApp extends ExcelSetup {
+  url: string;
+  store: SheetStore;
+}
+
+/** A Sheetport server with the Excel provider of `excelSetup`, on the test's store. */
+export async function excelApp(
+  t: TestContext,
+  options: Parameters<typeof excelSetup>[1] & {
+    app?: Partial<AppOptions>;
+    wrapStore?: (store: SheetStore) => SheetStore;
+  } = {},
+): Promise<ExcelApp> {
+  const setup = await excelSetup(t, options);
+  const extra = { ...(options.wrapStore && { wrapStore: options.wrapStore }) };
+  const { url, store } = await build(t, options.app ?? {}, { excel: setup.excel }, extra);
+  return { ...setup, url, store };
+}
+
+/** Connects worksheet "People" as a sheet; answers its id. */
+export async function connectPeople(
+  setup: ExcelApp,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const created = await call(`${setup.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: {
+      name: 'people',
+      source: {
+        provider: 'excel',
+        drive: setup.ref.driveId,
+        item: setup.ref.itemId,
+        tab: 'People',
+      },
+      ...extra,
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  return (created.body as { id: string }).id;
+}
+
+/** The rows as the API serves them and as the worksheet holds them, side by side. */
+export async function bothSides(setup: ExcelApp, id: string) {
+  const api = await call(`${setup.url}/api/v1/${id}`);
+  const [header = [], ...rows] = setup.emulator.values(setup.ref, 'People');
+  const sheet = rows.map((row) =>
+    Object.fromEntries(header.map((column, i) => [String(column), row[i] === '' ? null : row[i]])),
+  );
+  return { api: api.body, sheet };
 }

@@ -1,9 +1,9 @@
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AppOptions } from '../../src/app.ts';
-import { googleIdentity, type GoogleSettings } from '../../src/providers/google/google-auth.ts';
+import { googleIdentity } from '../../src/providers/google/google-auth.ts';
+import type { GoogleSettings } from '../../src/providers/google/google-settings.ts';
 import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
-import { createDriveVersionProbe } from '../../src/providers/google/drive-version.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from '../google-emulator/index.ts';
 import { build, call } from './build.ts';
@@ -43,7 +43,7 @@ export async function setup(
     wrapStore?: (store: SheetStore) => SheetStore;
     /** Asks the emulator's Drive for the spreadsheet's version before reading the tab. */
     drive?: boolean;
-    /** Give the app a Drive version probe, as a server has. */
+    /** Asks Drive for versions, as `drive` does: watching then probes, as a server's does. */
     probe?: boolean;
   } = {},
 ): Promise<Setup> {
@@ -86,14 +86,7 @@ export async function setup(
     return new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
   };
   const google = newProvider();
-  const identity = googleIdentity(settings);
-  assert.ok(identity !== null);
-  const versionProbe =
-    options.probe === true ? createDriveVersionProbe(identity, settings) : undefined;
-  const extra = {
-    ...(options.wrapStore && { wrapStore: options.wrapStore }),
-    ...(versionProbe && { versionProbe }),
-  };
+  const extra = { ...(options.wrapStore && { wrapStore: options.wrapStore }) };
   const { url, store, env } = await build(t, options.app ?? {}, { google }, extra);
   return { emulator, url, spreadsheetId, store, env, google, newProvider };
 }

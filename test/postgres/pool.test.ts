@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createApp } from '../../src/app.ts';
-import { googleIdentity, type GoogleSettings } from '../../src/providers/google/google-auth.ts';
+import { registryOf } from '../../src/providers/providers.ts';
+import { googleIdentity } from '../../src/providers/google/google-auth.ts';
+import type { GoogleSettings } from '../../src/providers/google/google-settings.ts';
 import { GoogleProvider } from '../../src/providers/google/google-provider.ts';
 import { openPostgresStore } from '../../src/store/open-store.ts';
 import { startGoogleSheetsEmulator } from '../google-emulator/index.ts';
@@ -45,7 +47,7 @@ test(
       poolSize,
     });
     const app = await createApp(
-      { store, providers: { google } },
+      { store, providers: registryOf({ google }) },
       { bodyLimit: 1_048_576, uploadLimit: 1_048_576, cacheSize: 0 },
     );
     t.after(async () => {

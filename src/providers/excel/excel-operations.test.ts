@@ -148,3 +148,16 @@ test('effects apply in order: positions count on the rows as the previous effect
     ['New', 2],
   ]);
 });
+
+test('appends that follow each other, as a group commit gathers them, are one write', () => {
+  const steps = planSteps(2, rows, [
+    { kind: 'append', rows: [['A', 1]] },
+    { kind: 'append', rows: [['B', 2]] },
+    { kind: 'delete', positions: [0], before: [] },
+    { kind: 'append', rows: [['C', 3]] },
+  ]);
+  assert.deepEqual(
+    steps.map((s) => s.operation.address),
+    ['A7:B8', '2:2', 'A8:B8'],
+  );
+});

@@ -20,7 +20,8 @@ export interface Step {
 
 /**
  * The operations that replay `effects` on a worksheet whose rows under the header are `rows`,
- * in order, each with the rows it leaves: appends write the rows below the last, updates write
+ * in order, each with the rows it leaves: appends write the rows below the last (one block for
+ * appends that follow each other, as a group commit gathers them), updates write
  * each run of adjacent rows over the columns they change (cells between them left as they are),
  * deletes remove each run of adjacent rows, the lowest run first, so that the rows of the runs
  * still to delete keep their numbers. Row r under the header is worksheet row r + 2.
@@ -32,7 +33,7 @@ export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[])
     steps.push({ operation, after });
     current = after;
   };
-  for (const effect of effects) {
+  for (const effect of coalesced(effects)) {
     if (effect.kind === 'append') {
       if (effect.rows.length === 0) continue;
       const first = current.length;
@@ -66,6 +67,20 @@ export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[])
     }
   }
   return steps;
+}
+
+/** Appends that follow each other are one block of rows: one request, however many writes. */
+function coalesced(effects: WriteEffect[]): WriteEffect[] {
+  const merged: WriteEffect[] = [];
+  for (const effect of effects) {
+    const last = merged.at(-1);
+    if (effect.kind === 'append' && last?.kind === 'append') {
+      merged[merged.length - 1] = { kind: 'append', rows: [...last.rows, ...effect.rows] };
+    } else {
+      merged.push(effect);
+    }
+  }
+  return merged;
 }
 
 /** A PATCH of rows `first`… over columns `left`..`right`; `cellAt` undefined leaves a cell be. */

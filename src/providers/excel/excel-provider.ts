@@ -1,15 +1,10 @@
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
-import type { ExcelSource, Sheet, SheetSource } from '../../model/sheet.ts';
+import type { Sheet, SheetSource } from '../../model/sheet.ts';
+import type { EveryTab } from '../../files/every-tab.ts';
+import { readEveryTab } from '../../files/every-tab.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
-import type {
-  ProviderTable,
-  Push,
-  PushOutcome,
-  SheetProvider,
-  TabCheck,
-  UpstreamEvent,
-} from '../provider.ts';
+import type { ProviderTable, Push, PushOutcome, TabCheck, UpstreamEvent } from '../provider.ts';
 import { sameHeader, sameRows } from '../provider-table.ts';
 import { defaultRetryPolicy, withRetries, type RetryPolicy, type Verdict } from '../retry.ts';
 import { TabVersions } from '../tab-versions.ts';
@@ -17,23 +12,27 @@ import { WriteSlots } from '../write-slots.ts';
 import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.ts';
 import { planSteps } from './excel-operations.ts';
 import { WorkbookPush, type PushChannel } from './excel-push.ts';
-import { ExcelWorkbook } from './excel-workbook.ts';
+import { ExcelWorkbook, tableOfRange, type RangeAnswer } from './excel-workbook.ts';
 import { GraphClient } from './graph-client.ts';
 import type { GraphTokens } from './graph-tokens.ts';
 import type { MicrosoftSettings } from './microsoft-settings.ts';
-import type { WorkbookRef } from './workbook-ref.ts';
+import { excelSource, type ExcelSource } from './excel-source.ts';
+import { refOfDocument } from './workbook-ref.ts';
+import type { ConnectRequest, LiveProvider, ProviderStatus, WatchSupport } from '../registry.ts';
+import { defaultBudgetSettings, RequestBudget } from '../request-budget.ts';
 
 /**
  * Excel workbooks in OneDrive for Business and SharePoint, through Microsoft Graph's workbook
  * API, with retries within a deadline. How a push lands exactly once is in excel-push.ts.
  */
-export class ExcelProvider implements SheetProvider {
+export class ExcelProvider implements LiveProvider {
   onUpstream?: (event: UpstreamEvent) => void;
   readonly #workbook: ExcelWorkbook;
   readonly #slots: WriteSlots;
   readonly #versions = new TabVersions<ExcelSource>((s) => `${s.drive}:${s.item}:${s.worksheetId}`);
   /** Pushes whose outcome may still have to be settled, by tag. */
   readonly #pushes = new Map<number, WorkbookPush>();
+  #budget: RequestBudget | undefined;
 
   constructor(
     private readonly settings: MicrosoftSettings,
@@ -48,25 +47,41 @@ export class ExcelProvider implements SheetProvider {
     return this.settings.deadlineMs;
   }
 
-  /** Finds the workbook and the worksheet a user named (the first when none) and reads it. */
-  async connect(ref: WorkbookRef, tab: string | undefined): Promise<ProviderTable> {
-    const deadline = Date.now() + this.settings.deadlineMs;
-    const named =
-      'link' in ref ? `the workbook at ${ref.link}` : `workbook ${ref.item} of drive ${ref.drive}`;
-    const context: CallContext = {
-      what: named,
-      notFound: () =>
-        new Problem(
-          'spreadsheet-not-found',
-          `Microsoft Graph has no ${named}, or Sheetport's application may not see it; check the ids or link, and the access granted (see the README).`,
-        ),
+  status(): ProviderStatus {
+    return { configured: true, canWrite: true, tenant: this.settings.tenantId ?? null };
+  }
+
+  describe(): string {
+    return `Excel workbooks: as application ${this.settings.clientId ?? '?'} of tenant ${this.settings.tenantId ?? '?'}`;
+  }
+
+  /**
+   * Watching asks the workbook's cTag before reading a worksheet, and keeps within one request
+   * budget for the application, fed by every request this provider sends.
+   */
+  watching(): WatchSupport {
+    if (this.#budget === undefined) {
+      const budget = new RequestBudget({ ...defaultBudgetSettings, readsPerMinute: 600 });
+      this.#budget = budget;
+      const report = this.onUpstream;
+      this.onUpstream = (event) => {
+        report?.(event);
+        budget.observe(event);
+      };
+    }
+    return {
+      probe: (document) => {
+        const ref = refOfDocument(document);
+        return 'link' in ref ? Promise.resolve(null) : this.probe(ref);
+      },
+      budget: this.#budget,
     };
-    const workbook = await this.#call(context, deadline, (options) =>
-      this.#workbook.resolve(ref, options),
-    );
-    const sheets = await this.#call(context, deadline, (options) =>
-      this.#workbook.worksheets(workbook, options),
-    );
+  }
+
+  /** Finds the workbook and the worksheet a user named (the first when none) and reads it. */
+  async connect(request: ConnectRequest): Promise<ProviderTable> {
+    const { workbook, sheets, deadline } = await this.#open(request.document);
+    const tab = request.tab;
     const found = tab === undefined ? sheets[0] : sheets.find((s) => s.name === tab);
     if (found === undefined) {
       throw new Problem(
@@ -87,6 +102,57 @@ export class ExcelProvider implements SheetProvider {
     return this.read(source, deadline);
   }
 
+  /** Every worksheet of a workbook, for `tab=*`, with the workbook's name. */
+  async connectEveryTab(
+    document: string,
+  ): Promise<{ title: string; tabs: EveryTab<ProviderTable> }> {
+    const { workbook, sheets, deadline } = await this.#open(document);
+    const ranges = new Map<string, { source: ExcelSource; range: RangeAnswer }>();
+    for (const sheet of sheets) {
+      const source: ExcelSource = {
+        provider: 'excel',
+        drive: workbook.drive,
+        item: workbook.item,
+        tab: sheet.name,
+        worksheetId: sheet.id,
+      };
+      const range = await this.#call(this.#worksheetContext(source), deadline, (options) =>
+        this.#workbook.usedRange(source, options),
+      );
+      ranges.set(sheet.name, { source, range });
+    }
+    return {
+      title: workbook.name.replace(/\.xlsx$/i, ''),
+      tabs: readEveryTab([...ranges.keys()], (name) => {
+        const { source, range } = ranges.get(name) as { source: ExcelSource; range: RangeAnswer };
+        return tableOfRange(range, source);
+      }),
+    };
+  }
+
+  /** The workbook a document names, and its worksheets. */
+  async #open(document: string) {
+    const ref = refOfDocument(document);
+    const deadline = Date.now() + this.settings.deadlineMs;
+    const named =
+      'link' in ref ? `the workbook at ${ref.link}` : `workbook ${ref.item} of drive ${ref.drive}`;
+    const context: CallContext = {
+      what: named,
+      notFound: () =>
+        new Problem(
+          'spreadsheet-not-found',
+          `Microsoft Graph has no ${named}, or Sheetport's application may not see it; check the ids or link, and the access granted (see the README).`,
+        ),
+    };
+    const workbook = await this.#call(context, deadline, (options) =>
+      this.#workbook.resolve(ref, options),
+    );
+    const sheets = await this.#call(context, deadline, (options) =>
+      this.#workbook.worksheets(workbook, options),
+    );
+    return { workbook, sheets, deadline };
+  }
+
   async read(source: SheetSource, deadline?: number): Promise<ProviderTable> {
     const excel = excelSource(source);
     const version = await this.probe(excel);
@@ -99,7 +165,7 @@ export class ExcelProvider implements SheetProvider {
    * The workbook's `cTag`, which Graph moves on every change to its content: unchanged, the
    * worksheet is unchanged. Null when it cannot be known now (the worksheet is read instead).
    */
-  async probe(source: ExcelSource): Promise<string | null> {
+  async probe(source: { drive: string; item: string }): Promise<string | null> {
     let version: string | null = null;
     try {
       version = await this.#workbook.contentTag(source, { timeoutMs: 5000 });
@@ -279,9 +345,4 @@ function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
     {},
     { 'retry-after': cause.headers['retry-after'] ?? '1' },
   );
-}
-
-function excelSource(source: SheetSource): ExcelSource {
-  if (source.provider !== 'excel') throw new Error(`not an Excel sheet: ${source.provider}`);
-  return source;
 }

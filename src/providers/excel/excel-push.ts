@@ -21,7 +21,7 @@
  */
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
-import type { ExcelSource } from '../../model/sheet.ts';
+import type { ExcelSource } from './excel-source.ts';
 import type { ProviderTable, PushOutcome } from '../provider.ts';
 import { sameHeader, sameRows } from '../provider-table.ts';
 import { Backoff, type RetryPolicy, type Verdict } from '../retry.ts';

@@ -10,9 +10,9 @@ import {
   shareIdOf,
   workbookPath,
   worksheetPath,
-  type ExcelSource,
   type WorkbookRef,
 } from './workbook-ref.ts';
+import type { ExcelSource } from './excel-source.ts';
 
 /** The media type of an Office Open XML workbook, the only kind Excel's API opens. */
 export const workbookType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -25,7 +25,7 @@ interface DriveItem {
   file?: { mimeType?: string };
 }
 
-interface RangeAnswer {
+export interface RangeAnswer {
   address?: string;
   rowIndex?: number;
   columnIndex?: number;
@@ -80,16 +80,13 @@ export class ExcelWorkbook {
    * the worksheet's current name (it may have been renamed: the id still finds it).
    */
   async readTab(source: ExcelSource, options?: CallOptions): Promise<ProviderTable> {
-    const range = (await this.client.call(
-      'GET',
-      `${worksheetPath(source)}usedRange(valuesOnly=true)`,
-      options,
-    )) as RangeAnswer;
-    return {
-      ...tableFromGrid(gridFromA1(range)),
-      source: { ...source, tab: sheetNameOf(range.address) ?? source.tab },
-      pushTags: new Map(),
-    };
+    return tableOfRange(await this.usedRange(source, options), source);
+  }
+
+  /** The worksheet's used range: from its first to its last cell holding a value. */
+  async usedRange(source: ExcelSource, options?: CallOptions): Promise<RangeAnswer> {
+    const path = `${worksheetPath(source)}usedRange(valuesOnly=true)`;
+    return (await this.client.call('GET', path, options)) as RangeAnswer;
   }
 
   /** The item's `cTag`, which moves whenever the file's content changes. */
@@ -126,6 +123,15 @@ export class ExcelWorkbook {
       await this.client.call('POST', `${range}/delete`, { ...options, body: { shift: 'Up' } });
     }
   }
+}
+
+/** A used range as a table; its source with the worksheet's current name. */
+export function tableOfRange(range: RangeAnswer, source: ExcelSource): ProviderTable {
+  return {
+    ...tableFromGrid(gridFromA1(range)),
+    source: { ...source, tab: sheetNameOf(range.address) ?? source.tab },
+    pushTags: new Map(),
+  };
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { CredentialStore } from '../../store/provider-credentials.ts';
+import type { LiveProvider } from '../registry.ts';
 import { delegatedTokens, microsoftTokens } from './delegated-tokens.ts';
+import { ExcelProvider } from './excel-provider.ts';
 import { clientCredentialTokens, type GraphTokens } from './graph-tokens.ts';
 import { MicrosoftSignIn } from './microsoft-sign-in.ts';
 import type { MicrosoftSettings } from './microsoft-settings.ts';
@@ -48,4 +50,17 @@ export function microsoftAccess(
     credentials,
   );
   return { signIn, tokens: microsoftTokens(delegated, appOnly) };
+}
+
+/**
+ * The Excel provider reaching Graph with `access`'s tokens: the signed-in user's, else the
+ * application's. Configured with the application id alone, so that someone can sign in.
+ */
+export function openExcelWith(
+  settings: MicrosoftSettings,
+  access: MicrosoftAccess,
+): Promise<LiveProvider | null> {
+  return Promise.resolve(
+    access.tokens === null ? null : new ExcelProvider(settings, access.tokens),
+  );
 }

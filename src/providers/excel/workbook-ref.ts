@@ -1,7 +1,5 @@
 import { Problem } from '../../errors/problem.ts';
-import type { ExcelSource } from '../../model/sheet.ts';
-
-export type { ExcelSource } from '../../model/sheet.ts';
+import type { ExcelSource } from './excel-source.ts';
 
 /** A workbook as a user names it: by drive and item ids, or by a sharing link. */
 export type WorkbookRef = { drive: string; item: string } | { link: string };
@@ -40,6 +38,20 @@ export function workbookRefOf(source: {
     );
   }
   return { drive, item };
+}
+
+/**
+ * A workbook reference as one string, the document a connect names: the sharing link itself,
+ * or `{drive}/{item}` (Graph's ids hold no `/`).
+ */
+export function documentOf(ref: WorkbookRef): string {
+  return 'link' in ref ? ref.link : `${ref.drive}/${ref.item}`;
+}
+
+export function refOfDocument(document: string): WorkbookRef {
+  if (document.startsWith('https://')) return { link: document };
+  const slash = document.indexOf('/');
+  return { drive: document.slice(0, slash), item: document.slice(slash + 1) };
 }
 
 /** A path segment of a Graph URL: ids hold `!` and `,` in SharePoint, which stay as they are. */

@@ -1,5 +1,6 @@
 import { drive } from '@googleapis/drive';
-import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
+import type { GoogleIdentity } from './google-auth.ts';
+import type { GoogleSettings } from './google-settings.ts';
 
 /**
  * A spreadsheet's Drive `version`: a number Drive moves on every change to the file (values,

@@ -1,21 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { JWT, OAuth2Client, type AuthClient } from 'google-auth-library';
 import { ConfigError } from '../../errors/config-error.ts';
-
-export interface GoogleSettings {
-  /** A service-account key or an OAuth `authorized_user` file: JSON text or a path to it. */
-  credentials: string | undefined;
-  /** Read-only access to spreadsheets shared publicly, when there are no credentials. */
-  apiKey: string | undefined;
-  apiUrl: string;
-  /** The Drive API root, asked for a spreadsheet's version; Drive's own when not given. */
-  driveUrl?: string;
-  tokenUrl: string;
-  deadlineMs: number;
-  /** Upstream writes allowed per window; Google's quota is per minute, tests use shorter ones. */
-  writesPerMinute: number;
-  writeWindowMs?: number;
-}
+import type { GoogleSettings } from './google-settings.ts';
 
 /** Who Sheetport is to Google. */
 export interface GoogleIdentity {

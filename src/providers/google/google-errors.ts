@@ -1,5 +1,5 @@
 import { Problem } from '../../errors/problem.ts';
-import type { GoogleSource } from '../../model/sheet.ts';
+import type { GoogleSource } from './google-source.ts';
 import type { Verdict } from '../retry.ts';
 
 /** The parts of an HTTP client error that matter here (gaxios' GaxiosError has them all). */

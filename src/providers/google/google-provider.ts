@@ -1,7 +1,7 @@
 import { sheets, type sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
-import type { GoogleSource, Sheet, SheetSource } from '../../model/sheet.ts';
+import type { Sheet, SheetSource } from '../../model/sheet.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
 import { readEveryTab, type EveryTab } from '../../files/every-tab.ts';
 import type {
@@ -9,7 +9,6 @@ import type {
   Push,
   PushOutcome,
   PushTag,
-  SheetProvider,
   TabCheck,
   UpstreamEvent,
 } from '../provider.ts';
@@ -20,14 +19,18 @@ import {
   type RetryPolicy,
   type Verdict,
 } from '../retry.ts';
+import type { ConnectRequest, LiveProvider, ProviderStatus, WatchSupport } from '../registry.ts';
 import { WriteSlots } from '../write-slots.ts';
+import { defaultBudgetSettings, RequestBudget } from '../request-budget.ts';
 import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
 import { createDriveVersionProbe, type DriveVersionProbe } from './drive-version.ts';
 import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
 import { TabVersions } from '../tab-versions.ts';
-import type { GoogleIdentity, GoogleSettings } from './google-auth.ts';
+import type { GoogleIdentity } from './google-auth.ts';
+import type { GoogleSettings } from './google-settings.ts';
 import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
+import { googleSource, type GoogleSource } from './google-source.ts';
 
 /** Just what a read needs: each tab's id and title, and the typed value of every cell. */
 const gridFields =
@@ -35,7 +38,7 @@ const gridFields =
 const tabFields = 'sheets(properties(sheetId,title,index))';
 
 /** Google Sheets through its own client library, with retries within a deadline. */
-export class GoogleProvider implements SheetProvider {
+export class GoogleProvider implements LiveProvider {
   onUpstream?: (event: UpstreamEvent) => void;
   readonly #api: sheets_v4.Sheets;
   readonly #slots: WriteSlots;
@@ -45,6 +48,7 @@ export class GoogleProvider implements SheetProvider {
   readonly #versions = new TabVersions<GoogleSource>(
     (source) => `${source.spreadsheetId}:${source.tabId}`,
   );
+  #budget: RequestBudget | undefined;
 
   constructor(
     private readonly identity: GoogleIdentity,
@@ -71,8 +75,29 @@ export class GoogleProvider implements SheetProvider {
     return this.identity.email;
   }
 
-  /** Finds the tab a user named (the first tab when none) and reads it. */
-  async connect(spreadsheetId: string, tab: string | undefined): Promise<ProviderTable> {
+  status(): ProviderStatus {
+    return { configured: true, canWrite: this.canWrite, shareWith: this.email };
+  }
+
+  describe(): string {
+    return this.email === null
+      ? `Google Sheets: ${this.canWrite ? 'read and write' : 'read-only (API key)'}`
+      : `Google Sheets: share spreadsheets with ${this.email}`;
+  }
+
+  /**
+   * Watching asks Drive for a spreadsheet's version before reading its tabs, and keeps within
+   * one request budget for the identity, fed by every request this provider sends.
+   */
+  watching(): WatchSupport {
+    this.#budget ??= new RequestBudget({
+      ...defaultBudgetSettings,
+      readsPerMinute: this.settings.readsPerMinute ?? defaultBudgetSettings.readsPerMinute,
+    });
+    return { probe: this.#probe, budget: this.#budget };
+  }
+
+  async connect({ document: spreadsheetId, tab }: ConnectRequest): Promise<ProviderTable> {
     const tabs = await this.#tabs(spreadsheetId);
     const found = tab === undefined ? tabs[0] : tabs.find((t) => t.title === tab);
     if (found === undefined) {
@@ -87,7 +112,7 @@ export class GoogleProvider implements SheetProvider {
     return this.read({ provider: 'google', spreadsheetId, tab: found.title, tabId: found.tabId });
   }
 
-  /** Reads every tab of a spreadsheet in one request, for `tab=*`, with the spreadsheet's title. */
+  /** Every tab in one request, for `tab=*`. */
   async connectEveryTab(
     spreadsheetId: string,
   ): Promise<{ title: string; tabs: EveryTab<ProviderTable> }> {
@@ -388,9 +413,4 @@ export class GoogleProvider implements SheetProvider {
  */
 function attemptTimeout(deadline: number): number {
   return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
-}
-
-function googleSource(source: SheetSource): GoogleSource {
-  if (source.provider !== 'google') throw new Error(`not a Google sheet: ${source.provider}`);
-  return source;
 }

@@ -1,5 +1,5 @@
 import type { sheets_v4 } from '@googleapis/sheets';
-import type { GoogleSource } from '../../model/sheet.ts';
+import type { GoogleSource } from './google-source.ts';
 import type { ProviderTable } from '../provider.ts';
 import { tableFromGrid } from '../provider-table.ts';
 import { cellFromGoogle } from './google-cells.ts';

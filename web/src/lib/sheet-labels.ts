@@ -9,9 +9,11 @@ export function sourceLabel(source: SheetSource): string {
     case 'upload':
       return `Upload: ${source.fileName}${source.tab ? ` (${source.tab})` : ''}`;
     case 'google':
-      return `Google: ${source.tab}`;
+      return `Google: ${String(source['tab'])}`;
     case 'excel':
-      return `Excel: ${source.tab}`;
+      return `Excel: ${String(source['tab'])}`;
+    default:
+      return source.provider;
   }
 }
 

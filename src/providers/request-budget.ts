@@ -1,6 +1,6 @@
-import type { UpstreamEvent } from '../provider.ts';
+import type { UpstreamEvent } from './provider.ts';
 
-/** What one Google identity may spend, per minute; Sheets reads and Drive requests apart. */
+/** What one provider identity may spend, per minute: reads, and cheap version probes apart. */
 export interface BudgetSettings {
   /** Sheets read requests per minute of the identity (Google's default quota is 60). */
   readsPerMinute: number;
@@ -23,7 +23,7 @@ const firstPauseMs = 5_000;
 const longestPauseMs = 5 * 60_000;
 
 /**
- * One Google identity's request budget, shared by every server-side use of its quota. It counts
+ * One provider identity's request budget (a Google service account, a Microsoft app), shared by every server-side use of its quota. It counts
  * every Sheets read the provider makes (API reads, refreshes before writes, read-backs of pushes,
  * watching), and lets watching, the only use nobody waits for, take reads only while the count
  * stays under its share: requests a client waits on always find the rest. A 429 on any request
