@@ -1,7 +1,12 @@
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { microsoftAccess } from '../../src/providers/excel/microsoft-access.ts';
+import { ExcelProvider } from '../../src/providers/excel/excel-provider.ts';
+import type { GraphTokens } from '../../src/providers/excel/graph-tokens.ts';
+import {
+  microsoftAccess,
+  type MicrosoftAccess,
+} from '../../src/providers/excel/microsoft-access.ts';
 import { startGraphEmulator } from '../graph-emulator/index.ts';
 import { build } from '../helpers/build.ts';
 import { launchChromium, openConsole, skipReason } from './browser.ts';
@@ -19,18 +24,30 @@ async function setup(t: TestContext) {
     loginUrl: emulator.loginUrl,
     graphUrl: emulator.graphUrl,
   };
+  let access: MicrosoftAccess | undefined;
+  // The server's Excel provider, with the tokens of the access made once the store is open.
+  const tokens: GraphTokens = {
+    token: (signal) => {
+      if (access?.tokens == null) throw new Error('no Microsoft access');
+      return access.tokens.token(signal);
+    },
+    refused: () => access?.tokens?.refused(),
+  };
+  const excel = new ExcelProvider({ ...settings, deadlineMs: 5000, writesPerMinute: 600 }, tokens);
   const server = await build(
     t,
     {},
-    {},
+    { excel },
     {
       withStore: (store) => {
-        const { signIn } = microsoftAccess(settings, store.credentials);
-        return signIn === null ? {} : { microsoftSignIn: signIn };
+        access = microsoftAccess(settings, store.credentials);
+        return access.signIn === null ? {} : { microsoftSignIn: access.signIn };
       },
     },
   );
-  return { emulator, ...server };
+  const signIn = access?.signIn;
+  assert.ok(signIn != null);
+  return { emulator, tenant: app.tenant, signIn, ...server };
 }
 
 describe('console: Excel workbooks and the Microsoft sign-in', { skip: skipReason }, () => {
@@ -70,44 +87,37 @@ describe('console: Excel workbooks and the Microsoft sign-in', { skip: skipReaso
     await page.getByRole('button', { name: 'Sign in with Microsoft' }).waitFor();
   });
 
-  test('the Excel form sends a sharing link, or drive and item ids, with the worksheet', async (t) => {
-    const { emulator, url } = await setup(t);
-    const app = emulator.registerApp();
+  test('the Excel form connects a worksheet by sharing link, as the signed-in user', async (t) => {
+    const { emulator, url, tenant, signIn } = await setup(t);
     const ref = emulator.createWorkbook({
-      tenant: app.tenant,
+      tenant,
       name: 'Budget.xlsx',
       worksheets: [{ name: 'Sheet1', rows: [['name'], ['Ann']] }],
     });
+    const code = await signIn.start();
+    emulator.approveDeviceCode(code.userCode, 'adele@contoso.com');
+    await signIn.completion();
+
     const page = await openConsole(t, browser, `${url}/#/new/excel`);
+    await page.getByText(/^Signed in as adele@contoso.com|^Signed in/).waitFor();
     const connect = page.getByRole('button', { name: 'Connect' });
     assert.equal(await connect.isDisabled(), true, 'nothing to connect yet');
-
     const link = emulator.shareLink(ref);
     await page.getByLabel('Sharing link').fill(link);
+    assert.equal(await page.getByLabel('Drive id').isDisabled(), true, 'a link or ids, not both');
     await page.getByLabel('Worksheet').fill('Sheet1');
+    await page.getByLabel('Name', { exact: true }).fill('budget');
     const [sent] = await Promise.all([
       page.waitForRequest(
         (request) => request.method() === 'POST' && request.url().endsWith('/admin/v1/sheets'),
       ),
       connect.click(),
     ]);
-    assert.deepEqual(sent.postDataJSON(), { source: { provider: 'excel', link, tab: 'Sheet1' } });
-    const answer = await sent.response();
-    if (answer?.status() !== 201) await page.getByRole('alert').waitFor();
-
-    await page.getByLabel('Sharing link').fill('');
-    await page.getByLabel('Drive id').fill(ref.driveId);
-    await page.getByLabel('Item id').fill(ref.itemId);
-    await page.getByLabel('Name', { exact: true }).fill('budget');
-    const [byIds] = await Promise.all([
-      page.waitForRequest(
-        (request) => request.method() === 'POST' && request.url().endsWith('/admin/v1/sheets'),
-      ),
-      connect.click(),
-    ]);
-    assert.deepEqual(byIds.postDataJSON(), {
+    assert.deepEqual(sent.postDataJSON(), {
       name: 'budget',
-      source: { provider: 'excel', drive: ref.driveId, item: ref.itemId, tab: 'Sheet1' },
+      source: { provider: 'excel', link, tab: 'Sheet1' },
     });
+    await page.getByRole('heading', { level: 1, name: 'budget' }).waitFor();
+    await page.getByRole('cell', { name: 'Ann' }).waitFor();
   });
 });
