@@ -9,6 +9,14 @@ import type { ImportOptions } from './files/import-file.ts';
 import { newSheetSettings } from './access/access-control.ts';
 import type { Sheet } from './model/sheet.ts';
 import type { SheetStore } from './store/store.ts';
+import {
+  microsoftActions,
+  microsoftCommand,
+  type MicrosoftAction,
+} from './providers/excel/sign-in-command.ts';
+
+const isMicrosoftAction = (action: string | undefined): action is MicrosoftAction =>
+  (microsoftActions as readonly (string | undefined)[]).includes(action);
 
 const usage = `Usage:
   sheetport serve                     serve the API (settings: SHEETPORT_* variables, see README)
@@ -20,6 +28,10 @@ const usage = `Usage:
                                       write every row of a sheet to a CSV or XLSX file
   sheetport backup FILE               copy the SQLite store to FILE, consistently, while the
                                       server runs (for PostgreSQL, use pg_dump: see README)
+  sheetport microsoft sign-in|sign-out|status
+                                      sign in to Microsoft as a user, for Excel workbooks: prints
+                                      a code to enter at Microsoft's page and waits; sign out;
+                                      or say who is signed in
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -69,6 +81,18 @@ async function main(argv: string[]): Promise<number> {
       if (rest.length !== 1 || file === undefined) break;
       await backupCommand(config, file);
       return 0;
+    }
+    case 'microsoft': {
+      const [action] = rest;
+      if (rest.length !== 1 || !isMicrosoftAction(action)) break;
+      let code = 1;
+      await withStore(config, async (store) => {
+        code = await microsoftCommand(action, config.microsoft, store.credentials, {
+          info: (line) => process.stderr.write(`${line}\n`),
+          result: (line) => process.stdout.write(`${line}\n`),
+        });
+      });
+      return code;
     }
   }
   process.stderr.write(usage);

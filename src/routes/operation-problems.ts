@@ -68,12 +68,19 @@ export const operationProblems = {
   deleteWebhook: adminOneWrite,
   listDeliveries: adminOne,
   getProviders: admin,
+  startMicrosoftSignIn: [...admin, 400, 413, 415, 502],
+  getMicrosoftSignIn: admin,
+  signOutMicrosoft: [...admin, 413, 415],
 } as const satisfies Record<string, readonly ProblemStatus[]>;
 
 export type OperationId = keyof typeof operationProblems;
 
 /** Where an operation answers a status for a reason of its own, said in its document. */
 const ownMeanings: Partial<Record<OperationId, Partial<Record<ProblemStatus, string>>>> = {
+  startMicrosoftSignIn: {
+    400: 'No Microsoft application is configured (`provider-not-configured`): set SHEETPORT_MICROSOFT_CLIENT_ID.',
+    502: 'Microsoft refused the application or the tenant (`provider-credentials-rejected`); `detail` says which setting to check.',
+  },
   streamEvents: {
     429: 'Too many requests from this address or with this key, or too many event streams open from this address (`too-many-streams`); see `Retry-After`.',
     503: 'The server has no room for another event stream (`streams-unavailable`), is shutting down, or the database or the spreadsheet service is unavailable; send it again.',

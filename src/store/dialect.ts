@@ -3,6 +3,7 @@ import type { Selection } from '../query/plan.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { IdempotencyRecord } from './idempotency-records.ts';
+import type { CredentialStatements } from './provider-credentials.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
 import type {
@@ -263,6 +264,8 @@ export interface Dialect {
     expiresAt: string,
   ): DbWork<boolean>;
   deleteKey(sheetId: string, id: string): DbWork<boolean>;
+  /** Provider credentials the server keeps, such as a Microsoft sign-in's refresh token. */
+  readonly credentials: CredentialStatements;
   /** Counts a request against a rate limit shared by every server; absent for one server. */
   countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
 }

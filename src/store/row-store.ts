@@ -61,6 +61,7 @@ const deliveriesKept = 100;
 /** Thrown to roll back a key rotation that lost a race with another. */
 class Raced extends Error {}
 import { runSync, type DbWork } from './db-work.ts';
+import { CredentialStore } from './provider-credentials.ts';
 
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
@@ -98,9 +99,11 @@ export class RowStore implements SheetStore {
   readonly #cache: Map<string, SheetRecord> | null;
   /** Sheets by id otherwise, asked of the database in batches (see sheet-lookups.ts). */
   readonly #lookups: SheetLookups;
+  readonly credentials: CredentialStore;
 
   constructor(dialect: Dialect, options: RowStoreOptions = {}) {
     this.#db = dialect;
+    this.credentials = new CredentialStore(dialect);
     this.#indexThreshold = options.indexThreshold ?? 64;
     this.#pieceCells = options.pieceCells ?? defaultPieceCells;
     this.#cache = dialect.ownsStore ? new Map() : null;

@@ -4,6 +4,7 @@ import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
 import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { WritePlan } from './plan-write.ts';
+import type { CredentialStore } from './provider-credentials.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -427,6 +428,8 @@ export interface SheetStore {
   ): Promise<'rotated' | 'not-found' | 'already-rotated'>;
   /** True if the key existed. A deleted sheet's keys go with it. */
   deleteKey(sheetId: string, id: string): Promise<boolean>;
+  /** Provider credentials kept for the server (see provider-credentials.ts). */
+  readonly credentials: CredentialStore;
   /**
    * Counts a request against a rate limit shared by every server on this store; absent when one
    * server owns the store and counts in memory.

@@ -33,9 +33,11 @@ export async function build(
     store?: RowStoreOptions;
     /** Puts a stand-in in front of the store, e.g. one that fails on cue. */
     wrapStore?: (store: SheetStore) => SheetStore;
+    /** Dependencies made from the store, e.g. the Microsoft sign-in that keeps its token there. */
+    withStore?: (store: SheetStore) => Pick<AppDeps, 'microsoftSignIn'>;
   } = {},
 ): Promise<TestServer> {
-  const { store: storeOptions, wrapStore, ...health } = extra;
+  const { store: storeOptions, wrapStore, withStore, ...health } = extra;
   const opened = await openTestStore(storeOptions);
   const { env, dispose } = opened;
   const store = wrapStore ? wrapStore(opened.store) : opened.store;
@@ -46,6 +48,7 @@ export async function build(
       store,
       providers: providers instanceof ProviderRegistry ? providers : registryOf(providers),
       ...health,
+      ...withStore?.(store),
     },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );

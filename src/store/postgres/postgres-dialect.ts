@@ -8,6 +8,7 @@ import {
   type Snapshot,
   type StoredEvent,
 } from '../dialect.ts';
+import { credentialSql } from '../sql/credential-sql.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
@@ -52,6 +53,7 @@ type Query = (db: Db) => Promise<unknown>;
 export class PostgresDialect extends SqlDialect implements Dialect {
   readonly ownsStore = false;
   protected readonly sql = postgresSql;
+  readonly credentials = credentialSql(postgresSql);
   /** Imports that have not finished within an hour are taken to have crashed. */
   protected readonly abandonedImport = ` AND created_at < now() - interval '1 hour'`;
   readonly #pool: Pool;

@@ -271,6 +271,23 @@ const migrations: Migration<PoolClient>[] = [
       );
     `),
   },
+  {
+    // A provider credential kept for the server: the refresh token of a Microsoft sign-in
+    // (provider-credentials.ts).
+    version: 12,
+    up: sql(`
+      CREATE TABLE provider_credentials (
+        provider text PRIMARY KEY,
+        account text,
+        refresh_token text NOT NULL,
+        client_id text NOT NULL,
+        tenant text NOT NULL,
+        scope text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {

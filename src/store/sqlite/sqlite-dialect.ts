@@ -7,6 +7,8 @@ import {
   type Snapshot,
   type StoredEvent,
 } from '../dialect.ts';
+import { credentialSql } from '../sql/credential-sql.ts';
+import type { CredentialStatements } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
@@ -39,6 +41,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   readonly #db: Db;
   readonly #path: string;
   protected readonly sql: SqliteSql;
+  readonly credentials: CredentialStatements;
   /** Any import still marked as running was cut off: this process is the file's only writer. */
   protected readonly abandonedImport = '';
 
@@ -51,6 +54,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     this.#path = options.path;
     this.#db = new Database(options.path);
     this.sql = new SqliteSql(this.#db);
+    this.credentials = credentialSql(this.sql);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');

@@ -236,6 +236,24 @@ const migrations: Migration<Db>[] = [
         );
       `),
   },
+  {
+    // A provider credential kept for the server: the refresh token of a Microsoft sign-in
+    // (provider-credentials.ts).
+    version: 11,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE provider_credentials (
+          provider TEXT PRIMARY KEY,
+          account TEXT,
+          refresh_token TEXT NOT NULL,
+          client_id TEXT NOT NULL,
+          tenant TEXT NOT NULL,
+          scope TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+      `),
+  },
 ];
 
 interface LegacySheet {

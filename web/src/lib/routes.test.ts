@@ -9,6 +9,7 @@ const cases: [string, Route][] = [
   ['#/new', { screen: 'new-sheet', kind: 'scratch' }],
   ['#/new/upload', { screen: 'new-sheet', kind: 'upload' }],
   ['#/new/google/', { screen: 'new-sheet', kind: 'google' }],
+  ['#/new/excel', { screen: 'new-sheet', kind: 'excel' }],
   ['#/new/ftp', { screen: 'not-found', path: '/new/ftp' }],
   ['#/sheets/jUEBn33_-c0X', { screen: 'sheet', sheetId: 'jUEBn33_-c0X' }],
   ['#/sheets/abc/settings', { screen: 'settings', sheetId: 'abc' }],

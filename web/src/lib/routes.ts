@@ -3,7 +3,7 @@
  * the server serves one page at `/` and never needs to know the console's paths.
  */
 
-export const newSheetKinds = ['scratch', 'upload', 'google'] as const;
+export const newSheetKinds = ['scratch', 'upload', 'google', 'excel'] as const;
 export type NewSheetKind = (typeof newSheetKinds)[number];
 
 export type Route =

@@ -10,6 +10,8 @@ export function sourceLabel(source: SheetSource): string {
       return `Upload: ${source.fileName}${source.tab ? ` (${source.tab})` : ''}`;
     case 'google':
       return `Google: ${String(source['tab'])}`;
+    case 'excel':
+      return `Excel: ${String(source['tab'])}`;
     default:
       return source.provider;
   }

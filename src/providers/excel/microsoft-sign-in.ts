@@ -1,0 +1,158 @@
+import type { CredentialStore } from '../../store/provider-credentials.ts';
+import { microsoftCredential } from './delegated-tokens.ts';
+import {
+  delegatedScope,
+  pollDeviceCode,
+  requestDeviceCode,
+  type DeviceCode,
+  type PollStep,
+  type SignInSettings,
+} from './device-code.ts';
+
+/** Where a Microsoft sign-in stands, as the console and `sheetport microsoft` show it. */
+export type SignInStatus =
+  | { state: 'signed-out' }
+  | {
+      state: 'pending';
+      userCode: string;
+      verificationUri: string;
+      expiresAt: string;
+      message: string;
+    }
+  | { state: 'signed-in'; account: string | null; signedInAt: string }
+  | { state: 'failed'; reason: 'declined' | 'expired' | 'refused'; detail: string };
+
+type Ended = Exclude<PollStep, { kind: 'wait' }>;
+
+export interface MicrosoftSignInOptions extends SignInSettings {
+  graphUrl: string;
+  /** Told when the stored sign-in changed, so that tokens of the old one are dropped. */
+  changed?: () => void;
+  /** Told when keeping a completed sign-in failed (the store refused). */
+  failed?: (error: unknown) => void;
+}
+
+/**
+ * Delegated sign-in by device code: `start` asks Microsoft for a user code and polls for its
+ * completion in the background; the refresh token it brings is kept in the store. One sign-in
+ * runs at a time per server (a new one replaces it); a completed sign-in is in the store, which
+ * every server sharing it sees, while a pending one is known to the server that started it.
+ */
+export class MicrosoftSignIn {
+  readonly #options: MicrosoftSignInOptions;
+  readonly #credentials: CredentialStore;
+  #pending: { code: DeviceCode; abort: AbortController; done: Promise<SignInStatus> } | null = null;
+  #failure: Extract<SignInStatus, { state: 'failed' }> | null = null;
+
+  constructor(options: MicrosoftSignInOptions, credentials: CredentialStore) {
+    this.#options = options;
+    this.#credentials = credentials;
+  }
+
+  /** Starts a sign-in, replacing one under way; a refusal of the application is a Problem. */
+  async start(): Promise<DeviceCode> {
+    const code = await requestDeviceCode(this.#options);
+    this.#pending?.abort.abort();
+    const abort = new AbortController();
+    const done = pollDeviceCode(this.#options, code, abort.signal)
+      .then((ended) => this.#settle(code, ended))
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return { state: 'signed-out' } as const;
+        this.#options.failed?.(error);
+        return this.#fail(code, {
+          kind: 'failed',
+          reason: 'refused',
+          detail: 'The sign-in could not be kept: the database refused it. Try again.',
+        });
+      });
+    this.#pending = { code, abort, done };
+    this.#failure = null;
+    return code;
+  }
+
+  /** Resolves once the sign-in under way ends (at once when none is), with where it stands. */
+  async completion(): Promise<SignInStatus> {
+    return this.#pending === null ? this.status() : this.#pending.done;
+  }
+
+  async status(): Promise<SignInStatus> {
+    if (this.#pending !== null) {
+      const { userCode, verificationUri, expiresAt, message } = this.#pending.code;
+      return {
+        state: 'pending',
+        userCode,
+        verificationUri,
+        expiresAt: new Date(expiresAt).toISOString(),
+        message,
+      };
+    }
+    const kept = await this.#credentials.get(microsoftCredential);
+    if (kept !== null) {
+      return { state: 'signed-in', account: kept.account, signedInAt: kept.createdAt };
+    }
+    return this.#failure ?? { state: 'signed-out' };
+  }
+
+  /** Ends a sign-in under way and forgets the kept one; false when there was neither. */
+  async signOut(): Promise<boolean> {
+    const pending = this.#pending;
+    this.#pending = null;
+    this.#failure = null;
+    pending?.abort.abort();
+    const removed = await this.#credentials.delete(microsoftCredential);
+    this.#options.changed?.();
+    return removed || pending !== null;
+  }
+
+  /** Stops polling, as the server closes. */
+  close(): void {
+    this.#pending?.abort.abort();
+    this.#pending = null;
+  }
+
+  async #settle(code: DeviceCode, ended: Ended): Promise<SignInStatus> {
+    if (ended.kind === 'failed') return this.#fail(code, ended);
+    // Signed out, or another sign-in started, while this one was completed: it is not kept.
+    if (this.#pending?.code !== code) return this.status();
+    const { accessToken, refreshToken } = ended.tokens;
+    const now = new Date().toISOString();
+    await this.#credentials.put({
+      provider: microsoftCredential,
+      account: await this.#account(accessToken),
+      refreshToken,
+      clientId: this.#options.clientId,
+      tenant: this.#options.tenant,
+      scope: delegatedScope,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (this.#pending?.code === code) this.#pending = null;
+    this.#options.changed?.();
+    return this.status();
+  }
+
+  #fail(code: DeviceCode, failed: Extract<Ended, { kind: 'failed' }>): SignInStatus {
+    const status = { state: 'failed', reason: failed.reason, detail: failed.detail } as const;
+    if (this.#pending?.code === code) {
+      this.#pending = null;
+      this.#failure = status;
+    }
+    return status;
+  }
+
+  /** Who signed in, by Graph's `GET me`; null when Graph would not say (the sign-in stands). */
+  async #account(accessToken: string): Promise<string | null> {
+    try {
+      const response = await fetch(`${this.#options.graphUrl}me`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) return null;
+      const me = (await response.json()) as Record<string, unknown>;
+      const name = me.userPrincipalName ?? me.mail ?? me.displayName;
+      return typeof name === 'string' && name !== '' ? name : null;
+    } catch {
+      return null;
+    }
+  }
+}
