@@ -1,3 +1,4 @@
+import type { UpstreamEvent } from './provider.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Problem } from '../errors/problem.ts';
 
@@ -85,4 +86,41 @@ export async function withRetries<T>(
       onRetry();
     }
   }
+}
+
+/** How a request that failed for good is counted: rate limited, failed, or a lost write answer. */
+export function failedOutcome(
+  request: 'read' | 'write',
+  verdict: Verdict,
+): 'rate_limited' | 'failed' | 'ambiguous' {
+  if (verdict.problem.code === 'provider-rate-limited') return 'rate_limited';
+  return request === 'write' && verdict.mayHaveApplied === true ? 'ambiguous' : 'failed';
+}
+
+/**
+ * A read retried as `withRetries` does, each try and its end told to `onUpstream` (metrics):
+ * the one way both providers read.
+ */
+export function countedRead<T>(
+  attempt: () => Promise<T>,
+  judge: (error: unknown) => Verdict,
+  deadline: number,
+  policy: RetryPolicy,
+  onUpstream: ((event: UpstreamEvent) => void) | undefined,
+): Promise<T> {
+  return withRetries(
+    async () => {
+      const answer = await attempt();
+      onUpstream?.({ request: 'read', retry: false, outcome: 'ok' });
+      return answer;
+    },
+    (error) => {
+      const verdict = judge(error);
+      onUpstream?.({ request: 'read', retry: false, outcome: failedOutcome('read', verdict) });
+      return verdict;
+    },
+    deadline,
+    policy,
+    () => onUpstream?.({ request: 'read', retry: true }),
+  );
 }

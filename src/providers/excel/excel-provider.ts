@@ -6,7 +6,13 @@ import { readEveryTab } from '../../files/every-tab.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
 import type { ProviderTable, Push, PushOutcome, TabCheck, UpstreamEvent } from '../provider.ts';
 import { sameHeader, sameRows } from '../provider-table.ts';
-import { defaultRetryPolicy, withRetries, type RetryPolicy, type Verdict } from '../retry.ts';
+import {
+  countedRead,
+  defaultRetryPolicy,
+  failedOutcome,
+  type RetryPolicy,
+  type Verdict,
+} from '../retry.ts';
 import { TabVersions } from '../tab-versions.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.ts';
@@ -305,31 +311,17 @@ export class ExcelProvider implements LiveProvider {
     deadline: number,
     attempt: (options: { timeoutMs: number }) => Promise<T>,
   ): Promise<T> {
-    return withRetries(
-      async () => {
-        const answer = await attempt({ timeoutMs: attemptTimeout(deadline) });
-        this.onUpstream?.({ request: 'read', retry: false, outcome: 'ok' });
-        return answer;
-      },
-      (error) => {
-        const verdict = judgeGraphError(error, context);
-        this.#failed('read', verdict);
-        return verdict;
-      },
+    return countedRead(
+      () => attempt({ timeoutMs: attemptTimeout(deadline) }),
+      (error) => judgeGraphError(error, context),
       deadline,
       this.retryPolicy,
-      () => this.onUpstream?.({ request: 'read', retry: true }),
+      this.onUpstream,
     );
   }
 
   #failed(request: 'read' | 'write', verdict: Verdict): void {
-    const outcome =
-      verdict.problem.code === 'provider-rate-limited'
-        ? 'rate_limited'
-        : request === 'write' && verdict.mayHaveApplied === true
-          ? 'ambiguous'
-          : 'failed';
-    this.onUpstream?.({ request, retry: false, outcome });
+    this.onUpstream?.({ request, retry: false, outcome: failedOutcome(request, verdict) });
   }
 }
 

@@ -14,7 +14,9 @@ import type {
 } from '../provider.ts';
 import {
   Backoff,
+  countedRead,
   defaultRetryPolicy,
+  failedOutcome,
   withRetries,
   type RetryPolicy,
   type Verdict,
@@ -363,31 +365,17 @@ export class GoogleProvider implements LiveProvider {
 
   #call<T>(spreadsheetId: string, deadline: number, attempt: () => Promise<T>): Promise<T> {
     const context = this.#context(spreadsheetId);
-    return withRetries(
-      async () => {
-        const answer = await attempt();
-        this.onUpstream?.({ request: 'read', retry: false, outcome: 'ok' });
-        return answer;
-      },
-      (error) => {
-        const verdict = judgeGoogleError(error, context);
-        this.#failed('read', verdict);
-        return verdict;
-      },
+    return countedRead(
+      attempt,
+      (error) => judgeGoogleError(error, context),
       deadline,
       this.retryPolicy,
-      () => this.onUpstream?.({ request: 'read', retry: true }),
+      this.onUpstream,
     );
   }
 
   #failed(request: 'read' | 'write', verdict: Verdict): void {
-    const outcome =
-      verdict.problem.code === 'provider-rate-limited'
-        ? 'rate_limited'
-        : request === 'write' && verdict.mayHaveApplied === true
-          ? 'ambiguous'
-          : 'failed';
-    this.onUpstream?.({ request, retry: false, outcome });
+    this.onUpstream?.({ request, retry: false, outcome: failedOutcome(request, verdict) });
   }
 
   /** The spreadsheet's Drive version now, or null when it cannot be known (the tab is read). */
