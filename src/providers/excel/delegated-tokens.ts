@@ -1,7 +1,7 @@
 import { Problem } from '../../errors/problem.ts';
 import type { CredentialStore, ProviderCredential } from '../../store/provider-credentials.ts';
-import { delegatedScope, postForm, type SignInSettings } from './device-code.ts';
-import { cachedTokens, tokenRefusal, type GraphTokens } from './graph-tokens.ts';
+import { delegatedScope, type SignInSettings } from './device-code.ts';
+import { cachedTokens, postForm, tokenRefusal, type GraphTokens } from './graph-tokens.ts';
 
 /** The name a Microsoft sign-in's refresh token is kept under in the store. */
 export const microsoftCredential = 'microsoft';

@@ -1,5 +1,5 @@
 import { Problem } from '../../errors/problem.ts';
-import { tokenRefusal, type TokenAnswer } from './graph-tokens.ts';
+import { postForm, tokenRefusal, type TokenAnswer } from './graph-tokens.ts';
 
 /**
  * The OAuth device authorization grant (RFC 8628) against the Microsoft identity platform: the
@@ -95,33 +95,6 @@ export function nextStep(status: number, answer: TokenAnswer, intervalSeconds: n
 function firstLine(answer: TokenAnswer, status: number): string {
   const text = answer.error_description ?? answer.error ?? `status ${status}`;
   return text.split(/\r?\n/)[0] ?? text;
-}
-
-/** Form POST to the identity platform; the answer's status and JSON, whatever they are. */
-export async function postForm(
-  url: string,
-  form: Record<string, string>,
-  signal?: AbortSignal,
-): Promise<{ status: number; answer: TokenAnswer }> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
-      ...(signal === undefined ? {} : { signal }),
-    });
-  } catch (error) {
-    if (signal?.aborted === true) throw error;
-    throw new Problem(
-      'upstream-unavailable',
-      `The Microsoft identity platform could not be reached (${(error as Error).message}).`,
-      {},
-      { 'retry-after': '1' },
-    );
-  }
-  const answer = (await response.json().catch(() => ({}))) as TokenAnswer;
-  return { status: response.status, answer };
 }
 
 const endpoint = (settings: SignInSettings, path: 'devicecode' | 'token') =>

@@ -81,14 +81,12 @@ export function cachedTokens(
   };
 }
 
-/** One POST to `{login}{tenant}/oauth2/v2.0/token`; a refusal becomes a Problem naming why. */
-export async function requestToken(
-  loginUrl: string,
-  tenantId: string,
+/** Form POST to the identity platform; the answer's status and JSON, whatever they are. */
+export async function postForm(
+  url: string,
   form: Record<string, string>,
   signal?: AbortSignal,
-): Promise<{ token: string; expiresInMs: number; answer: TokenAnswer }> {
-  const url = `${loginUrl}${encodeURIComponent(tenantId)}/oauth2/v2.0/token`;
+): Promise<{ status: number; answer: TokenAnswer }> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -98,6 +96,7 @@ export async function requestToken(
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
+    if (signal?.aborted === true) throw error;
     throw new Problem(
       'upstream-unavailable',
       `The Microsoft identity platform could not be reached (${(error as Error).message}).`,
@@ -106,7 +105,19 @@ export async function requestToken(
     );
   }
   const answer = (await response.json().catch(() => ({}))) as TokenAnswer;
-  if (response.ok && typeof answer.access_token === 'string') {
+  return { status: response.status, answer };
+}
+
+/** One POST to `{login}{tenant}/oauth2/v2.0/token`; a refusal becomes a Problem naming why. */
+export async function requestToken(
+  loginUrl: string,
+  tenantId: string,
+  form: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<{ token: string; expiresInMs: number; answer: TokenAnswer }> {
+  const url = `${loginUrl}${encodeURIComponent(tenantId)}/oauth2/v2.0/token`;
+  const { status, answer } = await postForm(url, form, signal);
+  if (status >= 200 && status < 300 && typeof answer.access_token === 'string') {
     const seconds = Number(answer.expires_in ?? 3600);
     return {
       token: answer.access_token,
@@ -114,7 +125,7 @@ export async function requestToken(
       answer,
     };
   }
-  throw tokenRefusal(response.status, answer, tenantId);
+  throw tokenRefusal(status, answer, tenantId);
 }
 
 /**
