@@ -4,6 +4,7 @@
  */
 import { quotaExceeded, type ApiError } from './errors.ts';
 import { Faults, type FaultMode, type FaultMoment } from './faults.ts';
+import { HeldTraffic } from '../helpers/held-traffic.ts';
 
 export type RequestKind = 'read' | 'write' | 'token';
 
@@ -53,53 +54,13 @@ export interface EmulatorStats {
   requests: RequestRecord[];
 }
 
-export class Traffic {
+export class Traffic extends HeldTraffic<RequestKind> {
   latencyMs = 0;
   quotaRetryAfterSeconds: number | null = null;
   private quotaSettings: QuotaSettings | null = null;
   private readonly writeTimes = new Map<string, number[]>();
   readonly faults = new Faults();
   private log: RequestRecord[] = [];
-  /** Requests held by a `late` fault, not yet run. */
-  private held: (() => void)[] = [];
-  /** What a test runs once the next request of a kind has run, before it is answered. */
-  private hooks: { kind: RequestKind; then: () => void }[] = [];
-
-  /** Keeps a held request to run at `applyHeld()`, or by itself after `afterMs`. */
-  hold(run: () => void, afterMs: number | undefined): void {
-    let done = false;
-    const once = () => {
-      if (done) return;
-      done = true;
-      this.held = this.held.filter((each) => each !== once);
-      run();
-    };
-    this.held.push(once);
-    if (afterMs !== undefined) setTimeout(once, afterMs).unref();
-  }
-
-  /** Runs every held request now, oldest first; answers how many ran. */
-  applyHeld(): number {
-    const held = [...this.held];
-    for (const run of held) run();
-    return held.length;
-  }
-
-  get heldCount(): number {
-    return this.held.length;
-  }
-
-  afterNext(kind: RequestKind, then: () => void): void {
-    this.hooks.push({ kind, then });
-  }
-
-  /** Called once a request has run (or was refused): the first hook waiting for its kind fires. */
-  ran(kind: RequestKind): void {
-    const index = this.hooks.findIndex((hook) => hook.kind === kind);
-    if (index < 0) return;
-    const [hook] = this.hooks.splice(index, 1);
-    hook?.then();
-  }
 
   get quota(): QuotaSettings | null {
     return this.quotaSettings;

@@ -5,6 +5,7 @@
  */
 import { tooManyRequests, type GraphError } from './errors.ts';
 import { Faults, type FaultMode, type FaultMoment } from './faults.ts';
+import { HeldTraffic } from '../helpers/held-traffic.ts';
 
 export interface ThrottleSettings {
   /** Graph requests (each request inside a `$batch` counts) an app may make per window. */
@@ -51,14 +52,12 @@ export interface TrafficCounts {
   unacknowledged: number;
 }
 
-export class Traffic {
+export class Traffic extends HeldTraffic<'read' | 'write'> {
   latencyMs = 0;
   readonly faults = new Faults();
   private throttleSettings: ThrottleSettings | null = null;
   private readonly times = new Map<string, number[]>();
   private log: RequestRecord[] = [];
-  private held: (() => void)[] = [];
-  private hooks: { kind: 'read' | 'write'; then: () => void }[] = [];
 
   get throttle(): ThrottleSettings | null {
     return this.throttleSettings;
@@ -110,40 +109,5 @@ export class Traffic {
 
   resetLog(): void {
     this.log = [];
-  }
-
-  /** Keeps a held request to run at `applyHeld()`, or by itself after `afterMs`. */
-  hold(run: () => void, afterMs: number | undefined): void {
-    let done = false;
-    const once = () => {
-      if (done) return;
-      done = true;
-      this.held = this.held.filter((each) => each !== once);
-      run();
-    };
-    this.held.push(once);
-    if (afterMs !== undefined) setTimeout(once, afterMs).unref();
-  }
-
-  applyHeld(): number {
-    const held = [...this.held];
-    for (const run of held) run();
-    return held.length;
-  }
-
-  get heldCount(): number {
-    return this.held.length;
-  }
-
-  afterNext(kind: 'read' | 'write', then: () => void): void {
-    this.hooks.push({ kind, then });
-  }
-
-  /** A request of `kind` has run (or was refused): the first hook waiting for its kind fires. */
-  ran(kind: 'read' | 'write'): void {
-    const index = this.hooks.findIndex((hook) => hook.kind === kind);
-    if (index < 0) return;
-    const [hook] = this.hooks.splice(index, 1);
-    hook?.then();
   }
 }
