@@ -8,6 +8,7 @@ import { microsoftAccess, type MicrosoftAccess } from '../src/providers/excel/mi
 import type { SheetStore } from '../src/store/store.ts';
 import { startGraphEmulator, type GraphEmulator } from './graph-emulator/index.ts';
 import { build, call } from './helpers/build.ts';
+import { registryOf } from '../src/providers/providers.ts';
 
 const adminToken = 'test-admin-token-0123456789';
 const auth = { authorization: `Bearer ${adminToken}` };
@@ -57,9 +58,9 @@ async function setup(
     { adminToken, ...(logger === undefined ? {} : { logger }) },
     { excel },
     {
-      withStore: (store) => {
+      providersFor: (store) => {
         microsoft = microsoftAccess(settings, store.credentials);
-        return microsoft.signIn === null ? {} : { microsoftSignIn: microsoft.signIn };
+        return registryOf({ excel }, { excel: microsoft.signIn });
       },
     },
   );
@@ -307,7 +308,7 @@ test('an Excel sheet is connected and read as the signed-in user; revoked, it an
   assert.equal(refused.status, 502, refused.text);
   const problem = refused.body as { code: string; detail: string };
   assert.equal(problem.code, 'microsoft-sign-in-required');
-  assert.match(problem.detail, /sheetport microsoft sign-in/);
+  assert.match(problem.detail, /sheetport sign-in excel/);
 });
 
 test('no log line holds a token of the sign-in, whatever the level', async (t) => {
@@ -323,4 +324,21 @@ test('no log line holds a token of the sign-in, whatever the level', async (t) =
   assert.ok(lines.length > 0);
   const log = lines.join('');
   for (const secret of [first, second, token]) assert.ok(!log.includes(secret));
+});
+
+test('the sign-in of a provider unknown or offering none answers 404, naming the providers that offer one', async (t) => {
+  const { url } = await build(t, { adminToken });
+  for (const provider of ['google', 'dropbox']) {
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const refused = await call(`${url}/admin/v1/providers/${provider}/sign-in`, {
+        method,
+        headers: auth,
+      });
+      assert.equal(refused.status, 404, `${method} ${provider}`);
+      const problem = refused.body as { code: string; detail: string; providers: string[] };
+      assert.equal(problem.code, 'route-not-found');
+      assert.match(problem.detail, provider === 'google' ? /Google offers no sign-in/ : /dropbox/);
+      assert.deepEqual(problem.providers, ['excel']);
+    }
+  }
 });
