@@ -207,18 +207,18 @@ test('the signed-in tokens are refreshed when Graph refuses one, rotating the ke
   assert.notEqual((await s.store.credentials.get('microsoft'))?.refreshToken, second);
 });
 
-test('a revoked sign-in answers microsoft-sign-in-required, and so does no sign-in at all', async (t) => {
+test('a revoked sign-in answers sign-in-required, and so does no sign-in at all', async (t) => {
   const s = await setup(t);
   const tokens = s.microsoft.tokens;
   assert.ok(tokens !== null);
   await assert.rejects(tokens.token(), (error: Problem) => {
-    assert.equal(error.code, 'microsoft-sign-in-required');
+    assert.equal(error.code, 'sign-in-required');
     return true;
   });
   await signedIn(s);
   s.emulator.revokeRefreshTokens();
   await assert.rejects(tokens.token(), (error: Problem) => {
-    assert.equal(error.code, 'microsoft-sign-in-required');
+    assert.equal(error.code, 'sign-in-required');
     assert.equal(error.status, 502);
     assert.match(error.detail, /sign in/);
     return true;
@@ -276,7 +276,7 @@ test('Graph is called as the signed-in user while someone is signed in, else as 
   assert.equal(await caller(), 'the application');
 });
 
-test('an Excel sheet is connected and read as the signed-in user; revoked, it answers microsoft-sign-in-required', async (t) => {
+test('an Excel sheet is connected and read as the signed-in user; revoked, it answers sign-in-required', async (t) => {
   const s = await setup(t);
   await signedIn(s);
   const ref = s.emulator.createWorkbook({
@@ -307,7 +307,7 @@ test('an Excel sheet is connected and read as the signed-in user; revoked, it an
   });
   assert.equal(refused.status, 502, refused.text);
   const problem = refused.body as { code: string; detail: string };
-  assert.equal(problem.code, 'microsoft-sign-in-required');
+  assert.equal(problem.code, 'sign-in-required');
   assert.match(problem.detail, /sheetport sign-in excel/);
 });
 

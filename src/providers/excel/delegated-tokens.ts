@@ -9,7 +9,7 @@ export const microsoftCredential = 'microsoft';
 /** The problem of a sign-in that is missing, or that Microsoft no longer honours. */
 export function signInRequired(why: string): Problem {
   return new Problem(
-    'microsoft-sign-in-required',
+    'sign-in-required',
     `${why} An administrator must sign in to Microsoft: \`sheetport sign-in excel\`, or "Sign in with Microsoft" in the console.`,
     { provider: 'excel' },
   );
