@@ -32,8 +32,7 @@ import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
 import { rowRoutes } from './routes/row-routes.ts';
-import { microsoftSignInRoutes } from './routes/microsoft-sign-in-routes.ts';
-import type { MicrosoftSignIn } from './providers/excel/microsoft-sign-in.ts';
+import { signInRoutes } from './routes/sign-in-routes.ts';
 import { ProblemDocument, sheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
@@ -54,12 +53,10 @@ import type { SheetStore } from './store/store.ts';
 
 export interface AppDeps extends HealthDeps {
   store: SheetStore;
-  /** The spreadsheet services sheets can mirror; none configured when unset. */
+  /** The spreadsheet services sheets can mirror, and their sign-ins; none configured when unset. */
   providers?: ProviderRegistry;
   /** Aborted when a stopping server gives up waiting: writes still queued are refused (503). */
   stopWrites?: AbortSignal;
-  /** Signing in to Microsoft as a user, when a Microsoft application is configured. */
-  microsoftSignIn?: MicrosoftSignIn;
 }
 
 export interface AppOptions {
@@ -210,8 +207,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   if (options.watch !== undefined) {
     startWatching(app, { sheets, providers, store: deps.store, metrics }, options.watch);
   }
-  await app.register(microsoftSignInRoutes, { signIn: deps.microsoftSignIn ?? null, access });
-  app.addHook('onClose', () => deps.microsoftSignIn?.close());
+  await app.register(signInRoutes, { providers, access });
+  app.addHook('onClose', () => providers.close());
   await app.register(consoleRoutes);
   return app;
 }

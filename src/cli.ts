@@ -9,14 +9,8 @@ import type { ImportOptions } from './files/import-file.ts';
 import { newSheetSettings } from './access/access-control.ts';
 import type { Sheet } from './model/sheet.ts';
 import type { SheetStore } from './store/store.ts';
-import {
-  microsoftActions,
-  microsoftCommand,
-  type MicrosoftAction,
-} from './providers/excel/sign-in-command.ts';
-
-const isMicrosoftAction = (action: string | undefined): action is MicrosoftAction =>
-  (microsoftActions as readonly (string | undefined)[]).includes(action);
+import { openProviders } from './providers/providers.ts';
+import { isSignInAction, signInCommand } from './providers/sign-in-command.ts';
 
 const usage = `Usage:
   sheetport serve                     serve the API (settings: SHEETPORT_* variables, see README)
@@ -28,10 +22,10 @@ const usage = `Usage:
                                       write every row of a sheet to a CSV or XLSX file
   sheetport backup FILE               copy the SQLite store to FILE, consistently, while the
                                       server runs (for PostgreSQL, use pg_dump: see README)
-  sheetport microsoft sign-in|sign-out|status
-                                      sign in to Microsoft as a user, for Excel workbooks: prints
-                                      a code to enter at Microsoft's page and waits; sign out;
-                                      or say who is signed in
+  sheetport sign-in PROVIDER          sign in to a provider as a user, where it offers this:
+                                      prints a code to enter at the provider's page, and waits
+  sheetport sign-out PROVIDER         forget the provider's sign-in
+  sheetport sign-in-status PROVIDER   say who is signed in to the provider
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -82,18 +76,23 @@ async function main(argv: string[]): Promise<number> {
       await backupCommand(config, file);
       return 0;
     }
-    case 'microsoft': {
-      const [action] = rest;
-      if (rest.length !== 1 || !isMicrosoftAction(action)) break;
-      let code = 1;
-      await withStore(config, async (store) => {
-        code = await microsoftCommand(action, config.microsoft, store.credentials, {
-          info: (line) => process.stderr.write(`${line}\n`),
-          result: (line) => process.stdout.write(`${line}\n`),
-        });
-      });
-      return code;
+  }
+  if (isSignInAction(command)) {
+    const [provider] = rest;
+    if (rest.length !== 1 || provider === undefined) {
+      process.stderr.write(usage);
+      return 1;
     }
+    let code = 1;
+    await withStore(config, async (store) => {
+      // Only that provider is opened: signing in to one never loads the others.
+      const providers = await openProviders(config, { credentials: store.credentials }, [provider]);
+      code = await signInCommand(command, provider, providers, {
+        info: (line) => process.stderr.write(`${line}\n`),
+        result: (line) => process.stdout.write(`${line}\n`),
+      });
+    });
+    return code;
   }
   process.stderr.write(usage);
   return 1;

@@ -5,7 +5,6 @@ import type { Config } from './config/config.ts';
 import { ConfigError } from './errors/config-error.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
-import { microsoftAccess } from './providers/excel/microsoft-access.ts';
 import { openProviders } from './providers/providers.ts';
 import { openPostgresStore, openSqliteStore } from './store/open-store.ts';
 import type { SheetStore } from './store/store.ts';
@@ -30,17 +29,16 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     );
   }
   const store = await openStore(config);
-  const microsoft = microsoftAccess(config.microsoft, store.credentials, (error) =>
-    app.log.error({ err: error }, 'keeping the Microsoft sign-in failed'),
-  );
-  const providers = await openProviders(config, { microsoft });
+  const providers = await openProviders(config, {
+    credentials: store.credentials,
+    onError: (error, what) => app.log.error({ err: error }, what),
+  });
   const shutdown = new AbortController();
   const stopWrites = new AbortController();
   const app = await createApp(
     {
       store,
       providers,
-      ...(microsoft.signIn === null ? {} : { microsoftSignIn: microsoft.signIn }),
       // The store opens once its migrations are done, so an answer means both.
       readiness: () => store.ping(),
       shutdown: shutdown.signal,

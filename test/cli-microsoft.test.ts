@@ -35,14 +35,14 @@ async function setup(t: TestContext): Promise<Setup> {
 }
 
 /**
- * Runs `sheetport microsoft sign-in` and, once it printed its code, plays the person at
+ * Runs `sheetport sign-in excel` and, once it printed its code, plays the person at
  * Microsoft's page: `settle` approves or declines that code.
  */
 function signIn(s: Setup, settle: (userCode: string) => void) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'microsoft', 'sign-in'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sign-in', 'excel'], {
     cwd: repoRoot,
     env: { ...env, SHEETPORT_DEMO: 'false', ...s.settings },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +74,7 @@ async function keptToken(dataDir: string): Promise<string | null> {
   }
 }
 
-test('`sheetport microsoft sign-in` prints the code, waits for the person, and keeps the sign-in', async (t) => {
+test('`sheetport sign-in excel` prints the code, waits for the person, and keeps the sign-in', async (t) => {
   const s = await setup(t);
   const done = await signIn(s, (userCode) => s.emulator.approveDeviceCode(userCode));
   assert.equal(done.code, 0, done.stderr);
@@ -84,18 +84,18 @@ test('`sheetport microsoft sign-in` prints the code, waits for the person, and k
   assert.ok(token !== null);
   assert.ok(!done.stdout.includes(token) && !done.stderr.includes(token), 'never printed');
 
-  const status = await runCli(['microsoft', 'status'], s.settings);
+  const status = await runCli(['sign-in-status', 'excel'], s.settings);
   assert.equal(status.code, 0, status.stderr);
   assert.equal((JSON.parse(status.stdout) as { state: string }).state, 'signed-in');
 
-  const out = await runCli(['microsoft', 'sign-out'], s.settings);
+  const out = await runCli(['sign-out', 'excel'], s.settings);
   assert.equal(out.code, 0, out.stderr);
   assert.match(out.stderr, /signed out/);
   assert.deepEqual(JSON.parse(out.stdout), { state: 'signed-out' });
   assert.equal(await keptToken(s.dataDir), null);
 });
 
-test('`sheetport microsoft sign-in` exits 1 when the person declines, keeping nothing', async (t) => {
+test('`sheetport sign-in excel` exits 1 when the person declines, keeping nothing', async (t) => {
   const s = await setup(t);
   const done = await signIn(s, (userCode) => s.emulator.declineDeviceCode(userCode));
   assert.equal(done.code, 1);
@@ -103,14 +103,23 @@ test('`sheetport microsoft sign-in` exits 1 when the person declines, keeping no
   assert.equal(await keptToken(s.dataDir), null);
 });
 
-test('`sheetport microsoft` without an application id says which setting is missing', async (t) => {
+test('`sheetport sign-in excel` without an application id says which setting is missing', async (t) => {
   const s = await setup(t);
   const settings = { ...s.settings };
   delete (settings as Partial<typeof settings>).SHEETPORT_MICROSOFT_CLIENT_ID;
-  const done = await runCli(['microsoft', 'sign-in'], settings);
+  const done = await runCli(['sign-in', 'excel'], settings);
   assert.equal(done.code, 1);
   assert.match(done.stderr, /SHEETPORT_MICROSOFT_CLIENT_ID/);
-  const unknown = await runCli(['microsoft', 'log-in'], s.settings);
+  const unknown = await runCli(['sign-in'], s.settings);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /Usage/);
+});
+
+test('`sheetport sign-in` of a provider offering no sign-in, or unknown, names those that do', async (t) => {
+  const s = await setup(t);
+  for (const provider of ['google', 'dropbox']) {
+    const done = await runCli(['sign-in', provider], s.settings);
+    assert.equal(done.code, 1);
+    assert.match(done.stderr, /the providers one signs in to are "excel"/);
+  }
 });

@@ -72,3 +72,38 @@ test('the check finds an import that goes up a layer', () => {
     'providers/google/x.ts -> routes/row-routes.ts',
   ]);
 });
+
+/**
+ * Imports of a provider's package (`providers/<name>/`) from outside it: only the list of
+ * providers may name one, so that nothing else knows a provider's specifics.
+ */
+function providerLeaks(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (file === 'providers/providers.ts') continue;
+    for (const imported of importsOf(file, text)) {
+      const provider = /^providers\/[^/]+\//.exec(imported)?.[0];
+      if (provider !== undefined && !file.startsWith(provider))
+        found.push(`${file} -> ${imported}`);
+    }
+  }
+  return found;
+}
+
+test("nothing outside a provider's package imports from it but the list of providers", async () => {
+  assert.deepEqual(providerLeaks(await sourceFiles()), []);
+});
+
+test("the check finds an import of a provider's package from outside it", () => {
+  const files = new Map([
+    ['routes/x.ts', "import { MicrosoftSignIn } from '../providers/excel/microsoft-sign-in.ts';"],
+    ['providers/google/x.ts', "import { excelKind } from '../excel/excel-kind.ts';"],
+    ['providers/excel/x.ts', "import { graph } from './graph-client.ts';"],
+    ['providers/providers.ts', "import { excelKind } from './excel/excel-kind.ts';"],
+    ['providers/registry.ts', "import type { TabRef } from './provider.ts';"],
+  ]);
+  assert.deepEqual(providerLeaks(files), [
+    'routes/x.ts -> providers/excel/microsoft-sign-in.ts',
+    'providers/google/x.ts -> providers/excel/excel-kind.ts',
+  ]);
+});

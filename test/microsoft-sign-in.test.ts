@@ -8,6 +8,7 @@ import { microsoftAccess, type MicrosoftAccess } from '../src/providers/excel/mi
 import type { SheetStore } from '../src/store/store.ts';
 import { startGraphEmulator, type GraphEmulator } from './graph-emulator/index.ts';
 import { build, call } from './helpers/build.ts';
+import { registryOf } from '../src/providers/providers.ts';
 
 const adminToken = 'test-admin-token-0123456789';
 const auth = { authorization: `Bearer ${adminToken}` };
@@ -57,9 +58,9 @@ async function setup(
     { adminToken, ...(logger === undefined ? {} : { logger }) },
     { excel },
     {
-      withStore: (store) => {
+      providersFor: (store) => {
         microsoft = microsoftAccess(settings, store.credentials);
-        return microsoft.signIn === null ? {} : { microsoftSignIn: microsoft.signIn };
+        return registryOf({ excel }, { excel: microsoft.signIn });
       },
     },
   );
@@ -206,18 +207,18 @@ test('the signed-in tokens are refreshed when Graph refuses one, rotating the ke
   assert.notEqual((await s.store.credentials.get('microsoft'))?.refreshToken, second);
 });
 
-test('a revoked sign-in answers microsoft-sign-in-required, and so does no sign-in at all', async (t) => {
+test('a revoked sign-in answers sign-in-required, and so does no sign-in at all', async (t) => {
   const s = await setup(t);
   const tokens = s.microsoft.tokens;
   assert.ok(tokens !== null);
   await assert.rejects(tokens.token(), (error: Problem) => {
-    assert.equal(error.code, 'microsoft-sign-in-required');
+    assert.equal(error.code, 'sign-in-required');
     return true;
   });
   await signedIn(s);
   s.emulator.revokeRefreshTokens();
   await assert.rejects(tokens.token(), (error: Problem) => {
-    assert.equal(error.code, 'microsoft-sign-in-required');
+    assert.equal(error.code, 'sign-in-required');
     assert.equal(error.status, 502);
     assert.match(error.detail, /sign in/);
     return true;
@@ -275,7 +276,7 @@ test('Graph is called as the signed-in user while someone is signed in, else as 
   assert.equal(await caller(), 'the application');
 });
 
-test('an Excel sheet is connected and read as the signed-in user; revoked, it answers microsoft-sign-in-required', async (t) => {
+test('an Excel sheet is connected and read as the signed-in user; revoked, it answers sign-in-required', async (t) => {
   const s = await setup(t);
   await signedIn(s);
   const ref = s.emulator.createWorkbook({
@@ -306,8 +307,8 @@ test('an Excel sheet is connected and read as the signed-in user; revoked, it an
   });
   assert.equal(refused.status, 502, refused.text);
   const problem = refused.body as { code: string; detail: string };
-  assert.equal(problem.code, 'microsoft-sign-in-required');
-  assert.match(problem.detail, /sheetport microsoft sign-in/);
+  assert.equal(problem.code, 'sign-in-required');
+  assert.match(problem.detail, /sheetport sign-in excel/);
 });
 
 test('no log line holds a token of the sign-in, whatever the level', async (t) => {
@@ -323,4 +324,21 @@ test('no log line holds a token of the sign-in, whatever the level', async (t) =
   assert.ok(lines.length > 0);
   const log = lines.join('');
   for (const secret of [first, second, token]) assert.ok(!log.includes(secret));
+});
+
+test('the sign-in of a provider unknown or offering none answers 404, naming the providers that offer one', async (t) => {
+  const { url } = await build(t, { adminToken });
+  for (const provider of ['google', 'dropbox']) {
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const refused = await call(`${url}/admin/v1/providers/${provider}/sign-in`, {
+        method,
+        headers: auth,
+      });
+      assert.equal(refused.status, 404, `${method} ${provider}`);
+      const problem = refused.body as { code: string; detail: string; providers: string[] };
+      assert.equal(problem.code, 'route-not-found');
+      assert.match(problem.detail, provider === 'google' ? /Google offers no sign-in/ : /dropbox/);
+      assert.deepEqual(problem.providers, ['excel']);
+    }
+  }
 });

@@ -3,16 +3,7 @@ import envSchema from 'env-schema';
 import { ConfigError } from '../errors/config-error.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
-import {
-  googleEnv,
-  googleSettings,
-  type GoogleSettings,
-} from '../providers/google/google-settings.ts';
-import {
-  microsoftEnv,
-  microsoftSettings,
-  type MicrosoftSettings,
-} from '../providers/excel/microsoft-settings.ts';
+import { providerEnv, providerSettings, type ProviderSettings } from '../providers/providers.ts';
 import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
 
 /**
@@ -35,8 +26,7 @@ export const configSchema = Type.Object({
   SHEETPORT_CACHE_SIZE: Type.Integer({ default: 67_108_864, minimum: 0 }),
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
-  ...googleEnv,
-  ...microsoftEnv,
+  ...providerEnv,
   /** Seconds between checks of a watched tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -79,7 +69,8 @@ function oneOf<const T extends readonly string[]>(values: T, fallback: T[number]
 
 type Env = Static<typeof configSchema>;
 
-export interface Config {
+/** The server's settings, each provider's among them (see providers/providers.ts). */
+export interface Config extends ProviderSettings {
   host: string;
   port: number;
   dataDir: string;
@@ -96,8 +87,6 @@ export interface Config {
   logLevel: string;
   /** `auto`: pretty on a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'pretty' | 'json';
-  google: GoogleSettings;
-  microsoft: MicrosoftSettings;
   adminToken: string | undefined;
   /** Host names (lower case) served without an admin token besides localhost and loopback. */
   allowedHosts: string[];
@@ -172,8 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       streamsPerServer: parsed.SHEETPORT_EVENT_STREAMS_MAX,
     },
     watch: watchSettings(parsed),
-    google: googleSettings(parsed),
-    microsoft: microsoftSettings(parsed),
+    ...providerSettings(parsed),
   };
 }
 

@@ -66,7 +66,7 @@ export const problemKinds = {
   'internal-error': { status: 500, title: 'Internal server error' },
   'provider-error': { status: 502, title: 'The provider refused the request' },
   'provider-credentials-rejected': { status: 502, title: 'The provider rejected our credentials' },
-  'microsoft-sign-in-required': { status: 502, title: 'Sign in to Microsoft again' },
+  'sign-in-required': { status: 502, title: 'Sign in to the provider again' },
   'upstream-unavailable': { status: 503, title: 'The provider is unavailable' },
   'store-unavailable': { status: 503, title: 'The database is unavailable' },
   'store-outcome-unknown': {

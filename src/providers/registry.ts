@@ -3,6 +3,7 @@ import { Problem } from '../errors/problem.ts';
 import type { EveryTab } from '../files/every-tab.ts';
 import { isMirrored, type MirroredSource, type SheetSource } from '../model/sheet.ts';
 import type { ProviderTable, SheetProvider, UpstreamEvent } from './provider.ts';
+import type { ProviderSignIn } from './sign-in.ts';
 
 /** What a user asked to connect, as a provider reads the `source` of `POST /admin/v1/sheets`. */
 export interface ConnectRequest {
@@ -74,6 +75,8 @@ export interface ProviderKind {
   readonly unconfigured: ProviderStatus;
   /** How to configure it, for the `provider-not-configured` problem. */
   readonly setupHint: string;
+  /** How to configure its sign-in as a user, when it offers one; absent when it offers none. */
+  readonly signInHint?: string;
   /** Reads a `source` that matched `requestSchema`; a Problem (400) for one it cannot use. */
   parseSource(source: Record<string, unknown>): ConnectRequest;
   /** The tab a stored source of this provider mirrors. */
@@ -87,13 +90,24 @@ export interface ProviderKind {
 export class ProviderRegistry {
   readonly #kinds: Map<string, ProviderKind>;
   readonly #live: Map<string, LiveProvider>;
+  readonly #signIns: Map<string, ProviderSignIn>;
 
-  constructor(kinds: readonly ProviderKind[], live: ReadonlyMap<string, LiveProvider> = new Map()) {
+  constructor(
+    kinds: readonly ProviderKind[],
+    live: ReadonlyMap<string, LiveProvider> = new Map(),
+    signIns: ReadonlyMap<string, ProviderSignIn> = new Map(),
+  ) {
     this.#kinds = new Map(kinds.map((kind) => [kind.name, kind]));
     for (const name of live.keys()) {
       if (!this.#kinds.has(name)) throw new Error(`provider "${name}" is not a known kind`);
     }
+    for (const name of signIns.keys()) {
+      if (this.#kinds.get(name)?.signInHint === undefined) {
+        throw new Error(`provider "${name}" offers no sign-in`);
+      }
+    }
     this.#live = new Map(live);
+    this.#signIns = new Map(signIns);
   }
 
   /** Every known provider, configured or not, in the order they were listed. */
@@ -147,5 +161,40 @@ export class ProviderRegistry {
         this.#live.get(name)?.status() ?? unconfigured,
       ]),
     );
+  }
+
+  /**
+   * The sign-in of a provider that offers one: null when it is not configured; a 404
+   * `route-not-found` for a provider unknown or offering none, as for any path that is not served.
+   */
+  signIn(name: string): ProviderSignIn | null {
+    const kind = this.#kinds.get(name);
+    if (kind?.signInHint !== undefined) return this.#signIns.get(name) ?? null;
+    const offering = this.kinds().filter((k) => k.signInHint !== undefined);
+    const which =
+      kind === undefined
+        ? `There is no spreadsheet provider "${name}"`
+        : `${kind.label} offers no sign-in`;
+    throw new Problem(
+      'route-not-found',
+      `${which}; the providers one signs in to are ${offering.map((k) => `"${k.name}"`).join(', ')}.`,
+      { providers: offering.map((k) => k.name) },
+    );
+  }
+
+  /** The configured sign-in of a provider; a 400 `provider-not-configured` when it is not. */
+  configuredSignIn(name: string): ProviderSignIn {
+    const signIn = this.signIn(name);
+    if (signIn !== null) return signIn;
+    const kind = this.kind(name);
+    throw new Problem(
+      'provider-not-configured',
+      `This server cannot sign in to ${kind.label}: ${kind.signInHint ?? kind.setupHint}`,
+    );
+  }
+
+  /** Stops what the providers do in the background (a sign-in under way), as the server closes. */
+  close(): void {
+    for (const signIn of this.#signIns.values()) signIn.close();
   }
 }

@@ -68,19 +68,25 @@ export const operationProblems = {
   deleteWebhook: adminOneWrite,
   listDeliveries: adminOne,
   getProviders: admin,
-  startMicrosoftSignIn: [...admin, 400, 413, 415, 502],
-  getMicrosoftSignIn: admin,
-  signOutMicrosoft: [...admin, 413, 415],
+  startProviderSignIn: [...adminOneWrite, 502],
+  getProviderSignIn: adminOne,
+  signOutProvider: adminOneWrite,
 } as const satisfies Record<string, readonly ProblemStatus[]>;
 
 export type OperationId = keyof typeof operationProblems;
 
+const noSignIn =
+  'No such provider, or one that offers no sign-in (`route-not-found`); `providers` lists those that do.';
+
 /** Where an operation answers a status for a reason of its own, said in its document. */
 const ownMeanings: Partial<Record<OperationId, Partial<Record<ProblemStatus, string>>>> = {
-  startMicrosoftSignIn: {
-    400: 'No Microsoft application is configured (`provider-not-configured`): set SHEETPORT_MICROSOFT_CLIENT_ID.',
-    502: 'Microsoft refused the application or the tenant (`provider-credentials-rejected`); `detail` says which setting to check.',
+  startProviderSignIn: {
+    400: "The provider's sign-in is not configured (`provider-not-configured`); `detail` names the setting.",
+    404: noSignIn,
+    502: 'The provider refused the application or the tenant (`provider-credentials-rejected`); `detail` says which setting to check.',
   },
+  getProviderSignIn: { 404: noSignIn },
+  signOutProvider: { 404: noSignIn },
   streamEvents: {
     429: 'Too many requests from this address or with this key, or too many event streams open from this address (`too-many-streams`); see `Retry-After`.',
     503: 'The server has no room for another event stream (`streams-unavailable`), is shutting down, or the database or the spreadsheet service is unavailable; send it again.',

@@ -9,6 +9,7 @@ import {
 } from '../../src/providers/excel/microsoft-access.ts';
 import { startGraphEmulator } from '../graph-emulator/index.ts';
 import { build } from '../helpers/build.ts';
+import { registryOf } from '../../src/providers/providers.ts';
 import { launchChromium, openConsole, skipReason } from './browser.ts';
 
 /** A server with a Microsoft app (delegated only) registered in a Graph emulator. */
@@ -39,9 +40,9 @@ async function setup(t: TestContext) {
     {},
     { excel },
     {
-      withStore: (store) => {
+      providersFor: (store) => {
         access = microsoftAccess(settings, store.credentials);
-        return access.signIn === null ? {} : { microsoftSignIn: access.signIn };
+        return registryOf({ excel }, { excel: access.signIn });
       },
     },
   );

@@ -33,11 +33,11 @@ export async function build(
     store?: RowStoreOptions;
     /** Puts a stand-in in front of the store, e.g. one that fails on cue. */
     wrapStore?: (store: SheetStore) => SheetStore;
-    /** Dependencies made from the store, e.g. the Microsoft sign-in that keeps its token there. */
-    withStore?: (store: SheetStore) => Pick<AppDeps, 'microsoftSignIn'>;
+    /** The providers, made from the store: e.g. with a sign-in that keeps its token there. */
+    providersFor?: (store: SheetStore) => ProviderRegistry;
   } = {},
 ): Promise<TestServer> {
-  const { store: storeOptions, wrapStore, withStore, ...health } = extra;
+  const { store: storeOptions, wrapStore, providersFor, ...health } = extra;
   const opened = await openTestStore(storeOptions);
   const { env, dispose } = opened;
   const store = wrapStore ? wrapStore(opened.store) : opened.store;
@@ -46,9 +46,10 @@ export async function build(
   const app = await createApp(
     {
       store,
-      providers: providers instanceof ProviderRegistry ? providers : registryOf(providers),
+      providers:
+        providersFor?.(store) ??
+        (providers instanceof ProviderRegistry ? providers : registryOf(providers)),
       ...health,
-      ...withStore?.(store),
     },
     { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0, ...options },
   );

@@ -9,8 +9,8 @@ export const microsoftCredential = 'microsoft';
 /** The problem of a sign-in that is missing, or that Microsoft no longer honours. */
 export function signInRequired(why: string): Problem {
   return new Problem(
-    'microsoft-sign-in-required',
-    `${why} An administrator must sign in to Microsoft: \`sheetport microsoft sign-in\`, or "Sign in with Microsoft" in the console.`,
+    'sign-in-required',
+    `${why} An administrator must sign in to Microsoft: \`sheetport sign-in excel\`, or "Sign in with Microsoft" in the console.`,
     { provider: 'excel' },
   );
 }
@@ -39,7 +39,7 @@ export function delegatedTokens(
         }
         spent = record.refreshToken;
         const answer = await redeem(settings, record, signal);
-        // Refused: unless a process outside the lock (`sheetport microsoft`) rotated it meanwhile.
+        // Refused: unless a process outside the lock (`sheetport sign-in excel`) rotated it meanwhile.
         if (answer === 'refused') continue;
         await credentials.rotate(microsoftCredential, record.refreshToken, answer.refreshToken);
         return { token: answer.accessToken, expiresInMs: answer.expiresInMs };
@@ -84,7 +84,7 @@ async function redeem(
  * The tokens the Excel provider uses: the signed-in user's when someone signed in (they reach
  * personal OneDrive too, and only what that user may), else the application's own (app-only),
  * else a problem saying to sign in. The store is asked at each token, so that a sign-in or
- * sign-out made on any server sharing it (or by `sheetport microsoft`) counts at once.
+ * sign-out made on any server sharing it (or by `sheetport sign-out excel`) counts at once.
  */
 export function microsoftTokens(
   delegated: GraphTokens & { signedIn(): Promise<boolean> },

@@ -54,6 +54,8 @@ export const excelKind: ProviderKind = {
   unconfigured: { configured: false, canWrite: false, tenant: null },
   setupHint:
     'set SHEETPORT_MICROSOFT_TENANT_ID, SHEETPORT_MICROSOFT_CLIENT_ID and SHEETPORT_MICROSOFT_CLIENT_SECRET, as the README explains.',
+  signInHint:
+    'signing in to Microsoft needs the application (client) id of an app registered in Microsoft Entra: set SHEETPORT_MICROSOFT_CLIENT_ID (and SHEETPORT_MICROSOFT_TENANT_ID, or leave it unset for any account), as the README explains.',
   parseSource(source): ConnectRequest {
     const text = (name: string) => (typeof source[name] === 'string' ? source[name] : undefined);
     const ref = workbookRefOf({ drive: text('drive'), item: text('item'), link: text('link') });

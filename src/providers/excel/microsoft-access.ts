@@ -1,6 +1,8 @@
 import type { CredentialStore } from '../../store/provider-credentials.ts';
 import type { LiveProvider } from '../registry.ts';
+import type { ProviderContext, ProviderSignIn } from '../sign-in.ts';
 import { delegatedTokens, microsoftTokens } from './delegated-tokens.ts';
+import { openExcel } from './excel-kind.ts';
 import { ExcelProvider } from './excel-provider.ts';
 import { clientCredentialTokens, type GraphTokens } from './graph-tokens.ts';
 import { MicrosoftSignIn } from './microsoft-sign-in.ts';
@@ -53,14 +55,22 @@ export function microsoftAccess(
 }
 
 /**
- * The Excel provider reaching Graph with `access`'s tokens: the signed-in user's, else the
- * application's. Configured with the application id alone, so that someone can sign in.
+ * The Excel provider and its sign-in: with the store's credentials, reaching Graph as the
+ * signed-in user else as the application (configured with the application id alone, so that
+ * someone can sign in); without them, as the application only.
  */
-export function openExcelWith(
+export async function openExcelAccess(
   settings: MicrosoftSettings,
-  access: MicrosoftAccess,
-): Promise<LiveProvider | null> {
-  return Promise.resolve(
-    access.tokens === null ? null : new ExcelProvider(settings, access.tokens),
+  { credentials, onError }: ProviderContext,
+): Promise<{ provider: LiveProvider | null; signIn: ProviderSignIn | null }> {
+  if (credentials === undefined) return { provider: await openExcel(settings), signIn: null };
+  const access = microsoftAccess(
+    settings,
+    credentials,
+    onError && ((error) => onError(error, 'keeping the Microsoft sign-in failed')),
   );
+  return {
+    provider: access.tokens === null ? null : new ExcelProvider(settings, access.tokens),
+    signIn: access.signIn,
+  };
 }

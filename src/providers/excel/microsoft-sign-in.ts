@@ -1,4 +1,5 @@
 import type { CredentialStore } from '../../store/provider-credentials.ts';
+import type { ProviderSignIn, SignInStarted, SignInStatus } from '../sign-in.ts';
 import { microsoftCredential } from './delegated-tokens.ts';
 import {
   delegatedScope,
@@ -8,19 +9,6 @@ import {
   type PollStep,
   type SignInSettings,
 } from './device-code.ts';
-
-/** Where a Microsoft sign-in stands, as the console and `sheetport microsoft` show it. */
-export type SignInStatus =
-  | { state: 'signed-out' }
-  | {
-      state: 'pending';
-      userCode: string;
-      verificationUri: string;
-      expiresAt: string;
-      message: string;
-    }
-  | { state: 'signed-in'; account: string | null; signedInAt: string }
-  | { state: 'failed'; reason: 'declined' | 'expired' | 'refused'; detail: string };
 
 type Ended = Exclude<PollStep, { kind: 'wait' }>;
 
@@ -38,7 +26,7 @@ export interface MicrosoftSignInOptions extends SignInSettings {
  * runs at a time per server (a new one replaces it); a completed sign-in is in the store, which
  * every server sharing it sees, while a pending one is known to the server that started it.
  */
-export class MicrosoftSignIn {
+export class MicrosoftSignIn implements ProviderSignIn {
   readonly #options: MicrosoftSignInOptions;
   readonly #credentials: CredentialStore;
   #pending: { code: DeviceCode; abort: AbortController; done: Promise<SignInStatus> } | null = null;
@@ -49,8 +37,7 @@ export class MicrosoftSignIn {
     this.#credentials = credentials;
   }
 
-  /** Starts a sign-in, replacing one under way; a refusal of the application is a Problem. */
-  async start(): Promise<DeviceCode> {
+  async start(): Promise<SignInStarted> {
     const code = await requestDeviceCode(this.#options);
     this.#pending?.abort.abort();
     const abort = new AbortController();
@@ -67,25 +54,15 @@ export class MicrosoftSignIn {
       });
     this.#pending = { code, abort, done };
     this.#failure = null;
-    return code;
+    return started(code);
   }
 
-  /** Resolves once the sign-in under way ends (at once when none is), with where it stands. */
   async completion(): Promise<SignInStatus> {
     return this.#pending === null ? this.status() : this.#pending.done;
   }
 
   async status(): Promise<SignInStatus> {
-    if (this.#pending !== null) {
-      const { userCode, verificationUri, expiresAt, message } = this.#pending.code;
-      return {
-        state: 'pending',
-        userCode,
-        verificationUri,
-        expiresAt: new Date(expiresAt).toISOString(),
-        message,
-      };
-    }
+    if (this.#pending !== null) return { state: 'pending', ...started(this.#pending.code) };
     const kept = await this.#credentials.get(microsoftCredential);
     if (kept !== null) {
       return { state: 'signed-in', account: kept.account, signedInAt: kept.createdAt };
@@ -93,7 +70,6 @@ export class MicrosoftSignIn {
     return this.#failure ?? { state: 'signed-out' };
   }
 
-  /** Ends a sign-in under way and forgets the kept one; false when there was neither. */
   async signOut(): Promise<boolean> {
     const pending = this.#pending;
     this.#pending = null;
@@ -104,7 +80,6 @@ export class MicrosoftSignIn {
     return removed || pending !== null;
   }
 
-  /** Stops polling, as the server closes. */
   close(): void {
     this.#pending?.abort.abort();
     this.#pending = null;
@@ -155,4 +130,9 @@ export class MicrosoftSignIn {
       return null;
     }
   }
+}
+
+/** What the person signing in is shown of a device code. */
+function started({ userCode, verificationUri, expiresAt, message }: DeviceCode): SignInStarted {
+  return { userCode, verificationUri, expiresAt: new Date(expiresAt).toISOString(), message };
 }
