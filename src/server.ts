@@ -70,8 +70,17 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       'SHEETPORT_ADMIN_TOKEN is not set: listening on loopback only, and every local caller is the administrator. Set it before exposing the server.',
     );
   }
-  const demo = config.demo ? await seedDemoSheet(store) : null;
-  const address = await app.listen({ host: config.host, port: config.port });
+  let demo: Awaited<ReturnType<typeof seedDemoSheet>> | null = null;
+  let address: string;
+  try {
+    demo = config.demo ? await seedDemoSheet(store) : null;
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    // A server that cannot listen (the port taken, say) closes what it opened, the store's
+    // connections and the app's timers, so that the process ends with the error.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   warmUp(app);
   if (demo !== null) app.log.info(`demo sheet "${demo.name}" is at ${address}/api/v1/${demo.id}`);
   app.log.info(`sheets: ${address}/admin/v1/sheets, API docs: ${address}/docs`);

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { startGoogleSheetsEmulator, type GoogleSheetsEmulator } from './google-emulator/index.ts';
 import { call } from './helpers/build.ts';
+import { runCli } from './helpers/cli.ts';
 import { until } from './helpers/until.ts';
 import { startServer, type RunningServer } from './helpers/server-process.ts';
 import { storeSettings } from './helpers/stores.ts';
@@ -165,3 +167,25 @@ function isIncomingPost(line: string): boolean {
     line.includes('"msg":"incoming request"') && line.includes('"method":"POST","url":"/api/v1/')
   );
 }
+
+// A server that stayed up would hang the suite: the test gives up after a minute instead.
+test(
+  'a server that cannot listen, its port taken, ends with the error instead of hanging on its open store',
+  { timeout: 60_000 },
+  async (t) => {
+    const taken = createNetServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    t.after(() => taken.close());
+    const { port } = taken.address() as AddressInfo;
+    const dir = await mkdtemp(join(tmpdir(), 'sheetport-taken-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const answer = await runCli(['serve'], {
+      ...(await storeSettings(t, dir)),
+      SHEETPORT_HOST: '127.0.0.1',
+      SHEETPORT_PORT: String(port),
+    });
+    assert.equal(answer.code, 1);
+    assert.match(answer.stderr, /EADDRINUSE/);
+  },
+);
