@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sameAnswers } from './harness/checks.ts';
 import { runImport } from './harness/cli-import.ts';
@@ -10,7 +7,8 @@ import { writeCsv } from './harness/data.ts';
 import { measure, single, type Measurement } from './harness/load.ts';
 import { numbered } from './harness/wrk-scripts.ts';
 import { log, print } from './harness/output.ts';
-import { cli, git, root, work } from './harness/paths.ts';
+import { cli, git, work } from './harness/paths.ts';
+import { buildRelease, release } from './harness/release.ts';
 import { formatRate } from './reports/report.ts';
 import { startSheetport } from './harness/servers.ts';
 import { small } from './harness/setup.ts';
@@ -25,7 +23,6 @@ import { small } from './harness/setup.ts';
  * repository, and built there once with this checkout's node_modules; later runs reuse it.
  * The summaries are also saved in bench/.work/profile.json.
  */
-const release = { name: '0.1.0', commit: 'b90eb11' } as const;
 const seconds = process.env.BENCH_QUICK === '1' ? 4 : 10;
 
 interface Version {
@@ -37,32 +34,6 @@ interface Profiled {
   label: string;
   measurement: Measurement;
   summary: ProfileSummary;
-}
-
-/** 0.1.0's dist/cli.js, built in a tree exported from git, reused if already built. */
-async function buildRelease(): Promise<string> {
-  const dir = join(tmpdir(), `sheetport-${release.name}-${release.commit}`);
-  const program = join(dir, 'dist', 'cli.js');
-  if (existsSync(program)) return program;
-  log(`exporting ${release.commit} into ${dir} and building it`);
-  execFileSync(
-    'sh',
-    ['-c', `mkdir -p "${dir}" && git archive ${release.commit} | tar -x -C "${dir}"`],
-    {
-      cwd: root,
-    },
-  );
-  const modules = join(dir, 'node_modules');
-  if (!existsSync(modules)) await symlink(realpathSync(join(root, 'node_modules')), modules);
-  execFileSync(
-    process.execPath,
-    [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: dir,
-      stdio: 'inherit',
-    },
-  );
-  return program;
 }
 
 async function profile(version: Version, csv: string, dir: string): Promise<Profiled> {

@@ -24,6 +24,9 @@ import { servers, startFleet, stopFleet, type Fleet } from './harness/setup.ts';
 import { streamCase } from './cases/stream-case.ts';
 import { webhookCase } from './cases/webhook-case.ts';
 import { watchCase } from './cases/watch-case.ts';
+import { durableWritesCase } from './cases/durable-writes-case.ts';
+import { excelCase, type ExcelPlan } from './cases/excel-case.ts';
+import { startUpCase } from './cases/start-up-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './reports/targets.ts';
 
 /**
@@ -31,7 +34,8 @@ import { rateTarget, target, targetLine, type TargetOutcome } from './reports/ta
  * node:http server on the same seeded data, then the import and streaming of large sheets,
  * writes to a Google sheet under Google's write quota, one server against two on one
  * PostgreSQL, ten thousand small sheets, writes to a Google sheet under injected faults, webhook
- * delivery, and the outbox's cost to a write.
+ * delivery, the outbox's cost to a write, writes to an Excel worksheet under Graph's throttling,
+ * durable writes against release 0.1.0, and the time a server takes to start.
  * Tables go to stdout, progress to stderr.
  * BENCH_QUICK=1 makes a smoke run: short cases, smaller imports, fewer sheets, short Google cases.
  * BENCH_FULL=1 creates 100,000 sheets in case j instead of 10,000.
@@ -68,6 +72,17 @@ const sheetsPlan: ManySheetsPlan = {
   sheets: quick ? 2_000 : full ? 100_000 : 10_000,
   startUpGoalMs: full ? 3_000 : 1_000,
   timing,
+};
+/**
+ * The Excel variant of case e: Graph's limit of 120 requests a minute, and the pace that keeps a
+ * push (three requests besides its writes) within it, as the README advises.
+ */
+const excelPlan: ExcelPlan = {
+  writers: 50,
+  seconds: quick ? 10 : 60,
+  requestsPerMinute: 120,
+  settings: { SHEETPORT_MICROSOFT_WRITES_PER_MINUTE: '25' },
+  targetPerMinute: 1200,
 };
 const chaosPlan: ChaosPlan = { writers: 50, seconds: quick ? 15 : 60, outageSeconds: 5 };
 
@@ -123,6 +138,9 @@ const selfContained: {
     run: () => watchCase({ edits: 20, idleTabs: 100, idleMinutes: quick ? 1 : 10 }),
   },
   { name: 'outbox', run: (database) => outboxCase(timing, database) },
+  { name: 'excel', run: () => excelCase(excelPlan) },
+  { name: 'durable', run: (database) => durableWritesCase(database) },
+  { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
 ];
 
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));

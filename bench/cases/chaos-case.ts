@@ -11,7 +11,8 @@ import { check, header, type Attempt, type ChaosChecks } from '../harness/chaos-
 import { playPerson, type PersonEdits } from '../harness/chaos-person.ts';
 import { printChaos } from '../reports/chaos-report.ts';
 import type { Database } from '../harness/database.ts';
-import { connect, problemCode } from './google-case.ts';
+import { problemCode } from '../harness/writers.ts';
+import { connect } from './google-case.ts';
 import { log } from '../harness/output.ts';
 import { work } from '../harness/paths.ts';
 import { startEmptySheetport, type Server } from '../harness/servers.ts';

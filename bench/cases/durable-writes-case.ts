@@ -1,18 +1,19 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runImport } from '../cli-import.ts';
-import { writeCsv } from '../data.ts';
-import { startDatabase, type Database } from '../database.ts';
-import { median } from '../load.ts';
-import { log, print } from '../output.ts';
-import { cli, git, root, work } from '../paths.ts';
-import { formatRate, table } from '../report.ts';
-import { startSheetport, type Server } from '../servers.ts';
-import { large, small } from '../setup.ts';
-import { hasWrk, luaPrelude, measureWithWrk, wrkThreads, type WrkTarget } from '../wrk-load.ts';
+import { runImport } from '../harness/cli-import.ts';
+import { writeCsv } from '../harness/data.ts';
+import { startDatabase, type Database } from '../harness/database.ts';
+import { measure, median, requireWrk, single, type Target } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { cli, git, work } from '../harness/paths.ts';
+import { buildRelease, release } from '../harness/release.ts';
+import { startSheetport, type Server } from '../harness/servers.ts';
+import { large, small } from '../harness/setup.ts';
+import { posting, wrkThreads } from '../harness/wrk-scripts.ts';
+import { formatRate, table } from '../reports/report.ts';
+import { target, targetLine, type TargetOutcome } from '../reports/targets.ts';
+import { newRowBody } from './post-case.ts';
 
 /**
  * Durable single-row POSTs, release 0.1.0 against the code as it is, side by side in one run:
@@ -24,17 +25,19 @@ import { hasWrk, luaPrelude, measureWithWrk, wrkThreads, type WrkTarget } from '
  * on) are printed beside them when `BENCH_POSTGRES` is not `0`.
  *
  * Run on its own: `npm run build && node --import tsx bench/cases/durable-writes-case.ts`.
- * `BENCH_QUICK=1` runs 4 s rounds; `BENCH_ROUNDS` and `BENCH_SECONDS` set them exactly;
+ * In `npm run bench` it is case q. `BENCH_QUICK=1` makes a smoke run: the 10,000-row sheet alone,
+ * one round of 3 s; `BENCH_ROUNDS` and `BENCH_SECONDS` set the rounds exactly;
  * `BENCH_CURRENT=/path/to/dist/cli.js` measures another build as "now".
  */
-const release = { name: '0.1.0', commit: 'b90eb11' } as const;
 const quick = process.env.BENCH_QUICK === '1';
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const runSeconds = Number(process.env.BENCH_SECONDS ?? (quick ? 4 : 10));
-const warmupSeconds = quick ? 2 : 3;
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
+const runSeconds = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 10));
+const warmupSeconds = quick ? 1 : 3;
 /** `BENCH_ROWS=10000` or `BENCH_CONNECTIONS=16` keep only that sheet or that concurrency. */
 const sheets = [small, large].filter(
-  (sheet) => (process.env.BENCH_ROWS ?? String(sheet.rows)) === String(sheet.rows),
+  (sheet) =>
+    (process.env.BENCH_ROWS ?? (quick ? String(small.rows) : String(sheet.rows))) ===
+    String(sheet.rows),
 );
 const connectionCounts = [4, 16].filter(
   (c) => (process.env.BENCH_CONNECTIONS ?? String(c)) === String(c),
@@ -50,57 +53,14 @@ export interface DurableWriteRow {
   rows: number;
   connections: number;
   /** Requests per second of each round, by version label. */
-  runs: Map<string, number[]>;
+  runs: Record<string, number[]>;
   /** non-2xx answers and socket errors over all rounds, by version label. */
-  failures: Map<string, number>;
+  failures: Record<string, number>;
   /**
    * CPU the server (and PostgreSQL, for its rows) used per answered request, in ms, by version
    * label: steadier than the rates on a machine that other work shares.
    */
-  cpuMs: Map<string, number | null>;
-}
-
-/** 0.1.0's dist/cli.js, built in a tree exported from git, reused if already built. */
-export function buildRelease(): string {
-  const dir = join(tmpdir(), `sheetport-${release.name}-${release.commit}`);
-  const program = join(dir, 'dist', 'cli.js');
-  if (existsSync(program)) return program;
-  log(`exporting ${release.commit} into ${dir} and building it`);
-  execFileSync(
-    'sh',
-    ['-c', `mkdir -p "${dir}" && git archive ${release.commit} | tar -x -C "${dir}"`],
-    {
-      cwd: root,
-    },
-  );
-  const modules = join(dir, 'node_modules');
-  if (!existsSync(modules))
-    execFileSync('ln', ['-s', realpathSync(join(root, 'node_modules')), modules]);
-  execFileSync(
-    process.execPath,
-    [join(modules, 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: dir,
-      stdio: 'inherit',
-    },
-  );
-  return program;
-}
-
-/** wrk POSTs of one new row each, numbered so that no two are alike across threads and runs. */
-function postScript(path: string): string {
-  return [
-    luaPrelude(['count']),
-    'wrk.method = "POST"',
-    'wrk.headers["Content-Type"] = "application/json"',
-    'function request()',
-    '  count = count + 1',
-    `  local n = run * 10000000 + count * ${wrkThreads} + offset`,
-    '  local body = string.format(\'{"id":%d,"name":"Bench Writer","email":"writer.%d@example.com","age":%d,"city":"Oslo","active":"yes"}\', n, n, 30 + n % 40)',
-    `  return wrk.format("POST", "${path}", nil, body)`,
-    'end',
-    '',
-  ].join('\n');
+  cpuMs: Record<string, number | null>;
 }
 
 /** One store's runs: every (sheet, connections) pair, both versions interleaved. */
@@ -128,7 +88,7 @@ async function measureStore(
       log(`\n${store}, ${sheet.rows.toLocaleString('en')} rows, ${connections} connections`);
       const servers: Server[] = [];
       try {
-        const targets: WrkTarget[] = [];
+        const targets: Target[] = [];
         for (const version of versions) {
           const dataDir = join(dir, `run-${n++}`);
           let settings: Record<string, string> = {};
@@ -147,26 +107,16 @@ async function measureStore(
             program: version.program,
           });
           servers.push(server);
-          targets.push({
-            name,
-            server,
-            path: `/api/v1/${id}`,
-            script: postScript(`/api/v1/${id}`),
-          });
+          targets.push(single(server, posting(`/api/v1/${id}`, newRowBody)));
         }
         const plan = { connections, warmupSeconds, runSeconds, runs: rounds };
-        const measured = await measureWithWrk(
-          targets,
-          plan,
-          log,
-          store === 'PostgreSQL' ? database : null,
-        );
+        const measured = await measure(targets, plan, log, database);
         rows.push({
           store,
           rows: sheet.rows,
           connections,
-          runs: new Map(versions.map((v, i) => [v.label, measured[i]?.runs ?? []])),
-          cpuMs: new Map(
+          runs: Object.fromEntries(versions.map((v, i) => [v.label, measured[i]?.runs ?? []])),
+          cpuMs: Object.fromEntries(
             versions.map((v, i) => {
               const m = measured[i];
               if (m === undefined || m.serverCores === null || m.requestsPerSecond === 0) {
@@ -176,7 +126,7 @@ async function measureStore(
               return [v.label, (cores / m.requestsPerSecond) * 1000];
             }),
           ),
-          failures: new Map(
+          failures: Object.fromEntries(
             versions.map((v, i) => {
               const m = measured[i];
               return [v.label, m === undefined ? 0 : m.non2xx + m.errors + m.timeouts];
@@ -204,29 +154,59 @@ function report(rows: DurableWriteRow[], versions: Version[]): string {
     rows.map((row) => {
       const cells = [row.store, `${row.rows.toLocaleString('en')} rows`, String(row.connections)];
       for (const version of versions) {
-        const runs = row.runs.get(version.label) ?? [];
-        const failed = row.failures.get(version.label) ?? 0;
+        const runs = row.runs[version.label] ?? [];
+        const failed = row.failures[version.label] ?? 0;
         cells.push(
           `${formatRate(median(runs))} (${runs.map(formatRate).join(' / ')})${failed > 0 ? ` ${failed} failed` : ''}`,
         );
       }
       for (const version of versions) {
-        const cpu = row.cpuMs.get(version.label);
+        const cpu = row.cpuMs[version.label];
         cells.push(cpu === null || cpu === undefined ? '?' : cpu.toFixed(2));
       }
-      const mine = row.runs.get(after.label) ?? [];
-      const theirs = row.runs.get(before.label) ?? [];
-      const ratios = mine.map((rate, i) => rate / (theirs[i] ?? Number.NaN));
-      cells.push(`${median(ratios).toFixed(2)}x`);
+      cells.push(`${nowOverRelease(row, before, after).toFixed(2)}x`);
       return cells;
     }),
   );
 }
 
-export async function durableWritesCase(database: Database | null): Promise<DurableWriteRow[]> {
-  if (!hasWrk()) throw new Error('the durable-writes case needs wrk (Debian package `wrk`)');
+/** The median over rounds of each round's now ÷ 0.1.0: the two ran one after the other. */
+function nowOverRelease(row: DurableWriteRow, before: Version, after: Version): number {
+  const mine = row.runs[after.label] ?? [];
+  const theirs = row.runs[before.label] ?? [];
+  return median(mine.map((rate, i) => rate / (theirs[i] ?? Number.NaN)));
+}
+
+/** The goal: on SQLite, within 10% of 0.1.0 on both sheets at both concurrencies. */
+function durableTargets(rows: DurableWriteRow[], versions: Version[]): TargetOutcome[] {
+  const [before, after] = versions as [Version, Version];
+  return rows
+    .filter((row) => row.store === 'SQLite')
+    .map((row) => {
+      const failed = (row.failures[before.label] ?? 0) + (row.failures[after.label] ?? 0);
+      return target(
+        `q. durable POST, SQLite, ${row.rows.toLocaleString('en')} rows, ${row.connections} connections: now ÷ ${release.name}`,
+        '>=',
+        0.9,
+        nowOverRelease(row, before, after),
+        'times',
+        {
+          detail: `medians ${formatRate(median(row.runs[after.label] ?? []))} ÷ ${formatRate(median(row.runs[before.label] ?? []))} req/s`,
+          ...(failed > 0 ? { caveat: 'with errors: see case q' } : {}),
+        },
+      );
+    });
+}
+
+export interface DurableWritesResult {
+  rows: DurableWriteRow[];
+  targets: TargetOutcome[];
+}
+
+export async function durableWritesCase(database: Database | null): Promise<DurableWritesResult> {
+  requireWrk();
   const versions: Version[] = [
-    { label: release.name, program: buildRelease() },
+    { label: release.name, program: await buildRelease() },
     {
       label: `now (${git('rev-parse', '--short', 'HEAD')})`,
       program: process.env.BENCH_CURRENT ?? cli,
@@ -237,6 +217,7 @@ export async function durableWritesCase(database: Database | null): Promise<Dura
     const [label = extra, program = ''] = extra.split('=');
     versions.push({ label, program });
   }
+  log(`\nq. durable single-row POSTs, ${release.name} against now`);
   const dir = join(work, 'durable-writes');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
@@ -244,7 +225,7 @@ export async function durableWritesCase(database: Database | null): Promise<Dura
     const rows = await measureStore('SQLite', versions, null, dir);
     if (database !== null)
       rows.push(...(await measureStore('PostgreSQL', versions, database, dir)));
-    print('\n== Durable single-row POST: release 0.1.0 against now ==');
+    print(`\n== q. Durable single-row POST: release ${release.name} against now ==`);
     print(
       `SHEETPORT_SYNC=full (SQLite), PostgreSQL with its defaults; wrk, ${wrkThreads} threads; each pair of servers on fresh`,
     );
@@ -253,7 +234,7 @@ export async function durableWritesCase(database: Database | null): Promise<Dura
     );
     print();
     print(report(rows, versions));
-    return rows;
+    return { rows, targets: durableTargets(rows, versions) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -263,7 +244,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   void (async () => {
     const database = process.env.BENCH_POSTGRES === '0' ? null : await startDatabase();
     try {
-      await durableWritesCase(database);
+      const { targets } = await durableWritesCase(database);
+      print();
+      for (const outcome of targets) print(targetLine(outcome));
     } catch (error) {
       log(
         `durable-writes case failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,

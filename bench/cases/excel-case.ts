@@ -1,17 +1,24 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startGraphEmulator, type RequestRecord } from '../../test/graph-emulator/index.ts';
+import { percentile } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { work } from '../harness/paths.ts';
+import { startEmptySheetport, type Server } from '../harness/servers.ts';
+import { refusalCounts, runWriters, writerColumns, type Sent } from '../harness/writers.ts';
+import { describeExcelPlan, excelLines, excelTargets } from '../reports/excel-report.ts';
+import { targetLine, type TargetOutcome } from '../reports/targets.ts';
+
 /**
- * Case e, Excel: many clients writing to a sheet mirrored from an Excel worksheet, through the
- * Microsoft Graph emulator (in this process) with a per-application throttling limit. Every
- * answer is recorded, and afterwards the worksheet is checked row by row against what was sent
- * and acknowledged: no acknowledged row missing, none twice, none refused but written.
+ * Case p, the Excel variant of case e: many clients writing to a sheet mirrored from an Excel
+ * worksheet, through the Microsoft Graph emulator (in this process) with a per-application
+ * throttling limit. Every answer is recorded, and afterwards the worksheet is checked row by row
+ * against what was sent and acknowledged: no acknowledged row missing, none twice, none refused
+ * but written.
  *
  * Run alone (after `npm run build`): `node --import tsx bench/cases/excel-case.ts [writers]
  * [seconds] [Graph requests per minute] [SHEETPORT_MICROSOFT_WRITES_PER_MINUTE]`.
  */
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startGraphEmulator } from '../../test/graph-emulator/index.ts';
-import { work } from '../paths.ts';
-import { startEmptySheetport, type Server } from '../servers.ts';
 
 export interface ExcelPlan {
   writers: number;
@@ -21,14 +28,18 @@ export interface ExcelPlan {
   requestsPerMinute: number;
   /** SHEETPORT_ variables beyond the connection to the emulator. */
   settings: Record<string, string>;
+  /** Acknowledged API writes per minute to reach. */
+  targetPerMinute: number;
 }
 
 export interface ExcelResult {
   plan: ExcelPlan;
+  /** From the first request to the last answer, in seconds. */
   elapsedSeconds: number;
   requests: number;
   acknowledged: number;
   acknowledgedPerMinute: number;
+  /** Answers other than 201, by status and problem code. */
   refusals: Record<string, number>;
   latency: { p50Ms: number; p99Ms: number; maxMs: number };
   upstream: { requests: number; writes: number; throttled: number; rowsPerWrite: number };
@@ -41,18 +52,9 @@ export interface ExcelResult {
   };
 }
 
-interface Sent {
-  writer: number;
-  seq: number;
-  status: number;
-  code: string | undefined;
-  ms: number;
-}
+const tab = 'Writes';
 
-export async function excelWriteCase(
-  plan: ExcelPlan,
-  log: (line: string) => void,
-): Promise<ExcelResult> {
+export async function excelWriteCase(plan: ExcelPlan): Promise<ExcelResult> {
   const dir = join(work, 'excel');
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
@@ -63,7 +65,7 @@ export async function excelWriteCase(
     const ref = emulator.createWorkbook({
       tenant: app.tenant,
       name: 'Bench.xlsx',
-      worksheets: [{ name: 'Writes', rows: [['writer', 'seq']] }],
+      worksheets: [{ name: tab, rows: [writerColumns] }],
     });
     log('starting sheetport against the Graph emulator');
     server = await startEmptySheetport('sheetport, excel', join(dir, 'sheetport'), {
@@ -78,7 +80,7 @@ export async function excelWriteCase(
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        source: { provider: 'excel', drive: ref.driveId, item: ref.itemId, tab: 'Writes' },
+        source: { provider: 'excel', drive: ref.driveId, item: ref.itemId, tab },
       }),
     });
     if (created.status !== 201) {
@@ -90,12 +92,9 @@ export async function excelWriteCase(
     log(
       `  ${plan.writers} writers for ${plan.seconds} s, Graph limit ${plan.requestsPerMinute}/min`,
     );
-    const start = performance.now();
     const sent = await runWriters(`${server.url}/api/v1/${id}`, plan);
-    const elapsedSeconds = (performance.now() - start) / 1000;
-    const upstream = emulator.requests();
-    const rows = emulator.values(ref, 'Writes').slice(1);
-    return summarize(plan, sent, elapsedSeconds, upstream, rows);
+    const rows = emulator.values(ref, tab).slice(1);
+    return summarize(plan, sent, emulator.requests(), rows);
   } finally {
     await server?.stop();
     await emulator.close();
@@ -103,74 +102,43 @@ export async function excelWriteCase(
   }
 }
 
-async function runWriters(rowsUrl: string, plan: ExcelPlan): Promise<Sent[]> {
-  const sent: Sent[] = [];
-  const stopAt = performance.now() + plan.seconds * 1000;
-  const writer = async (id: number) => {
-    for (let seq = 0; performance.now() < stopAt; seq++) {
-      const began = performance.now();
-      let status = 0;
-      let code: string | undefined;
-      try {
-        const response = await fetch(rowsUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ writer: id, seq }),
-          signal: AbortSignal.timeout(300_000),
-        });
-        const text = await response.text();
-        status = response.status;
-        if (status !== 201) code = (JSON.parse(text) as { code?: string }).code;
-      } catch (error) {
-        code = error instanceof Error ? error.message : String(error);
-      }
-      sent.push({ writer: id, seq, status, code, ms: performance.now() - began });
-    }
-  };
-  await Promise.all(Array.from({ length: plan.writers }, (_, id) => writer(id)));
-  return sent;
-}
-
 function summarize(
   plan: ExcelPlan,
   sent: Sent[],
-  elapsedSeconds: number,
-  upstream: { method: string; status: number; applied: boolean }[],
+  upstream: RequestRecord[],
   rows: (string | number | boolean)[][],
 ): ExcelResult {
   const key = (writer: unknown, seq: unknown) => `${String(writer)}:${String(seq)}`;
   const copies = new Map<string, number>();
-  for (const [writer, seq] of rows)
+  for (const [writer, seq] of rows) {
     copies.set(key(writer, seq), (copies.get(key(writer, seq)) ?? 0) + 1);
+  }
   const acknowledged = sent.filter((s) => s.status === 201);
   const missing = acknowledged.filter((s) => !copies.has(key(s.writer, s.seq))).length;
   const refusedButWritten = sent.filter(
     (s) => s.status !== 201 && s.status !== 0 && copies.has(key(s.writer, s.seq)),
   ).length;
   const duplicated = [...copies.values()].reduce((sum, count) => sum + count - 1, 0);
-  const refusals: Record<string, number> = {};
-  for (const s of sent) {
-    if (s.status === 201) continue;
-    const label = `${s.status} ${s.code ?? ''}`.trim();
-    refusals[label] = (refusals[label] ?? 0) + 1;
-  }
-  const latencies = sent.map((s) => s.ms).sort((a, b) => a - b);
-  const at = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
+  const elapsedSeconds = Math.max(...sent.map((s) => s.endMs)) / 1000;
+  const latencies = sent.map((s) => s.endMs - s.startMs);
   const writes = upstream.filter((r) => r.method === 'PATCH' && r.applied);
   return {
     plan,
-    elapsedSeconds: Math.round(elapsedSeconds * 10) / 10,
+    elapsedSeconds,
     requests: sent.length,
     acknowledged: acknowledged.length,
-    acknowledgedPerMinute: Math.round((acknowledged.length / elapsedSeconds) * 60),
-    refusals,
-    latency: { p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(latencies.at(-1) ?? 0) },
+    acknowledgedPerMinute: (acknowledged.length / elapsedSeconds) * 60,
+    refusals: refusalCounts(sent),
+    latency: {
+      p50Ms: percentile(latencies, 0.5),
+      p99Ms: percentile(latencies, 0.99),
+      maxMs: Math.max(...latencies),
+    },
     upstream: {
       requests: upstream.length,
       writes: writes.length,
       throttled: upstream.filter((r) => r.status === 429).length,
-      rowsPerWrite: writes.length === 0 ? 0 : Math.round((rows.length / writes.length) * 10) / 10,
+      rowsPerWrite: writes.length === 0 ? 0 : rows.length / writes.length,
     },
     verification: {
       rows: rows.length,
@@ -182,13 +150,26 @@ function summarize(
   };
 }
 
+/** The case as `npm run bench` runs it: its table printed, its targets answered. */
+export async function excelCase(
+  plan: ExcelPlan,
+): Promise<ExcelResult & { targets: TargetOutcome[] }> {
+  const title = `p. Excel, the Excel variant of case e: ${plan.writers} writers under a Graph throttling limit`;
+  log(`\n${title}`);
+  const result = await excelWriteCase(plan);
+  print(`\n== ${title} ==`);
+  for (const line of describeExcelPlan(plan)) print(line);
+  print();
+  for (const line of excelLines(result)) print(line);
+  return { ...result, targets: excelTargets(result) };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [writers = 50, seconds = 30, limit = 120, pushes] = process.argv.slice(2).map(Number);
   const settings: Record<string, string> =
     pushes === undefined ? {} : { SHEETPORT_MICROSOFT_WRITES_PER_MINUTE: String(pushes) };
-  const result = await excelWriteCase(
-    { writers, seconds, requestsPerMinute: limit, settings },
-    (line) => console.error(line),
-  );
-  console.log(JSON.stringify(result, null, 2));
+  const plan = { writers, seconds, requestsPerMinute: limit, settings, targetPerMinute: 1200 };
+  const { targets } = await excelCase(plan);
+  print();
+  for (const outcome of targets) print(targetLine(outcome));
 }

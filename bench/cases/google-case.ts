@@ -9,6 +9,7 @@ import {
 import { median, percentile } from '../harness/load.ts';
 import { work } from '../harness/paths.ts';
 import { startEmptySheetport, type Server } from '../harness/servers.ts';
+import { refusalCounts, runWriters, writerColumns, type Sent } from '../harness/writers.ts';
 
 /**
  * Case e: many clients writing to a sheet mirrored from Google Sheets, through the Sheets API
@@ -29,20 +30,7 @@ export interface GooglePlan {
 }
 
 const tab = 'Writes';
-const header = ['writer', 'seq', 'at'];
-
-/** One POST: the row it carried and how it was answered. */
-interface Sent {
-  writer: number;
-  seq: number;
-  at: string;
-  /** The HTTP status, or 0 when no answer came (socket error, timeout). */
-  status: number;
-  /** A problem document's `code`, or the error's message when there was no answer. */
-  code: string | undefined;
-  startMs: number;
-  endMs: number;
-}
+const header = writerColumns;
 
 export interface Verification {
   rowsInSheet: number;
@@ -148,51 +136,6 @@ export async function connect(
   return (JSON.parse(text) as { id: string }).id;
 }
 
-/**
- * `plan.writers` loops, each POSTing one row and waiting for the answer before the next, until
- * `plan.seconds` have passed; resolves when every request has been answered.
- */
-async function runWriters(rowsUrl: string, plan: GooglePlan): Promise<Sent[]> {
-  const sent: Sent[] = [];
-  const start = performance.now();
-  const stopAt = start + plan.seconds * 1000;
-  // Long enough for any wait Sheetport may impose (pacing, then retries); a safety net only.
-  const patienceMs = 300_000;
-  const writer = async (id: number) => {
-    for (let seq = 0; performance.now() < stopAt; seq++) {
-      const at = new Date().toISOString();
-      const startMs = performance.now() - start;
-      let status = 0;
-      let code: string | undefined;
-      try {
-        const response = await fetch(rowsUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ writer: id, seq, at }),
-          signal: AbortSignal.timeout(patienceMs),
-        });
-        const text = await response.text();
-        status = response.status;
-        if (status !== 201) code = problemCode(text);
-      } catch (error) {
-        code = error instanceof Error ? error.message : String(error);
-      }
-      sent.push({ writer: id, seq, at, status, code, startMs, endMs: performance.now() - start });
-    }
-  };
-  await Promise.all(Array.from({ length: plan.writers }, (_, id) => writer(id)));
-  return sent;
-}
-
-export function problemCode(text: string): string | undefined {
-  try {
-    const code = (JSON.parse(text) as { code?: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const key = (writer: unknown, seq: unknown) => `${String(writer)}:${String(seq)}`;
 
 /** Compares the spreadsheet, row by row, with what was sent and how it was answered. */
@@ -244,13 +187,8 @@ function summarize(
   const perMinute = (count: number) => (count / elapsedSeconds) * 60;
   const acknowledged = sent.filter((request) => request.status === 201).length;
   const statuses: Record<string, number> = {};
-  const refusals: Record<string, number> = {};
-  for (const request of sent) {
-    statuses[request.status] = (statuses[request.status] ?? 0) + 1;
-    if (request.status === 201) continue;
-    const label = `${request.status === 0 ? 'no answer' : request.status} ${request.code ?? ''}`;
-    refusals[label.trim()] = (refusals[label.trim()] ?? 0) + 1;
-  }
+  for (const request of sent) statuses[request.status] = (statuses[request.status] ?? 0) + 1;
+  const refusals = refusalCounts(sent);
   const latencies = sent.map((request) => request.endMs - request.startMs);
   const writes = requests.filter((request) => request.kind === 'write');
   const applied = writes.filter((request) => request.status < 400);

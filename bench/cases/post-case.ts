@@ -18,7 +18,7 @@ const newRow = (n: number) => ({
 });
 
 /** `newRow(n)` as wrk's script makes it, for its request number n. */
-const newRowBody: Body = {
+export const newRowBody: Body = {
   format:
     '{"id":%d,"name":"Bench Writer","email":"writer.%d@example.com","age":%d,"city":"Oslo","active":"yes"}',
   values: ['1000000 + n', 'n', '30 + n % 40'],

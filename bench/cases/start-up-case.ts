@@ -1,34 +1,27 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { writeJsonServerDb } from '../harness/data.ts';
+import { median } from '../harness/load.ts';
+import { log, print } from '../harness/output.ts';
+import { cleanEnv, cli, root, work } from '../harness/paths.ts';
+import { freePort } from '../harness/servers.ts';
+import { small } from '../harness/setup.ts';
+import { timeFirstAnswer } from '../harness/start-up.ts';
+import { target, targetLine, type TargetOutcome } from '../reports/targets.ts';
 
 /**
- * Time to the first answer: from spawning a server to its first 200, beside json-server 0.17
- * holding 10,000 rows, in the same run, one start of each in turn. Sheetport is
- * `node dist/cli.js serve` over an empty store with default settings (its log to a file), asked
- * `GET /admin/v1/sheets`; json-server is asked `GET /people/1`. Each is asked every 2 ms from the
- * moment it is spawned. Besides the wall-clock time, the CPU time the server used until then
+ * Case r, time to the first answer: from spawning a server to its first 200, beside json-server
+ * 0.17 holding 10,000 rows (the seeded rows of case b), in the same run, one start of each in
+ * turn. Sheetport is `node dist/cli.js serve` over an empty store with default settings, asked
+ * `GET /admin/v1/sheets`; json-server is asked for its first row. Each is asked every 2 ms from
+ * the moment it is spawned. Besides the wall-clock time, the CPU time the server used until then
  * (user and system, from /proc; null elsewhere), which other work on the machine distorts less.
- * Self-contained: `node --import tsx bench/cases/start-up-case.ts` runs it alone (after
- * `npm run build`); START_UP_RUNS sets the starts of each (7 by default).
+ * Run alone: `node --import tsx bench/cases/start-up-case.ts` (after `npm run build`);
+ * START_UP_RUNS sets the starts of each (7 by default, 3 with BENCH_QUICK=1).
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = join(root, 'dist/cli.js');
 /** What a start of Sheetport should take at most, to its first answer. */
 export const startUpGoalMs = 700;
 
@@ -42,169 +35,98 @@ export interface StartUpResult {
   runs: number;
   sheetport: StartUpTimes;
   jsonServer: StartUpTimes;
+  targets: TargetOutcome[];
 }
 
-export async function startUpCase(runs = 7): Promise<StartUpResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'sheetport-start-up-'));
+export async function startUpCase(runs: number): Promise<StartUpResult> {
+  log('\nr. start-up');
+  const dir = join(work, 'start-up');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
   try {
     const db = join(dir, 'db.json');
-    writeFileSync(db, JSON.stringify({ people: people(10_000) }, null, 2));
+    await writeJsonServerDb(db, small.collection, small.rows, small.seed);
     const jsonServerBin = realpathSync(join(root, 'node_modules/.bin/json-server'));
     const sheetport: StartUpTimes = { name: 'sheetport serve, empty store', wallMs: [], cpuMs: [] };
     const jsonServer: StartUpTimes = { name: 'json-server, 10,000 rows', wallMs: [], cpuMs: [] };
+    const timeoutMs = 60_000;
     for (let run = 0; run < runs; run++) {
-      const data = mkdtempSync(join(dir, 'data-'));
+      const data = join(dir, `data-${run}`);
+      let port = await freePort();
+      const settings = {
+        SHEETPORT_DATA_DIR: data,
+        SHEETPORT_PORT: String(port),
+        SHEETPORT_HOST: '127.0.0.1',
+        SHEETPORT_DEMO: 'false',
+      };
       record(
         sheetport,
-        await timeFirstAnswer(
-          () => [cli, 'serve'],
-          (port) => ({
-            SHEETPORT_DATA_DIR: data,
-            SHEETPORT_PORT: String(port),
-            SHEETPORT_HOST: '127.0.0.1',
-            SHEETPORT_DEMO: 'false',
-          }),
-          '/admin/v1/sheets',
-          join(data, 'server.log'),
-        ),
+        await timeFirstAnswer([cli, 'serve'], cleanEnv(settings), {
+          url: `http://127.0.0.1:${port}/admin/v1/sheets`,
+          timeoutMs,
+        }),
       );
+      port = await freePort();
       record(
         jsonServer,
         await timeFirstAnswer(
-          (port) => [jsonServerBin, '--quiet', '--port', String(port), db],
-          () => ({}),
-          '/people/1',
-          join(dir, 'json-server.log'),
+          [jsonServerBin, '--quiet', '--port', String(port), db],
+          cleanEnv({}),
+          { url: `http://127.0.0.1:${port}/${small.collection}/1`, timeoutMs },
         ),
       );
     }
-    return { runs, sheetport, jsonServer };
+    const result = { runs, sheetport, jsonServer };
+    for (const line of startUpLines(result)) print(line);
+    return { ...result, targets: startUpTargets(result) };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
-function record(times: StartUpTimes, { wallMs, cpuMs }: { wallMs: number; cpuMs: number | null }) {
-  times.wallMs.push(wallMs);
+function record(
+  times: StartUpTimes,
+  { readyMs, cpuMs }: { readyMs: number; cpuMs: number | null },
+) {
+  times.wallMs.push(readyMs);
   times.cpuMs.push(cpuMs);
 }
 
-async function timeFirstAnswer(
-  args: (port: number) => string[],
-  env: (port: number) => Record<string, string>,
-  path: string,
-  logFile: string,
-): Promise<{ wallMs: number; cpuMs: number | null }> {
-  const port = await freePort();
-  writeFileSync(logFile, '');
-  const log = openSync(logFile, 'a');
-  const started = performance.now();
-  const child = spawn(process.execPath, args(port), {
-    env: { ...withoutSheetportSettings(), ...env(port) },
-    cwd: root,
-    stdio: ['ignore', log, log],
-  });
-  try {
-    const deadline = started + 60_000;
-    while (performance.now() < deadline) {
-      if (child.exitCode !== null) {
-        throw new Error(`exited with ${child.exitCode}: ${readFileSync(logFile, 'utf8')}`);
-      }
-      if ((await status(`http://127.0.0.1:${port}${path}`)) === 200) {
-        return { wallMs: performance.now() - started, cpuMs: cpuMs(child.pid) };
-      }
-      await sleep(2);
-    }
-    throw new Error(`no 200 within 60 s: ${readFileSync(logFile, 'utf8')}`);
-  } finally {
-    closeSync(log);
-    if (child.exitCode === null) {
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    }
-  }
+function startUpTargets(result: Omit<StartUpResult, 'targets'>): TargetOutcome[] {
+  const sheetportMs = median(result.sheetport.wallMs);
+  const ratio = sheetportMs / median(result.jsonServer.wallMs);
+  return [
+    target(
+      `r. start-up of sheetport serve to its first 200, median of ${result.runs}`,
+      '<=',
+      startUpGoalMs,
+      sheetportMs,
+      'ms',
+      { detail: `${ratio.toFixed(2)}x json-server's with 10,000 rows` },
+    ),
+  ];
 }
 
-function withoutSheetportSettings(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('SHEETPORT_')),
-  );
-}
-
-/** CPU time, user and system, a process has used so far (Linux: USER_HZ is 100). */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-function status(url: string): Promise<number> {
-  return new Promise((resolve) => {
-    const call = request(url, { agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', () => resolve(0));
-    });
-    call.on('error', () => resolve(0));
-    call.end();
-  });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-function people(count: number) {
-  const cities = ['Paris', 'Lyon', 'Nantes', 'Lille', 'Nice'];
-  return Array.from({ length: count }, (_, i) => ({
-    id: i + 1,
-    name: `Person ${i + 1}`,
-    email: `person${i + 1}@example.com`,
-    age: 18 + (i % 60),
-    city: cities[i % cities.length],
-  }));
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-/** The result as lines of text: medians, ratios, the goal, and every start. */
-export function startUpLines(result: StartUpResult): string[] {
+/** The result as lines of text: medians, the ratio, and every start. */
+function startUpLines(result: Omit<StartUpResult, 'targets'>): string[] {
   const line = (times: StartUpTimes) => {
     const cpu = times.cpuMs.filter((ms): ms is number => ms !== null);
     return `${times.name.padEnd(30)} median ${median(times.wallMs).toFixed(0).padStart(5)} ms wall, ${
       cpu.length === 0 ? 'n/a' : `${median(cpu).toFixed(0)} ms`
     } CPU   (runs: ${times.wallMs.map((ms) => ms.toFixed(0)).join(' ')})`;
   };
-  const sheetportMs = median(result.sheetport.wallMs);
-  const ratio = sheetportMs / median(result.jsonServer.wallMs);
+  const ratio = median(result.sheetport.wallMs) / median(result.jsonServer.wallMs);
   return [
-    `-- start-up: spawn to first 200, median of ${result.runs} starts each, in turn --`,
+    `\n== r. Start-up: spawn to first 200, median of ${result.runs} starts each, in turn ==`,
     line(result.sheetport),
     line(result.jsonServer),
-    `sheetport / json-server: ${ratio.toFixed(2)}x; goal ${startUpGoalMs} ms: ${
-      sheetportMs <= startUpGoalMs ? 'met' : 'NOT met'
-    }`,
+    `sheetport / json-server: ${ratio.toFixed(2)}x; goal ${startUpGoalMs} ms`,
   ];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const runs = Number(process.env.START_UP_RUNS ?? 7);
-  const result = await startUpCase(runs);
-  process.stdout.write(`${startUpLines(result).join('\n')}\n`);
+  const runs = Number(process.env.START_UP_RUNS ?? (process.env.BENCH_QUICK === '1' ? 3 : 7));
+  const { targets } = await startUpCase(runs);
+  print();
+  for (const outcome of targets) print(targetLine(outcome));
 }

@@ -13,6 +13,8 @@ export const benchCases = [
   { letter: 'd', name: 'import', postgres: false },
   { letter: 'i', name: 'stream', postgres: true },
   { letter: 'e', name: 'google', postgres: false },
+  // The Excel variant of case e.
+  { letter: 'p', name: 'excel', postgres: false },
   { letter: 'f', name: 'scaleout', postgres: true },
   { letter: 'j', name: 'sheets', postgres: true },
   { letter: 'k', name: 'chaos', postgres: true },
@@ -20,6 +22,8 @@ export const benchCases = [
   // Case m measures SQLite alone where PostgreSQL is not started for another case.
   { letter: 'm', name: 'outbox', postgres: true },
   { letter: 'o', name: 'watch', postgres: false },
+  { letter: 'q', name: 'durable', postgres: true },
+  { letter: 'r', name: 'startup', postgres: false },
 ] as const satisfies readonly { letter: string; name: string; postgres: boolean }[];
 
 export type CaseName = (typeof benchCases)[number]['name'];

@@ -122,7 +122,8 @@ function memory(pid: number | undefined): { anon: number; file: number } | null 
 /** Clock ticks per second of /proc/<pid>/stat: USER_HZ, 100 on every Linux in use. */
 const ticksPerSecond = 100;
 
-function cpuSeconds(pid: number | undefined): number | null {
+/** CPU time a process has used so far, user and system, in seconds (Linux only; else null). */
+export function cpuSeconds(pid: number | undefined): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces.
