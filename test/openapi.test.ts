@@ -168,3 +168,35 @@ test('the upload form is documented beside the JSON bodies of POST /admin/v1/she
   ]);
   assert.equal(form.schema.properties.file?.format, 'binary');
 });
+
+test('the document describes the source of each provider: in the body that connects a sheet, and in the sheet as described', async (t) => {
+  const { url } = await build(t);
+  const doc = (await call(`${url}/openapi.json`)).body as {
+    paths: Record<string, { post?: { requestBody: { content: Record<string, unknown> } } }>;
+    components: { schemas: Record<string, unknown> };
+  };
+  /** The property names of every object schema under `node` whose `provider` is `name`. */
+  const shapes = (node: unknown, name: string): string[][] => {
+    if (typeof node !== 'object' || node === null) return [];
+    const found = Object.values(node).flatMap((child) => shapes(child, name));
+    const properties = (
+      node as { properties?: Record<string, { const?: unknown; enum?: unknown[] }> }
+    ).properties;
+    const provider = properties?.['provider'];
+    // A literal is written `const`, or as a one-value `enum`.
+    if (provider !== undefined && (provider.const ?? provider.enum?.[0]) === name)
+      found.push(Object.keys(properties ?? {}).sort());
+    return found;
+  };
+  const body = doc.paths['/admin/v1/sheets']?.post?.requestBody.content['application/json'];
+  assert.deepEqual(shapes(body, 'excel'), [['drive', 'item', 'link', 'provider', 'tab']]);
+  assert.deepEqual(shapes(body, 'google'), [['provider', 'spreadsheetId', 'tab']]);
+  const described = shapes(doc.components.schemas, 'excel');
+  assert.ok(
+    described.some((keys) =>
+      ['drive', 'item', 'tab', 'worksheetId'].every((key) => keys.includes(key)),
+    ),
+    `a stored Excel source in the sheet's description: ${JSON.stringify(described)}`,
+  );
+  assert.ok(shapes(doc.components.schemas, 'google').length > 0);
+});
