@@ -287,9 +287,9 @@ function loadTargets(load: {
   if (load.getAll !== undefined) {
     const { measurements: m } = load.getAll;
     const goals: [string, number][] = [
-      ['sheetport', 10],
+      ['sheetport', 25],
       ['sheetport, PostgreSQL', 10],
-      ['sheetport, cache off', 10],
+      ['sheetport, cache off', 25],
       ['sheetport, PostgreSQL, cache off', 5],
     ];
     for (const [subject, goal] of goals) {
@@ -306,7 +306,7 @@ function loadTargets(load: {
   if (load.mixed !== undefined) {
     for (const subject of ['sheetport', 'sheetport, PostgreSQL']) {
       const what = `g. 9 GETs of all rows per POST, cache on: ${subject} ÷ json-server`;
-      outcomes.push(rateTarget(what, load.mixed.measurements, subject, 'json-server', 20, 'times'));
+      outcomes.push(rateTarget(what, load.mixed.measurements, subject, 'json-server', 50, 'times'));
     }
     for (const { name, check } of load.mixed.checks) {
       outcomes.push(
