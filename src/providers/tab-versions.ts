@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Cell } from '../cells/cell.ts';
 import type { SheetSource } from '../model/sheet.ts';
+import type { ProviderTable, TabCheck } from './provider.ts';
+import { sameHeader, sameRows } from './provider-table.ts';
 
 /**
  * The spreadsheet's version (Drive's `version`, Graph's `cTag`) at which each tab was last read, with a digest of what the read
@@ -25,6 +27,26 @@ export class TabVersions<Source extends SheetSource> {
   unchanged(source: Source, version: string | null, copy: Contents): boolean {
     const known = this.#known.get(this.keyOf(source));
     return version !== null && known?.version === version && known.digest === digestOf(copy);
+  }
+
+  /**
+   * The check before a push (`SheetProvider.changedSince`): unchanged when the version says so,
+   * else the tab as `read` finds it, compared with the copy and recorded at `version`.
+   */
+  async check(
+    source: Source,
+    version: string | null,
+    copy: Contents,
+    read: () => Promise<ProviderTable>,
+  ): Promise<TabCheck> {
+    if (this.unchanged(source, version, copy)) return { changed: false };
+    const table = await read();
+    this.read(source, version, table);
+    const same =
+      sameHeader(table.columns, copy.columns) &&
+      sameRows(table.rows, copy.rows) &&
+      JSON.stringify(table.source) === JSON.stringify(copy.source);
+    return same ? { changed: false, pushTags: table.pushTags } : { changed: true, table };
   }
 
   /** Forgets the tab's record: a push moves the version, and the next check reads. */

@@ -5,7 +5,6 @@ import type { EveryTab } from '../../files/every-tab.ts';
 import { readEveryTab } from '../../files/every-tab.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
 import type { ProviderTable, Push, PushOutcome, TabCheck, UpstreamEvent } from '../provider.ts';
-import { sameHeader, sameRows } from '../provider-table.ts';
 import {
   countedRead,
   defaultRetryPolicy,
@@ -197,16 +196,9 @@ export class ExcelProvider implements LiveProvider {
   ): Promise<TabCheck> {
     const excel = excelSource(sheet.source);
     const version = await this.probe(excel);
-    if (this.#versions.unchanged(excel, version, { ...copy, source: sheet.source })) {
-      return { changed: false };
-    }
-    const table = await this.#readTab(excel, deadline);
-    this.#versions.read(excel, version, table);
-    const same =
-      sameHeader(table.columns, copy.columns) &&
-      sameRows(table.rows, copy.rows) &&
-      JSON.stringify(table.source) === JSON.stringify(sheet.source);
-    return same ? { changed: false, pushTags: table.pushTags } : { changed: true, table };
+    return this.#versions.check(excel, version, { ...copy, source: sheet.source }, () =>
+      this.#readTab(excel, deadline),
+    );
   }
 
   async push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome> {

@@ -176,15 +176,9 @@ export class GoogleProvider implements LiveProvider {
     // One small Drive request when nothing changed since the tab was last read.
     const google = googleSource(sheet.source);
     const version = await this.#version(google);
-    const contents = { ...copy, source: sheet.source };
-    if (this.#versions.unchanged(google, version, contents)) return { changed: false };
-    const table = await this.#readRenamed(google, deadline);
-    this.#versions.read(google, version, table);
-    const same =
-      sameHeader(table.columns, copy.columns) &&
-      sameRows(table.rows, copy.rows) &&
-      JSON.stringify(table.source) === JSON.stringify(sheet.source);
-    return same ? { changed: false, pushTags: table.pushTags } : { changed: true, table };
+    return this.#versions.check(google, version, { ...copy, source: sheet.source }, () =>
+      this.#readRenamed(google, deadline),
+    );
   }
 
   /**
