@@ -42,6 +42,8 @@ export async function openConsole(
   browser: Browser,
   url: string,
   viewport = desktop,
+  /** Runs before the console loads, e.g. to route some of its requests. */
+  beforeOpen?: (page: Page) => Promise<void>,
 ): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
@@ -58,6 +60,7 @@ export async function openConsole(
     await context.close();
     if (errors.length > 0) throw new Error(`The page logged errors:\n${errors.join('\n')}`);
   });
+  await beforeOpen?.(page);
   await page.goto(url);
   return page;
 }
