@@ -29,8 +29,12 @@ const usage = `Usage:
 `;
 
 async function main(argv: string[]): Promise<number> {
+  // A sheet id may begin with "-" (it is base64url), and `export` takes no options: its
+  // arguments are all positional, as if they followed "--".
+  const args =
+    argv[0] === 'export' ? ['export', '--', ...argv.slice(1).filter((arg) => arg !== '--')] : argv;
   const { positionals, values } = parseArgs({
-    args: argv,
+    args,
     allowPositionals: true,
     options: {
       name: { type: 'string' },

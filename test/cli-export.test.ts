@@ -73,6 +73,10 @@ test('`sheetport export` refuses an unknown sheet and a file type it cannot writ
   const unknown = await runCli(['export', 'nosuchsheet', join(dir, 'x.csv')], env);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /No sheet with id "nosuchsheet"/);
+  // Sheet ids are base64url: one may begin with "-", and is still an id, not an option.
+  const dashed = await runCli(['export', '-sNoSuchSheet', join(dir, 'x.csv')], env);
+  assert.equal(dashed.code, 1);
+  assert.match(dashed.stderr, /No sheet with id "-sNoSuchSheet"/);
   const url = await serve(t, env);
   const id = await createSheet(url, [{ item: 'pen', qty: 1, paid: true }]);
   const wrongType = await runCli(['export', id, join(dir, 'x.json')], env);
