@@ -5,25 +5,60 @@ import { runImport } from './harness/cli-import.ts';
 import { profileLines, summarizeProfile, type ProfileSummary } from './harness/cpu-profile.ts';
 import { writeCsv } from './harness/data.ts';
 import { measure, single, type Measurement } from './harness/load.ts';
-import { numbered } from './harness/wrk-scripts.ts';
+import { numbered, posting, type Script } from './harness/wrk-scripts.ts';
 import { log, print } from './harness/output.ts';
 import { cli, git, work } from './harness/paths.ts';
 import { buildRelease, release } from './harness/release.ts';
 import { formatRate } from './reports/report.ts';
 import { startSheetport } from './harness/servers.ts';
 import { small } from './harness/setup.ts';
+import { newRowBody } from './cases/post-case.ts';
 
 /**
- * `npm run bench:profile`: where an uncached read of a whole 10,000-row sheet spends its CPU, in
- * release 0.1.0 ("before") and in the code as it is ("after"). Each runs under
- * `node --cpu-prof` on its own import of the same rows, is asked GET all rows with the read cache
- * off for about 10 s, and is stopped with SIGINT, which writes the profile; each profile is then
- * summed into self time per group of functions and per function.
+ * `npm run bench:profile`: where the server spends its CPU, in release 0.1.0 ("before") and in the
+ * code as it is ("after"), for one of two workloads. `BENCH_PROFILE=read` (the default): an
+ * uncached read of a whole 10,000-row sheet, over 10 connections. `BENCH_PROFILE=write`: durable
+ * single-row POSTs (`SHEETPORT_SYNC=full`, as case q) to the same sheet, over 16 connections.
+ * Each version runs under `node --cpu-prof` on its own import of the same rows, is loaded for
+ * about 10 s, and is stopped with SIGINT, which writes the profile; each profile is then summed
+ * into self time per group of functions and per function.
  * 0.1.0 is exported from git (b90eb11) into the system's temporary directory, outside the
  * repository, and built there once with this checkout's node_modules; later runs reuse it.
  * The summaries are also saved in bench/.work/profile.json.
  */
 const seconds = process.env.BENCH_QUICK === '1' ? 4 : 10;
+
+interface Workload {
+  title: string;
+  description: string;
+  connections: number;
+  settings: Record<string, string>;
+  script(path: string): Script;
+}
+
+const workloads: Record<string, Workload> = {
+  read: {
+    title: 'an uncached read of all 10,000 rows',
+    description: `GET /api/v1/<id>?_limit=10001+n, a new n each time (SHEETPORT_CACHE_SIZE=0), by wrk over 10 connections`,
+    connections: 10,
+    settings: { SHEETPORT_CACHE_SIZE: '0' },
+    // A limit of its own for each request, above the row count: the same rows, never cached.
+    script: (path) => numbered(`${path}?_limit=`, small.rows + 1),
+  },
+  write: {
+    title: 'durable single-row POSTs to a 10,000-row sheet',
+    description: `POST /api/v1/<id> with one new row each (SHEETPORT_SYNC=full), by wrk over 16 connections`,
+    connections: 16,
+    settings: {},
+    script: (path) => posting(path, newRowBody),
+  },
+};
+const workloadName = process.env.BENCH_PROFILE ?? 'read';
+const chosen = workloads[workloadName];
+if (chosen === undefined) {
+  throw new Error(`BENCH_PROFILE=${workloadName}: choose ${Object.keys(workloads).join(' or ')}`);
+}
+const workload: Workload = chosen;
 
 interface Version {
   label: string;
@@ -42,13 +77,10 @@ async function profile(version: Version, csv: string, dir: string): Promise<Prof
   const profileDir = join(dir, `${version.label}-profile`);
   await mkdir(profileDir, { recursive: true });
   const imported = await runImport(dataDir, csv, small.collection, {}, version.program);
-  const server = await startSheetport(
-    version.label,
-    dataDir,
-    imported.id,
-    { SHEETPORT_CACHE_SIZE: '0' },
-    { program: version.program, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] },
-  );
+  const server = await startSheetport(version.label, dataDir, imported.id, workload.settings, {
+    program: version.program,
+    nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+  });
   let measurement: Measurement | undefined;
   let fromUs = 0;
   let toUs = 0;
@@ -58,11 +90,14 @@ async function profile(version: Version, csv: string, dir: string): Promise<Prof
       [`${server.url}${path}`, `${server.url}${path}?_limit=${small.rows + 1}`],
       small.rows,
     );
-    const plan = { connections: 10, warmupSeconds: 1, runSeconds: seconds, runs: 1 };
-    // A limit of its own for each request, above the row count: the same rows, never cached.
-    const uncached = numbered(`${path}?_limit=`, small.rows + 1);
+    const plan = {
+      connections: workload.connections,
+      warmupSeconds: 1,
+      runSeconds: seconds,
+      runs: 1,
+    };
     fromUs = microseconds();
-    [measurement] = await measure([single(server, uncached)], plan, log);
+    [measurement] = await measure([single(server, workload.script(path))], plan, log);
     toUs = microseconds();
   } finally {
     await server.stop('SIGINT');
@@ -88,13 +123,11 @@ async function main(): Promise<void> {
     ];
     const profiled: Profiled[] = [];
     for (const version of versions) profiled.push(await profile(version, csv, dir));
-    print('== CPU profile of an uncached read of all 10,000 rows ==');
+    print(`== CPU profile of ${workload.title} ==`);
     print(
-      `Each server (node --cpu-prof, SHEETPORT_CACHE_SIZE=0, otherwise the bench's settings) on its own import of the`,
+      `Each server (node --cpu-prof, otherwise the bench's settings) on its own import of the rows of case b (seed 2),`,
     );
-    print(
-      `rows of case b (seed 2), asked GET /api/v1/<id>?_limit=10001+n, a new n each time, by wrk over 10 connections for ${seconds} s after 1 s`,
-    );
+    print(`asked ${workload.description} for ${seconds} s after 1 s`);
     print(
       'of warm-up, then stopped with SIGINT. Self time is what a function spent in its own code; the summary keeps',
     );

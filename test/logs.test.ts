@@ -177,3 +177,42 @@ test('at debug a line is written as each request arrives too, with the same requ
     ],
   );
 });
+
+test('the line of a request answered is the line pino would write: its fields, in its order', async (t) => {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const { url, app } = await build(t, { adminToken, logger: { level: 'debug', stream } });
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    headers: admin,
+    body: { name: 'logged', columns: ['a'] },
+  });
+  const sheetId = (created.body as { id: string }).id;
+  assert.equal((await call(`${url}/api/v1/${sheetId}?a=x`, { headers: admin })).status, 200);
+  for (
+    let turn = 0;
+    turn < 100 && lines.filter((l) => l.includes('completed')).length < 2;
+    turn++
+  ) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const [arrived, completed] = lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.sheetId === sheetId);
+  assert.ok(arrived !== undefined && completed !== undefined);
+  // pino wrote the first; the second, joined by hand, must read the same wherever they overlap.
+  const asIs = app.log.child({}, { serializers: { req: (req: unknown) => req } });
+  asIs.info(
+    { reqId: completed.reqId, sheetId, req: completed.req, res: completed.res, responseTime: 1.5 },
+    'request completed',
+  );
+  const byPino = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(completed), Object.keys(byPino));
+  assert.deepEqual(
+    { ...completed, time: 0, responseTime: 0 },
+    { ...byPino, time: 0, responseTime: 0 },
+  );
+  assert.deepEqual(completed.req, arrived.req);
+  assert.equal(typeof completed.responseTime, 'number');
+  assert.equal(completed.level, 30);
+});

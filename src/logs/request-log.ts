@@ -5,7 +5,7 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { destination } from 'pino';
+import { destination, symbols } from 'pino';
 import { redacted, redactKeys, redactUrl } from './redact-url.ts';
 
 export interface LogSettings {
@@ -133,23 +133,53 @@ export class RequestLog extends LogController {
     const log = request.log;
     const failed = error !== null && error !== undefined;
     if ((levelValues[log.level] ?? 0) > (failed ? 50 : 30)) return;
-    const line = {
-      ...describedRequest(request),
-      res: { statusCode: reply.statusCode },
-      responseTime: reply.elapsedTime,
-    };
-    if (failed) log.error({ ...line, err: error }, 'request errored');
-    else log.info(line, 'request completed');
+    if (failed) {
+      const line = { ...describedRequest(request), res: { statusCode: reply.statusCode } };
+      log.error({ ...line, responseTime: reply.elapsedTime, err: error }, 'request errored');
+    } else if (!writeCompleted(log, request, reply)) {
+      const line = { ...describedRequest(request), res: { statusCode: reply.statusCode } };
+      log.info({ ...line, responseTime: reply.elapsedTime }, 'request completed');
+    }
   }
+}
+
+/**
+ * The line of a request answered, the one line every request writes: the same JSON line pino
+ * would make of `log.info({ reqId, sheetId, req, res, responseTime }, 'request completed')` with
+ * the options above (pino's default fields and formatters), joined here and handed to the
+ * logger's stream. pino's general path (a serializer looked up and a value stringified for each
+ * field) cost as much as a third of a cached read. False for a logger that is not pino's.
+ */
+function writeCompleted(
+  log: FastifyBaseLogger,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): boolean {
+  const pinoLog = log as unknown as Record<symbol, unknown>;
+  const stream = pinoLog[symbols.streamSym] as { write(line: string): void } | undefined;
+  const chindings = pinoLog[symbols.chindingsSym];
+  if (stream === undefined || typeof chindings !== 'string') return false;
+  const sheetId = sheetIdOf(request);
+  stream.write(
+    `{"level":30,"time":${Date.now()}${chindings}` +
+      `,"reqId":${JSON.stringify(request.id)}` +
+      (sheetId === null ? '' : `,"sheetId":${JSON.stringify(sheetId)}`) +
+      `,"req":${JSON.stringify(describeRequest(request))}` +
+      `,"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime}` +
+      `,"msg":"request completed"}\n`,
+  );
+  return true;
+}
+
+/** The sheet id a request names (row and management routes), keys in it replaced. */
+function sheetIdOf(request: FastifyRequest): string | null {
+  const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
+  // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
+  return typeof sheetId === 'string' ? redactKeys(sheetId) : null;
 }
 
 /** A request's id, the sheet it names, and the request itself (see `describeRequest`). */
 function describedRequest(request: FastifyRequest) {
-  const sheetId = (request.params as { sheetId?: unknown } | null)?.sheetId;
-  return {
-    reqId: request.id,
-    // A key sent where the sheet id goes (`/api/v1/<key>`) is a secret all the same.
-    ...(typeof sheetId === 'string' ? { sheetId: redactKeys(sheetId) } : {}),
-    req: request,
-  };
+  const sheetId = sheetIdOf(request);
+  return { reqId: request.id, ...(sheetId === null ? {} : { sheetId }), req: request };
 }
