@@ -151,7 +151,7 @@ async function withStore(config: Config, work: (store: SheetStore) => Promise<vo
   try {
     await work(store);
   } finally {
-    await store.close();
+    await store.database.close();
   }
 }
 

@@ -40,7 +40,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       store,
       providers,
       // The store opens once its migrations are done, so an answer means both.
-      readiness: () => store.ping(),
+      readiness: () => store.database.ping(),
       shutdown: shutdown.signal,
       stopWrites: stopWrites.signal,
     },
@@ -64,7 +64,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       ...(config.watch === null ? {} : { watch: { intervalMs: config.watch.intervalMs } }),
     },
   );
-  app.addHook('onClose', () => store.close());
+  app.addHook('onClose', () => store.database.close());
   if (config.adminToken === undefined) {
     app.log.warn(
       'SHEETPORT_ADMIN_TOKEN is not set: listening on loopback only, and every local caller is the administrator. Set it before exposing the server.',

@@ -70,7 +70,7 @@ async function keptToken(dataDir: string): Promise<string | null> {
   try {
     return (await store.credentials.get('microsoft'))?.refreshToken ?? null;
   } finally {
-    await store.close();
+    await store.database.close();
   }
 }
 

@@ -71,7 +71,7 @@ async function legacyCopy(
     remove = () => query(admin, `DROP DATABASE ${database} WITH (FORCE)`);
   }
   t.after(async () => {
-    for (const store of opened) await store.close();
+    for (const store of opened) await store.database.close();
     await remove();
   });
   return async (indexThreshold) => {

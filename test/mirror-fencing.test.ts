@@ -94,13 +94,13 @@ test(
     const { store, env, dispose } = await openTestStore();
     t.after(dispose);
     const url = env.SHEETPORT_DATABASE_URL ?? '';
-    await store.withSheetLock('s', async (lock) => {
+    await store.database.withSheetLock('s', async (lock) => {
       await lock.verify();
       assert.equal(await dropLockConnection(url), 1);
       await assert.rejects(lock.verify(), LockLost);
       assert.ok(lock.signal.aborted);
     });
-    assert.equal(await store.withSheetLock('s', async () => 'taken'), 'taken');
+    assert.equal(await store.database.withSheetLock('s', async () => 'taken'), 'taken');
   },
 );
 

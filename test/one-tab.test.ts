@@ -97,7 +97,7 @@ test(
     const secondUrl = await second.listen({ host: '127.0.0.1', port: 0 });
     t.after(async () => {
       await second.close();
-      await store.close();
+      await store.database.close();
     });
     for (let round = 0; round < 3; round++) {
       const tab = round === 0 ? 'People' : 'Other';

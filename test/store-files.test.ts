@@ -31,14 +31,14 @@ test('the SQLite data directory is made 0700 and the database, -wal and -shm fil
     );
     assert.deepEqual(modes, ['700', '700', '600', '600', '600']);
   } finally {
-    await store.close();
+    await store.database.close();
   }
 });
 
 test('a store left readable by an older version is narrowed to 0600 when opened', async (t) => {
   const dir = await scratch(t);
   const path = join(dir, 'sheetport.db');
-  await openSqliteStore({ path, synchronous: 'full' }).close();
+  await openSqliteStore({ path, synchronous: 'full' }).database.close();
   for (const file of [path, `${path}-shm`]) {
     await writeFile(file, '', { flag: 'a' });
     await chmod(file, 0o644);
@@ -47,13 +47,13 @@ test('a store left readable by an older version is narrowed to 0600 when opened'
   try {
     assert.deepEqual(await Promise.all([path, `${path}-shm`].map(modeOf)), ['600', '600']);
   } finally {
-    await store.close();
+    await store.database.close();
   }
 });
 
 test('`sheetport backup` writes a copy readable by its owner only', async (t) => {
   const dir = await scratch(t);
-  await openSqliteStore({ path: join(dir, 'sheetport.db'), synchronous: 'full' }).close();
+  await openSqliteStore({ path: join(dir, 'sheetport.db'), synchronous: 'full' }).database.close();
   const copy = join(dir, 'copy.db');
   const backup = await runCli(['backup', copy], { SHEETPORT_DATA_DIR: dir });
   assert.equal(backup.code, 0, backup.stderr);

@@ -38,7 +38,7 @@ export async function registerRateLimits(
   store: SheetStore,
   options: RateLimitOptions,
 ): Promise<KeyLimit> {
-  const countHit = store.countHit?.bind(store);
+  const countHit = store.database.countHit?.bind(store.database);
   const shared =
     countHit === undefined
       ? {}

@@ -18,7 +18,7 @@ export function registerMetrics(
   access: AccessControl,
 ): Metrics {
   const metrics = new Metrics({
-    connections: () => deps.store.connections(),
+    connections: () => deps.store.database.connections(),
     webhookBacklog: () => deps.store.webhookBacklog(),
   });
   for (const [name, provider] of deps.providers.configured()) {

@@ -50,7 +50,7 @@ export class MirrorWritePath implements WritePath {
     { firstArrival }: { firstArrival: number },
   ): Promise<CommitResult[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
-    return this.store.withSheetLock(stale.id, (lock) =>
+    return this.store.database.withSheetLock(stale.id, (lock) =>
       this.#commit(stale, writes, deadline, lock),
     );
   }

@@ -45,7 +45,7 @@ export class SheetMirror {
     if (refresh === undefined) {
       refresh = this.turns
         .takeTurn(sheet.id, () =>
-          this.store.withSheetLock(sheet.id, () => this.refreshIfStale(sheet.id)),
+          this.store.database.withSheetLock(sheet.id, () => this.refreshIfStale(sheet.id)),
         )
         .finally(() => this.#inFlight.delete(sheet.id));
       this.#inFlight.set(sheet.id, refresh);
@@ -56,7 +56,7 @@ export class SheetMirror {
   /** Re-reads now, whatever the window. */
   refresh(sheetId: string): Promise<Sheet> {
     return this.turns.takeTurn(sheetId, () =>
-      this.store.withSheetLock(sheetId, () => this.#reread(sheetId)),
+      this.store.database.withSheetLock(sheetId, () => this.#reread(sheetId)),
     );
   }
 

@@ -173,7 +173,7 @@ export class Sheets {
   ): Promise<T> {
     const lock = `${provider}-spreadsheet:${document}`;
     return this.#queue.takeTurn(lock, () =>
-      this.#store.withSheetLock(lock, async () => {
+      this.#store.database.withSheetLock(lock, async () => {
         const connected = new Map<string, Sheet>();
         for (const sheet of await this.#store.listSheets()) {
           const tab =

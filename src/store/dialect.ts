@@ -8,10 +8,10 @@ import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
 import type {
   ApiKeyRecord,
-  ConnectionCounts,
   DeliveryRecord,
   HeldLock,
   KeyId,
+  StoreDatabase,
   WebhookProgress,
   WebhookRecord,
 } from './store.ts';
@@ -79,7 +79,7 @@ export interface Snapshot {
  * positions, versions, serialised rows, the cell index's contents, migrations' order) is the
  * engine's, written once in `row-store.ts`. Statements return `DbWork` for a unit to `yield*`.
  */
-export interface Dialect {
+export interface Dialect extends StoreDatabase {
   /** One process owns the store, so sheets may be kept in memory between requests. */
   readonly ownsStore: boolean;
 
@@ -92,15 +92,6 @@ export interface Dialect {
   snapshot(): Promise<Snapshot>;
   /** Runs work in one transaction that is durable once the promise resolves. */
   write<T>(work: () => DbWork<T>): Promise<T>;
-  /**
-   * Runs `work` holding the sheet's lock, which servers sharing the store take in turn; for
-   * work spanning several units, such as a write that goes to a provider first.
-   */
-  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
-  /** Resolves when the database answers. */
-  ping(): Promise<void>;
-  connections(): ConnectionCounts | null;
-  close(): Promise<void>;
 
   // Sheets
   sheetById(id: string, lock?: boolean): DbWork<SheetRecord | null>;
@@ -266,6 +257,4 @@ export interface Dialect {
   deleteKey(sheetId: string, id: string): DbWork<boolean>;
   /** Provider credentials the server keeps, such as a Microsoft sign-in's refresh token. */
   readonly credentials: CredentialStatements;
-  /** Counts a request against a rate limit shared by every server; absent for one server. */
-  countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
 }

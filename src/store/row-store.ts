@@ -34,13 +34,11 @@ import type {
   ApiKeyRecord,
   CellRows,
   ChangeSource,
-  ConnectionCounts,
   DeliveryRecord,
   HeldKey,
   KeyClaim,
   KeyId,
   KeyOutcome,
-  HeldLock,
   NewSheet,
   MirrorWrite,
   PushedKey,
@@ -50,6 +48,7 @@ import type {
   RowEvent,
   SheetChanges,
   SheetStore,
+  StoreDatabase,
   WebhookProgress,
   WebhookRecord,
   WriteRequest,
@@ -100,9 +99,12 @@ export class RowStore implements SheetStore {
   /** Sheets by id otherwise, asked of the database in batches (see sheet-lookups.ts). */
   readonly #lookups: SheetLookups;
   readonly credentials: CredentialStore;
+  /** The dialect itself answers for the database: its locks, counts, health, pool and end. */
+  readonly database: StoreDatabase;
 
   constructor(dialect: Dialect, options: RowStoreOptions = {}) {
     this.#db = dialect;
+    this.database = dialect;
     this.credentials = new CredentialStore(dialect);
     this.#indexThreshold = options.indexThreshold ?? 64;
     this.#pieceCells = options.pieceCells ?? defaultPieceCells;
@@ -638,10 +640,6 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => this.#db.releaseFlag(name));
   }
 
-  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return this.#db.withSheetLock(sheetId, work);
-  }
-
   createKey(key: ApiKeyRecord): Promise<void> {
     return this.#db.write(() => this.#db.insertKey(key));
   }
@@ -679,22 +677,6 @@ export class RowStore implements SheetStore {
 
   deleteKey(sheetId: string, id: string): Promise<boolean> {
     return this.#db.write(() => this.#db.deleteKey(sheetId, id));
-  }
-
-  get countHit(): Dialect['countHit'] {
-    return this.#db.countHit?.bind(this.#db);
-  }
-
-  ping(): Promise<void> {
-    return this.#db.ping();
-  }
-
-  connections(): ConnectionCounts | null {
-    return this.#db.connections();
-  }
-
-  close(): Promise<void> {
-    return this.#db.close();
   }
 
   /**

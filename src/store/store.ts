@@ -407,11 +407,6 @@ export interface SheetStore {
    */
   holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]>;
   releaseFlag(name: string): Promise<void>;
-  /**
-   * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
-   * spanning more than one call, such as planning a write, sending it upstream and applying it.
-   */
-  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   createKey(key: ApiKeyRecord): Promise<void>;
   listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
   findKey(id: string): Promise<ApiKeyRecord | null>;
@@ -430,6 +425,20 @@ export interface SheetStore {
   deleteKey(sheetId: string, id: string): Promise<boolean>;
   /** Provider credentials kept for the server (see provider-credentials.ts). */
   readonly credentials: CredentialStore;
+  /** The database under the store, for what it answers by itself. */
+  readonly database: StoreDatabase;
+}
+
+/**
+ * What the database answers by itself, with no work of the store around it: its locks, its
+ * rate-limit counts, its health, its pool and its end. The store hands it out as it is.
+ */
+export interface StoreDatabase {
+  /**
+   * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
+   * spanning more than one call, such as planning a write, sending it upstream and applying it.
+   */
+  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
   /**
    * Counts a request against a rate limit shared by every server on this store; absent when one
    * server owns the store and counts in memory.

@@ -47,7 +47,7 @@ export async function openTestStore(options: RowStoreOptions = {}): Promise<Open
       store,
       env: { SHEETPORT_DATA_DIR: dataDir },
       dispose: async () => {
-        await store.close();
+        await store.database.close();
         await rm(dataDir, { recursive: true, force: true });
       },
     };
@@ -66,7 +66,7 @@ export async function openTestStore(options: RowStoreOptions = {}): Promise<Open
     store,
     env: { SHEETPORT_DATABASE_URL: url.href },
     dispose: async () => {
-      await store.close();
+      await store.database.close();
       await adminQuery(adminUrl, `DROP DATABASE ${database} WITH (FORCE)`);
     },
   };

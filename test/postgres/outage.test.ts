@@ -44,7 +44,7 @@ test('a PostgreSQL outage answers 503 with Retry-After, heals on its own, and lo
   );
   t.after(async () => {
     await app.close();
-    await store.close();
+    await store.database.close();
   });
   guardAnswers(t, app);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -52,7 +52,7 @@ test(
     );
     t.after(async () => {
       await app.close();
-      await store.close();
+      await store.database.close();
     });
     guardAnswers(t, app);
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
