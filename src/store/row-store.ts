@@ -21,14 +21,14 @@ import {
   settleKey,
   settlePush,
 } from './idempotency-records.ts';
-import { newEventId } from './event-id.ts';
 import { planWrite, versionMismatch } from './plan-write.ts';
+import { columnsEvent, rowEvents } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { MemoryRows } from './memory-rows.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
-import { StoredRows, type RowChange } from './stored-rows.ts';
+import { StoredRows } from './stored-rows.ts';
 import type {
   Actor,
   ApiKeyRecord,
@@ -779,48 +779,6 @@ function* applyWrite(
     if (!(error instanceof Problem)) throw error;
     return error;
   }
-}
-
-/**
- * One event per kind of change a write made, with the rows it touched and who made it (a
- * provider's changes are the provider's; an API write's actor comes with its request).
- */
-function rowEvents(
-  sheet: SheetRecord,
-  changes: RowChange[],
-  origin: ChangeSource,
-  actor: Actor | undefined = origin === 'provider' ? { type: 'provider' } : undefined,
-): RowEvent[] {
-  const timestamp = new Date().toISOString();
-  const byType = new Map<RowChange['type'], { rows: string[]; previous: string[] }>();
-  for (const change of changes) {
-    const merged = byType.get(change.type) ?? { rows: [], previous: [] };
-    merged.rows.push(...change.rows);
-    merged.previous.push(...(change.previous ?? []));
-    byType.set(change.type, merged);
-  }
-  return [...byType].map(([type, { rows, previous }]) => {
-    const id = newEventId();
-    const data =
-      `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"${origin}",` +
-      (actor === undefined ? '' : `"actor":${JSON.stringify(actor)},`) +
-      `"rows":[${rows.join(',')}]` +
-      (type === 'rows.updated' ? `,"previous":[${previous.join(',')}]}` : '}');
-    const body = `{"id":"${id}","type":"${type}","timestamp":"${timestamp}","data":${data}}`;
-    return { id, sheetId: sheet.id, type, body, createdAt: timestamp };
-  });
-}
-
-/** A new header, found by a re-read: its own event, before the events of the rows it changed. */
-function columnsEvent(sheet: SheetRecord, previous: string[]): RowEvent {
-  const timestamp = new Date().toISOString();
-  const id = newEventId();
-  const data =
-    `{"sheetId":${JSON.stringify(sheet.id)},"version":${sheet.version},"source":"provider",` +
-    `"actor":{"type":"provider"},"columns":${JSON.stringify(sheet.columns)},` +
-    `"previousColumns":${JSON.stringify(previous)}}`;
-  const body = `{"id":"${id}","type":"columns.changed","timestamp":"${timestamp}","data":${data}}`;
-  return { id, sheetId: sheet.id, type: 'columns.changed', body, createdAt: timestamp };
 }
 
 async function* once<T>(value: T): AsyncIterable<T> {
