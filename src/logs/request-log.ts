@@ -133,13 +133,14 @@ export class RequestLog extends LogController {
     const log = request.log;
     const failed = error !== null && error !== undefined;
     if ((levelValues[log.level] ?? 0) > (failed ? 50 : 30)) return;
-    if (failed) {
-      const line = { ...describedRequest(request), res: { statusCode: reply.statusCode } };
-      log.error({ ...line, responseTime: reply.elapsedTime, err: error }, 'request errored');
-    } else if (!writeCompleted(log, request, reply)) {
-      const line = { ...describedRequest(request), res: { statusCode: reply.statusCode } };
-      log.info({ ...line, responseTime: reply.elapsedTime }, 'request completed');
-    }
+    if (!failed && writeCompleted(log, request, reply)) return;
+    const line = {
+      ...describedRequest(request),
+      res: { statusCode: reply.statusCode },
+      responseTime: reply.elapsedTime,
+    };
+    if (failed) log.error({ ...line, err: error }, 'request errored');
+    else log.info(line, 'request completed');
   }
 }
 
