@@ -2,27 +2,15 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import type { AppOptions } from '../src/app.ts';
 import type { Problem } from '../src/errors/problem.ts';
-import { ExcelProvider } from '../src/providers/excel/excel-provider.ts';
-import type { GraphTokens } from '../src/providers/excel/graph-tokens.ts';
-import { microsoftAccess, type MicrosoftAccess } from '../src/providers/excel/microsoft-access.ts';
-import type { SheetStore } from '../src/store/store.ts';
-import { startGraphEmulator, type GraphEmulator } from './graph-emulator/index.ts';
+import { microsoftAccess } from '../src/providers/excel/microsoft-access.ts';
 import { build, call } from './helpers/build.ts';
-import { registryOf } from '../src/providers/providers.ts';
+import { signInServer, type SignInServer } from './helpers/excel.ts';
 
 const adminToken = 'test-admin-token-0123456789';
 const auth = { authorization: `Bearer ${adminToken}` };
 
-interface Setup {
-  emulator: GraphEmulator;
-  url: string;
-  store: SheetStore;
-  microsoft: MicrosoftAccess;
-  /** Another server's access on the same store and app, as a second server would have. */
-  another(): MicrosoftAccess;
+interface Setup extends SignInServer {
   signInUrl: string;
-  /** The tenant of the app, where its workbooks are. */
-  tenant: string;
 }
 
 /** A server with a Microsoft app (no secret: delegated only) registered in the emulator. */
@@ -31,49 +19,12 @@ async function setup(
   clientId?: string,
   logger?: AppOptions['logger'],
 ): Promise<Setup> {
-  const emulator = await startGraphEmulator();
-  t.after(() => emulator.close());
-  // Polls may follow each other at once, so a test waits only on the sign-in itself.
-  emulator.deviceCodeIntervalSeconds = 0;
-  const app = emulator.registerApp();
-  const settings = {
-    tenantId: app.tenant,
-    clientId: clientId ?? app.clientId,
-    clientSecret: undefined,
-    loginUrl: emulator.loginUrl,
-    graphUrl: emulator.graphUrl,
-  };
-  let microsoft: MicrosoftAccess | undefined;
-  // The server's Excel provider, with the tokens of the access made once the store is open.
-  const tokens: GraphTokens = {
-    token: (signal) => {
-      if (microsoft?.tokens == null) throw new Error('no Microsoft access');
-      return microsoft.tokens.token(signal);
-    },
-    refused: () => microsoft?.tokens?.refused(),
-  };
-  const excel = new ExcelProvider({ ...settings, deadlineMs: 5000, writesPerMinute: 600 }, tokens);
-  const server = await build(
+  const server = await signInServer(
     t,
     { adminToken, ...(logger === undefined ? {} : { logger }) },
-    { excel },
-    {
-      providersFor: (store) => {
-        microsoft = microsoftAccess(settings, store.credentials);
-        return registryOf({ excel }, { excel: microsoft.signIn });
-      },
-    },
+    clientId,
   );
-  assert.ok(microsoft !== undefined);
-  return {
-    emulator,
-    url: server.url,
-    store: server.store,
-    microsoft,
-    another: () => microsoftAccess(settings, server.store.credentials),
-    signInUrl: `${server.url}/admin/v1/providers/excel/sign-in`,
-    tenant: app.tenant,
-  };
+  return { ...server, signInUrl: `${server.url}/admin/v1/providers/excel/sign-in` };
 }
 
 async function startSignIn(s: Setup) {

@@ -1,54 +1,15 @@
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { ExcelProvider } from '../../src/providers/excel/excel-provider.ts';
-import type { GraphTokens } from '../../src/providers/excel/graph-tokens.ts';
-import {
-  microsoftAccess,
-  type MicrosoftAccess,
-} from '../../src/providers/excel/microsoft-access.ts';
-import { startGraphEmulator } from '../graph-emulator/index.ts';
-import { build } from '../helpers/build.ts';
-import { registryOf } from '../../src/providers/providers.ts';
+import { signInServer } from '../helpers/excel.ts';
 import { launchChromium, openConsole, skipReason } from './browser.ts';
 
 /** A server with a Microsoft app (delegated only) registered in a Graph emulator. */
 async function setup(t: TestContext) {
-  const emulator = await startGraphEmulator();
-  t.after(() => emulator.close());
-  emulator.deviceCodeIntervalSeconds = 0;
-  const app = emulator.registerApp();
-  const settings = {
-    tenantId: app.tenant,
-    clientId: app.clientId,
-    clientSecret: undefined,
-    loginUrl: emulator.loginUrl,
-    graphUrl: emulator.graphUrl,
-  };
-  let access: MicrosoftAccess | undefined;
-  // The server's Excel provider, with the tokens of the access made once the store is open.
-  const tokens: GraphTokens = {
-    token: (signal) => {
-      if (access?.tokens == null) throw new Error('no Microsoft access');
-      return access.tokens.token(signal);
-    },
-    refused: () => access?.tokens?.refused(),
-  };
-  const excel = new ExcelProvider({ ...settings, deadlineMs: 5000, writesPerMinute: 600 }, tokens);
-  const server = await build(
-    t,
-    {},
-    { excel },
-    {
-      providersFor: (store) => {
-        access = microsoftAccess(settings, store.credentials);
-        return registryOf({ excel }, { excel: access.signIn });
-      },
-    },
-  );
-  const signIn = access?.signIn;
+  const server = await signInServer(t);
+  const signIn = server.microsoft.signIn;
   assert.ok(signIn != null);
-  return { emulator, tenant: app.tenant, signIn, ...server };
+  return { ...server, signIn };
 }
 
 describe('console: Excel workbooks and the Microsoft sign-in', { skip: skipReason }, () => {

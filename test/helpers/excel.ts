@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import type { AppOptions } from '../../src/app.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import { build, call } from './build.ts';
-import { clientCredentialTokens } from '../../src/providers/excel/graph-tokens.ts';
+import {
+  clientCredentialTokens,
+  type GraphTokens,
+} from '../../src/providers/excel/graph-tokens.ts';
+import {
+  microsoftAccess,
+  type MicrosoftAccess,
+} from '../../src/providers/excel/microsoft-access.ts';
+import { registryOf } from '../../src/providers/providers.ts';
 import { ExcelProvider } from '../../src/providers/excel/excel-provider.ts';
 import type { MicrosoftSettings } from '../../src/providers/excel/microsoft-settings.ts';
 import type { Cell } from '../../src/cells/cell.ts';
@@ -161,4 +169,70 @@ export async function bothSides(setup: ExcelApp, id: string) {
     Object.fromEntries(header.map((column, i) => [String(column), row[i] === '' ? null : row[i]])),
   );
   return { api: api.body, sheet };
+}
+
+export interface SignInServer {
+  emulator: GraphEmulator;
+  url: string;
+  store: SheetStore;
+  /** The server's Microsoft access, whose sign-in the routes and the console start. */
+  microsoft: MicrosoftAccess;
+  /** Another server's access on the same store and app, as a second server would have. */
+  another(): MicrosoftAccess;
+  /** The tenant of the app, where its workbooks are. */
+  tenant: string;
+}
+
+/**
+ * A server whose Excel provider has a Microsoft app with no secret (delegated sign-in only)
+ * registered in a Graph emulator; the access is made once the store is open, as the server
+ * makes it. `clientId` replaces the app's (e.g. one Microsoft does not know).
+ */
+export async function signInServer(
+  t: TestContext,
+  options: Partial<AppOptions> = {},
+  clientId?: string,
+): Promise<SignInServer> {
+  const emulator = await startGraphEmulator();
+  t.after(() => emulator.close());
+  // Polls may follow each other at once, so a test waits only on the sign-in itself.
+  emulator.deviceCodeIntervalSeconds = 0;
+  const app = emulator.registerApp();
+  const settings = {
+    tenantId: app.tenant,
+    clientId: clientId ?? app.clientId,
+    clientSecret: undefined,
+    loginUrl: emulator.loginUrl,
+    graphUrl: emulator.graphUrl,
+  };
+  let microsoft: MicrosoftAccess | undefined;
+  // The server's Excel provider, with the tokens of the access made once the store is open.
+  const tokens: GraphTokens = {
+    token: (signal) => {
+      if (microsoft?.tokens == null) throw new Error('no Microsoft access');
+      return microsoft.tokens.token(signal);
+    },
+    refused: () => microsoft?.tokens?.refused(),
+  };
+  const excel = new ExcelProvider({ ...settings, deadlineMs: 5000, writesPerMinute: 600 }, tokens);
+  const server = await build(
+    t,
+    options,
+    { excel },
+    {
+      providersFor: (store) => {
+        microsoft = microsoftAccess(settings, store.credentials);
+        return registryOf({ excel }, { excel: microsoft.signIn });
+      },
+    },
+  );
+  assert.ok(microsoft !== undefined);
+  return {
+    emulator,
+    url: server.url,
+    store: server.store,
+    microsoft,
+    another: () => microsoftAccess(settings, server.store.credentials),
+    tenant: app.tenant,
+  };
 }
