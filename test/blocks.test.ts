@@ -222,3 +222,43 @@ test(`${backend}: a sheet grown by single-row POSTs reads from its blocks as its
     model,
   );
 });
+
+test(`${backend}: an append after a re-read that changed the last blocks starts from them as they are now`, async (t) => {
+  const { store, dispose } = await openTestStore({ indexThreshold: 0 });
+  t.after(dispose);
+  const model = Array.from({ length: 70 }, (_, n) => row(n));
+  await store.createSheet(
+    {
+      id: 'tail',
+      name: 'tail',
+      columns,
+      source: { provider: 'scratch' },
+      settings: { deleteEnabled: true },
+    },
+    [model.map((cells) => [...cells])],
+  );
+  const append = async (n: number) => {
+    const results = await store.writeRows('tail', [
+      { op: { kind: 'append', rows: [row(n)] }, ifMatch: null },
+    ]);
+    assert.ok(results.every((result) => !(result instanceof Error)));
+    model.push(row(n));
+  };
+  // Each append is a small block of its own at the end, which the server remembers for the
+  // next append, until sixteen of them are joined into one.
+  for (let n = 100; n < 110; n++) await append(n);
+  // A person deletes rows among them and inserts others: the last blocks change.
+  model.splice(model.length - 7, 5, row(200, 'ins '), row(201, 'ins '));
+  await store.replaceRows(
+    'tail',
+    columns,
+    model.map((cells) => [...cells]),
+  );
+  for (let n = 110; n < 140; n++) await append(n);
+  const { fromBlocks, fromRows } = await both(store, 'tail');
+  assert.deepEqual(fromRows, model);
+  assert.deepEqual(
+    fromBlocks.map((object) => columns.map((column) => object[column] ?? null)),
+    model,
+  );
+});

@@ -1,5 +1,6 @@
 import { DateCell, type Cell } from '../cells/cell.ts';
 import { foldCase } from '../query/match-text.ts';
+import type { Selection } from '../query/plan.ts';
 
 /**
  * An entry of the cell index: one non-empty cell of an indexed sheet, by column and value, that
@@ -35,4 +36,15 @@ export function rowEntries(cells: Cell[], columns?: Iterable<number>): CellEntry
 export interface RowEntries {
   rid: number;
   entries: CellEntry[];
+}
+
+/** The columns a filter selection reads, which the cell index must hold to answer it. */
+export function filterColumns(selection: Selection): number[] {
+  if ('ids' in selection) return [];
+  return [...selection.filters, ...selection.any.flat()].map((filter) => filter.index);
+}
+
+/** Whether a sheet's cell index holds every column a filter selection reads. */
+export function indexHolds(indexedColumns: number[], selection: Selection): boolean {
+  return filterColumns(selection).every((col) => indexedColumns.includes(col));
 }

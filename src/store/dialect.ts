@@ -24,8 +24,17 @@ export interface SheetRecord extends Sheet {
   key: number;
   /** The id the next appended row gets; row ids stay with a row while positions shift. */
   nextRid: number;
-  /** Whether the sheet's cells are in the cell index (large sheets) or read whole (small ones). */
+  /**
+   * Whether the sheet is large: read whole from its blocks, and filtered through the cell index
+   * on the columns of `indexedColumns`; a small sheet is read whole and filtered in memory.
+   */
   indexed: boolean;
+  /**
+   * The columns whose cells are in the cell index, ascending. A column joins the first time a
+   * filter on it reaches the large sheet, and stays (under its name, when the header changes):
+   * writes keep only these entries, so a sheet pays for the columns it is filtered on.
+   */
+  indexedColumns: number[];
   /** Set while a provider push is in flight or its outcome is unknown (see the mirror). */
   pushing: string | null;
 }

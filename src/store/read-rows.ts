@@ -2,6 +2,7 @@ import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import { sortPositions } from '../query/sort-rows.ts';
 import type { ReadPlan } from '../query/plan.ts';
+import { indexHolds } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions } from './plan-write.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
@@ -40,13 +41,15 @@ export function* chooseRows(
   } else if (selection.filters.length === 0 && selection.any.length === 0) {
     if (plan.sort.length === 0) return pageOfRange(sheet.rowCount, plan);
     positions = Array.from({ length: sheet.rowCount }, (_, i) => i);
-  } else if (sheet.indexed) {
+  } else if (sheet.indexed && indexHolds(sheet.indexedColumns, selection)) {
     if (plan.sort.length === 0 && plan.limit === null && plan.offset === 0) {
       return { kind: 'matching', selection };
     }
     positions = yield* dialect.matchingPositions(sheet.key, selection);
   } else {
-    // A small sheet is read whole and filtered here: cheaper than an index it would not need.
+    // A small sheet is read whole and filtered here: cheaper than an index it would not need. So
+    // is a large one whose index lacks a column filtered on, which RowStore puts in before it
+    // reads, so only a read that began before its sheet's header changed can come here.
     const codec = new RowCodec(sheet.columns);
     const rows = yield* dialect.rowsBetween(sheet.key, 0, sheet.rowCount);
     loaded = new Map();

@@ -41,7 +41,16 @@ export class RowBlocks {
   constructor(
     private readonly db: Dialect,
     private readonly key: number,
-  ) {}
+    /** The last blocks' heads as a write that just committed left them, if known. */
+    last: BlockHead[] | null = null,
+  ) {
+    this.#last = last;
+  }
+
+  /** The last blocks' heads as this transaction leaves them, if it came to know them. */
+  get lastHeads(): BlockHead[] | null {
+    return this.#heads?.slice(-tailReach) ?? this.#last;
+  }
 
   /**
    * Rows appended at the end: into the last block while it stays inline, then into new blocks.
@@ -211,4 +220,33 @@ function group(rows: StoredRow[], first: number): { block: number; count: number
   }
   close();
   return blocks;
+}
+
+/**
+ * The last blocks' heads of the sheets this server appended to, by sheet and version: the next
+ * append to a sheet still at that version starts from them instead of reading them (a read of
+ * up to 32 blocks, each on pages of its own, was a tenth of a small commit). Every change to a
+ * sheet's blocks comes with a new version, so a version that matches means blocks that match;
+ * a transaction that rolls back leaves the entry as it was, since entries are copies.
+ */
+export class BlockTails {
+  readonly #tails = new Map<number, { version: number; heads: BlockHead[] }>();
+
+  constructor(private readonly size: number) {}
+
+  get(key: number, version: number): BlockHead[] | null {
+    const known = this.#tails.get(key);
+    return known?.version === version ? known.heads.map((head) => ({ ...head })) : null;
+  }
+
+  set(key: number, version: number, heads: BlockHead[] | null): void {
+    this.#tails.delete(key);
+    if (heads === null) return;
+    this.#tails.set(key, { version, heads: heads.map((head) => ({ ...head })) });
+    if (this.#tails.size > this.size) this.#tails.delete(this.#tails.keys().next().value as number);
+  }
+
+  forget(key: number): void {
+    this.#tails.delete(key);
+  }
 }

@@ -29,6 +29,8 @@ import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows } from './stored-rows.ts';
+import { BlockTails } from './row-blocks.ts';
+import { filterColumns, indexHolds } from './cell-index.ts';
 import type {
   Actor,
   ApiKeyRecord,
@@ -85,6 +87,8 @@ const wholePieces = 5;
 const outcomeDeadlineMs = 10_000;
 /** Sheets kept in memory by a store that one process owns. */
 const cachedSheets = 10_000;
+/** Sheets whose last blocks a server remembers between appends (see BlockTails). */
+const appendedSheets = 1_000;
 
 /**
  * The row engine: sheets, their rows as ready JSON, writes planned once and applied with their
@@ -96,6 +100,7 @@ export class RowStore implements SheetStore {
   readonly #pieceCells: number;
   /** Sheets by id, when one process owns the store; bounded, least recently used first out. */
   readonly #cache: Map<string, SheetRecord> | null;
+  readonly #tails = new BlockTails(appendedSheets);
   /** Sheets by id otherwise, asked of the database in batches (see sheet-lookups.ts). */
   readonly #lookups: SheetLookups;
   readonly credentials: CredentialStore;
@@ -135,7 +140,15 @@ export class RowStore implements SheetStore {
     rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
   ): Promise<Sheet> {
     const now = new Date().toISOString();
-    const fields = { ...draft, rowCount: 0, version: 1, nextRid: 0, indexed: false, pushing: null };
+    const fields = {
+      ...draft,
+      rowCount: 0,
+      version: 1,
+      nextRid: 0,
+      indexed: false,
+      indexedColumns: [],
+      pushing: null,
+    };
     const unsaved = { ...fields, createdAt: now, updatedAt: now };
     const db = this.#db;
     const threshold = this.#indexThreshold;
@@ -201,10 +214,12 @@ export class RowStore implements SheetStore {
     const deleted = await db.write(function* () {
       const record = yield* db.sheetById(id, true);
       if (record !== null) yield* db.deleteSheet(record.key);
-      return record !== null;
+      return record;
     });
     this.#cache?.delete(id);
-    return deleted;
+    // SQLite may give a later sheet the same key.
+    if (deleted !== null) this.#tails.forget(deleted.key);
+    return deleted !== null;
   }
 
   async readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
@@ -222,7 +237,7 @@ export class RowStore implements SheetStore {
    * caller found it: what is read is at least that new. Most reads are one statement; those of
    * several run in one snapshot. A long run of rows in sheet order is sent in pieces as they are
    * read, from a snapshot held open until the last piece, so memory stays flat however large
-   * the sheet.
+   * the sheet. The first filter on a column of a large sheet puts that column into its index.
    */
   async #read<T>(
     given: Sheet,
@@ -230,7 +245,10 @@ export class RowStore implements SheetStore {
     render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
   ): Promise<ReadAnswer<T>> {
     const db = this.#db;
-    const sheet = isRecord(given) ? given : await this.#record(given.id);
+    let sheet = isRecord(given) ? given : await this.#record(given.id);
+    if (sheet.indexed && !indexHolds(sheet.indexedColumns, plan.selection)) {
+      sheet = await this.#indexColumns(sheet.id, filterColumns(plan.selection));
+    }
     const unfiltered =
       'filters' in plan.selection &&
       plan.selection.filters.length === 0 &&
@@ -257,6 +275,20 @@ export class RowStore implements SheetStore {
     };
   }
 
+  /** The sheet, once these columns are in its cell index (each column once, whoever asks). */
+  async #indexColumns(id: string, columns: number[]): Promise<SheetRecord> {
+    const db = this.#db;
+    const indexThreshold = this.#indexThreshold;
+    const record = await db.write(function* () {
+      const source = new StoredRows(db, yield* sheetOrMissing(db, id, true), indexThreshold);
+      yield* source.indexColumns(columns);
+      if (source.indexGrew) yield* db.saveSheet(source.record);
+      return source.record;
+    });
+    this.#remember(record);
+    return record;
+  }
+
   async #record(id: string): Promise<SheetRecord> {
     const record = await this.getSheet(id);
     if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
@@ -267,9 +299,12 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const events: RowEvent[] = [];
-    const { results, record } = await this.#commit(events, function* () {
+    const tails = this.#tails;
+    const { results, record, lastHeads } = await this.#commit(events, function* () {
       events.length = 0;
-      const source = new StoredRows(db, yield* sheetOrMissing(db, sheetId, true), indexThreshold);
+      const found = yield* sheetOrMissing(db, sheetId, true);
+      const known = tails.get(found.key, found.version);
+      const source = new StoredRows(db, found, indexThreshold, true, known);
       const results: (WriteResult | Problem)[] = [];
       for (const { op, ifMatch, actor, idempotency: held } of writes) {
         // A keyed write's outcome commits with it, so a retry finds it whatever happens next.
@@ -287,12 +322,13 @@ export class RowStore implements SheetStore {
         }
       }
       yield* saveSheetAndEvents(db, source, events);
-      return { results, record: source.record };
+      return { results, record: source.record, lastHeads: source.lastHeads };
     });
     // Committed, or cut off having changed no row: then a key that did not land stays running,
     // and a retry past its lease runs the same write, which changes nothing, again.
     for (const { idempotency } of writes) if (idempotency?.carried) idempotency.recorded = true;
     this.#remember(record);
+    tails.set(record.key, record.version, lastHeads);
     return results;
   }
 
@@ -412,7 +448,12 @@ export class RowStore implements SheetStore {
         yield* db.deleteAllBlocks(record.key);
         const before = record.columns;
         previousColumns = before;
-        record = { ...old.record, columns, indexed: false };
+        // The columns indexed before stay indexed under their names, wherever they are now.
+        const indexedColumns = old.record.indexedColumns
+          .map((col) => columns.indexOf(before[col] as string))
+          .filter((col) => col >= 0)
+          .sort((a, b) => a - b);
+        record = { ...old.record, columns, indexed: false, indexedColumns };
         const from = columns.map((column) => before.indexOf(column));
         const remapped = oldRows.map((row) => from.map((i) => (i < 0 ? null : (row[i] ?? null))));
         const moved = new StoredRows(db, record, indexThreshold, false);
@@ -748,7 +789,7 @@ function* saveSheetAndEvents(
   events: RowEvent[],
   save = false,
 ): DbWork<void> {
-  if (events.length === 0 && !save) return;
+  if (events.length === 0 && !save && !source.indexGrew) return;
   if (events.length > 0) {
     yield* source.settle();
     source.record.updatedAt = new Date().toISOString();

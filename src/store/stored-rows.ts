@@ -2,12 +2,15 @@ import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import type { Selection } from '../query/plan.ts';
 import type { RowEffect } from '../model/write-effect.ts';
-import { rowEntries, type RowEntries } from './cell-index.ts';
+import { filterColumns, rowEntries } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
-import { RowBlocks } from './row-blocks.ts';
+import { RowBlocks, type BlockHead } from './row-blocks.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
+
+/** Rows read at a time to put a column into the cell index. */
+const indexChunkRows = 10_000;
 
 /** What one effect did to the stored rows, as the row events tell it. */
 export interface RowChange {
@@ -21,12 +24,14 @@ export interface RowChange {
 /**
  * A sheet's stored rows inside a write transaction, as writes are planned and applied against
  * them. Small sheets are filtered in memory; a large one (past `indexThreshold` rows) is filtered
- * through the cell index and read whole from its blocks, both of which this keeps in step with
- * the rows.
+ * through the cell index, on the columns filters have asked for, and read whole from its blocks,
+ * both of which this keeps in step with the rows.
  */
 export class StoredRows implements RowSource {
   /** Scratch and uploaded sheets live only here, where an empty row stays where it is. */
   readonly keepsEmptyRows = true;
+  /** Whether columns joined the cell index here: the sheet must be saved even if no row changed. */
+  indexGrew = false;
   readonly codec: RowCodec;
   readonly changes: RowChange[] = [];
   /** The sheet's rows joined in blocks, kept with the rows once it is large. */
@@ -45,9 +50,16 @@ export class StoredRows implements RowSource {
     private readonly indexThreshold: number,
     /** Imports keep no record of their rows: a new sheet has no row events. */
     private readonly recordChanges = true,
+    /** The last blocks' heads, when known from the write before (see BlockTails). */
+    lastHeads: BlockHead[] | null = null,
   ) {
     this.codec = new RowCodec(record.columns);
-    this.#blocks = new RowBlocks(dialect, record.key);
+    this.#blocks = new RowBlocks(dialect, record.key, lastHeads);
+  }
+
+  /** The last blocks' heads as this transaction leaves them, if it came to know them. */
+  get lastHeads(): BlockHead[] | null {
+    return this.#blocks.lastHeads;
   }
 
   get name(): string {
@@ -61,8 +73,10 @@ export class StoredRows implements RowSource {
   *select(selection: Selection): DbWork<number[]> {
     if ('ids' in selection) return checkPositions(this.name, this.rowCount, selection.ids);
     yield* this.#storeAppended();
-    if (this.record.indexed)
+    if (this.record.indexed) {
+      yield* this.indexColumns(filterColumns(selection));
       return yield* this.dialect.matchingPositions(this.record.key, selection);
+    }
     const rows = this.#remember(yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount));
     return rows
       .filter((row) => matchesSelection(selection, row.cells))
@@ -109,7 +123,8 @@ export class StoredRows implements RowSource {
         }));
         yield* this.dialect.updateRows(key, stored);
         if (this.record.indexed) {
-          const changed = (i: number) => changedColumns(old[i]?.cells ?? [], effect.after[i] ?? []);
+          const changed = (i: number) =>
+            changedColumns(old[i]?.cells ?? [], effect.after[i] ?? [], this.record.indexedColumns);
           yield* this.dialect.deleteEntries(
             key,
             old.map((row, i) => ({
@@ -139,7 +154,10 @@ export class StoredRows implements RowSource {
         if (this.record.indexed) {
           yield* this.dialect.deleteEntries(
             key,
-            old.map((row) => ({ rid: row.stored.rid, entries: rowEntries(row.cells) })),
+            old.map((row) => ({
+              rid: row.stored.rid,
+              entries: rowEntries(row.cells, this.record.indexedColumns),
+            })),
           );
           yield* this.#blocks.removed(effect.positions);
         }
@@ -159,20 +177,45 @@ export class StoredRows implements RowSource {
   }
 
   /**
-   * Ends a transaction's changes: rows appended are stored, and the cell index and the blocks
-   * are built once the sheet has grown past the threshold.
+   * Ends a transaction's changes: rows appended are stored, and the blocks (with the entries of
+   * the columns indexed before, when a new header moved them) are built once the sheet has grown
+   * past the threshold.
    */
   *settle(): DbWork<void> {
     yield* this.#storeAppended();
     if (this.record.indexed || this.rowCount <= this.indexThreshold) return;
     const rows = yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount);
-    yield* this.dialect.insertEntries(this.record.key, this.entriesOf(rows));
+    yield* this.#insertEntries(rows, this.record.indexedColumns);
     yield* this.#blocks.build(rows);
     this.record.indexed = true;
   }
 
-  entriesOf(rows: StoredRow[]): RowEntries[] {
-    return rows.map((row) => ({ rid: row.rid, entries: rowEntries(this.codec.decode(row)) }));
+  /**
+   * Puts the cells of these columns of a large sheet into the cell index, those not in it yet:
+   * once per column, read from the rows a chunk at a time. A small sheet needs no index.
+   */
+  *indexColumns(columns: number[]): DbWork<void> {
+    const { indexedColumns } = this.record;
+    const missing = [...new Set(columns)].filter((col) => !indexedColumns.includes(col));
+    if (!this.record.indexed || missing.length === 0) return;
+    yield* this.#storeAppended();
+    for (let from = 0; from < this.rowCount; from += indexChunkRows) {
+      const to = Math.min(this.rowCount, from + indexChunkRows);
+      yield* this.#insertEntries(
+        yield* this.dialect.rowsBetween(this.record.key, from, to),
+        missing,
+      );
+    }
+    this.record.indexedColumns = [...indexedColumns, ...missing].sort((a, b) => a - b);
+    this.indexGrew = true;
+  }
+
+  *#insertEntries(rows: StoredRow[], columns: number[]): DbWork<void> {
+    if (columns.length === 0 || rows.length === 0) return;
+    yield* this.dialect.insertEntries(
+      this.record.key,
+      rows.map((row) => ({ rid: row.rid, entries: rowEntries(this.codec.decode(row), columns) })),
+    );
   }
 
   *#storeAppended(): DbWork<void> {
@@ -184,13 +227,18 @@ export class StoredRows implements RowSource {
 
   /** Stores new rows, with their index entries and blocks once the sheet is large. */
   *#insert(stored: StoredRow[], cells: Cell[][], insertedAt: number | null): DbWork<void> {
-    const { key } = this.record;
+    const { key, indexedColumns } = this.record;
     yield* this.dialect.insertRows(key, stored);
     if (!this.record.indexed) return;
-    yield* this.dialect.insertEntries(
-      key,
-      stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(cells[i] ?? []) })),
-    );
+    if (indexedColumns.length > 0) {
+      yield* this.dialect.insertEntries(
+        key,
+        stored.map((row, i) => ({
+          rid: row.rid,
+          entries: rowEntries(cells[i] ?? [], indexedColumns),
+        })),
+      );
+    }
     if (insertedAt === null) yield* this.#blocks.appended(stored);
     else yield* this.#blocks.inserted(insertedAt, stored);
   }
@@ -211,10 +259,10 @@ export class StoredRows implements RowSource {
   }
 }
 
-/** The columns whose index entries differ between two versions of a row. */
-function changedColumns(before: Cell[], after: Cell[]): number[] {
+/** The indexed columns whose index entries differ between two versions of a row. */
+function changedColumns(before: Cell[], after: Cell[], indexed: number[]): number[] {
   const changed: number[] = [];
-  for (let i = 0; i < Math.max(before.length, after.length); i++) {
+  for (const i of indexed) {
     // A cell's JSON tells number, text and boolean apart, which is all its entry depends on.
     if (JSON.stringify(before[i] ?? null) !== JSON.stringify(after[i] ?? null)) changed.push(i);
   }

@@ -1,12 +1,11 @@
 import type { PoolClient } from 'pg';
 import { DateCell, type Cell } from '../../cells/cell.ts';
-import type { Dialect, SheetRecord } from '../dialect.ts';
+import type { Dialect } from '../dialect.ts';
 import { moveLegacyRows } from '../legacy-rows.ts';
 import { runMigrations, type Migration } from '../migrations.ts';
 import { migrationLedger } from '../sql/migration-ledger.ts';
-import { sheetColumns, sheetFields } from '../sql/sheet-sql.ts';
 import { runAsync } from '../db-work.ts';
-import { postgresFlavor, postgresSql } from './postgres-sql.ts';
+import { postgresSql } from './postgres-sql.ts';
 
 const sql =
   (text: string): Migration<PoolClient>['up'] =>
@@ -121,23 +120,20 @@ const migrations: Migration<PoolClient>[] = [
         'SELECT * FROM sheets ORDER BY created_at, id',
       );
       for (const sheet of legacy) {
-        // The sheet as the engine writes one, with no rows yet: they are moved in below.
-        const fields = sheetFields(postgresFlavor, {
-          name: sheet.name,
-          columns: sheet.columns,
-          source: sheet.source as SheetRecord['source'],
-          settings: sheet.settings as SheetRecord['settings'],
-          rowCount: 0,
-          version: Number(sheet.version),
-          nextRid: 0,
-          indexed: false,
-          pushing: null,
-          updatedAt: sheet.updated_at.toISOString(),
-        });
+        // The sheet with no rows yet: they are moved in below. Its columns as of this step.
         const { rows: inserted } = await client.query<{ key: number }>(
-          `INSERT INTO shared_sheets (${sheetColumns}, id, state, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'ready', $12) RETURNING key`,
-          [...fields, sheet.id, sheet.created_at],
+          `INSERT INTO shared_sheets (id, name, columns, source, settings, row_count, version, next_rid, indexed, state, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, 0, $6, 0, false, 'ready', $7, $8) RETURNING key`,
+          [
+            sheet.id,
+            sheet.name,
+            JSON.stringify(sheet.columns),
+            JSON.stringify(sheet.source),
+            JSON.stringify(sheet.settings),
+            sheet.version,
+            sheet.created_at,
+            sheet.updated_at,
+          ],
         );
         const key = (inserted[0] as { key: number }).key;
         const result = await client.query({
@@ -286,6 +282,18 @@ const migrations: Migration<PoolClient>[] = [
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
       );
+    `),
+  },
+  {
+    // The columns of each large sheet that are in the cell index (SheetRecord.indexedColumns):
+    // sheets indexed before keep every column's entries.
+    version: 13,
+    up: sql(`
+      ALTER TABLE sheets ADD COLUMN indexed_columns json NOT NULL DEFAULT '[]';
+      UPDATE sheets SET indexed_columns = (
+        SELECT coalesce(json_agg(c.i - 1 ORDER BY c.i), '[]')
+        FROM json_array_elements(columns) WITH ORDINALITY AS c (name, i)
+      ) WHERE indexed;
     `),
   },
 ];

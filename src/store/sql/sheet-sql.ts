@@ -14,6 +14,7 @@ export interface SheetRow {
   version: number | string;
   next_rid: number | string;
   indexed: number | boolean;
+  indexed_columns: unknown;
   pushing: string | null;
   created_at: unknown;
   updated_at: unknown;
@@ -21,7 +22,7 @@ export interface SheetRow {
 
 /** The columns of `sheets` that a save writes, in the order of `sheetFields`. */
 export const sheetColumns =
-  'name, columns, source, settings, row_count, version, next_rid, indexed, pushing, updated_at';
+  'name, columns, source, settings, row_count, version, next_rid, indexed, indexed_columns, pushing, updated_at';
 
 /** A sheet's values for `sheetColumns`: the inverse of `toSheet`. */
 export function sheetFields(
@@ -37,6 +38,7 @@ export function sheetFields(
     sheet.version,
     sheet.nextRid,
     flavor.bool(sheet.indexed),
+    JSON.stringify(sheet.indexedColumns),
     sheet.pushing,
     sheet.updatedAt,
   ];
@@ -56,6 +58,7 @@ export function toSheet(flavor: Flavor, row: SheetRow): SheetRecord {
     version: Number(row.version),
     nextRid: Number(row.next_rid),
     indexed: Boolean(row.indexed),
+    indexedColumns: flavor.json(row.indexed_columns),
     pushing: row.pushing,
   };
 }
@@ -93,15 +96,15 @@ export abstract class SheetSql extends SqlStatements {
   insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): DbWork<void> {
     return this.run(
       `INSERT INTO sheets (${sheetColumns}, key, id, state, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [...sheetFields(this.flavor, sheet), sheet.key, sheet.id, state, sheet.createdAt],
     );
   }
 
   saveSheet(sheet: SheetRecord, publish = false): DbWork<void> {
     return this.run(
-      `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10),
-         state = CASE WHEN $11 THEN 'ready' ELSE state END WHERE key = $12`,
+      `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11),
+         state = CASE WHEN $12 THEN 'ready' ELSE state END WHERE key = $13`,
       [...sheetFields(this.flavor, sheet), this.flavor.bool(publish), sheet.key],
     );
   }

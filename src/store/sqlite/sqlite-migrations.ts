@@ -254,6 +254,18 @@ const migrations: Migration<Db>[] = [
         );
       `),
   },
+  {
+    // The columns of each large sheet that are in the cell index (SheetRecord.indexedColumns):
+    // sheets indexed before keep every column's entries.
+    version: 12,
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE sheets ADD COLUMN indexed_columns TEXT NOT NULL DEFAULT '[]';
+        UPDATE sheets SET indexed_columns = (
+          SELECT json_group_array(key) FROM (SELECT key FROM json_each(sheets.columns) ORDER BY key)
+        ) WHERE indexed;
+      `),
+  },
 ];
 
 interface LegacySheet {
