@@ -14,6 +14,7 @@ import {
 } from '../query/plan.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
+import type { ClientGone } from '../sheets/write-queue.ts';
 import { clientGoneSignal } from './client-gone.ts';
 import type { AccessControl, Caller } from '../access/access-control.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
@@ -165,7 +166,7 @@ export async function rowRoutes(
     request: RowRequest,
     caller: Caller,
     held: HeldKey | undefined,
-    signal: AbortSignal,
+    signal: ClientGone,
   ): Promise<WriteResult> {
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.loadFresh(request, request.params.sheetId);

@@ -17,7 +17,7 @@ import type { Sheet } from '../model/sheet.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import type { SheetMirror } from './sheet-mirror.ts';
 import { EventFeed } from './event-feed.ts';
-import type { WriteQueue } from './write-queue.ts';
+import type { ClientGone, WriteQueue } from './write-queue.ts';
 
 /** What sheets are served through, built beforehand (see app.ts). */
 export interface SheetsDeps {
@@ -145,7 +145,7 @@ export class Sheets {
   async write(
     sheet: Sheet,
     request: WriteRequest,
-    { signal }: { signal?: AbortSignal } = {},
+    { signal }: { signal?: ClientGone } = {},
   ): Promise<WriteResult> {
     const deadlineMs = this.providerFor(sheet)?.deadlineMs;
     const result = await this.#queue.submit(sheet, request, {

@@ -5,6 +5,11 @@ import type { WriteResult } from '../model/write-effect.ts';
 import type { SheetTurns } from './sheet-turns.ts';
 import type { WritePath } from './write-path.ts';
 
+/** Whether a write's client has left: its connection closed before the answer was sent. */
+export interface ClientGone {
+  readonly aborted: boolean;
+}
+
 interface Pending {
   request: WriteRequest;
   /** Where the sheet lives (scratch, upload, or its provider's name), as metrics count writes. */
@@ -14,8 +19,8 @@ interface Pending {
   arrival: number;
   /** When it may no longer be sent: past its provider's deadline, nobody waits for its outcome. */
   deadline: number;
-  /** Aborted once its client is gone: then there is nobody to tell, and it is not sent. */
-  signal: AbortSignal | undefined;
+  /** Set once its client is gone: then there is nobody to tell, and it is not sent. */
+  signal: ClientGone | undefined;
   resolve: (result: WriteResult) => void;
   reject: (error: unknown) => void;
 }
@@ -49,7 +54,7 @@ export class WriteQueue {
   submit(
     sheet: Sheet,
     request: WriteRequest,
-    { signal, deadlineMs }: { signal?: AbortSignal; deadlineMs?: number } = {},
+    { signal, deadlineMs }: { signal?: ClientGone; deadlineMs?: number } = {},
   ): Promise<WriteResult> {
     if (this.turns.closed !== null) return Promise.reject(this.turns.closed);
     if (signal?.aborted === true) return Promise.reject(clientGone());
