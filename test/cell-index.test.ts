@@ -6,6 +6,7 @@
  * and filtered here do. Runs on the store the suite is pointed at.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { Cell } from '../src/cells/cell.ts';
@@ -13,7 +14,6 @@ import { matchesSelection } from '../src/query/match-filter.ts';
 import { parseRowQuery } from '../src/query/parse-row-query.ts';
 import { planRead, planSelection, type ReadPlan, type Selection } from '../src/query/plan.ts';
 import type { SheetRecord } from '../src/store/dialect.ts';
-import { join } from 'node:path';
 import { openPostgresStore, openSqliteStore } from '../src/store/open-store.ts';
 import type { SheetStore, WriteRequest } from '../src/store/store.ts';
 import { backend, openTestStore } from './helpers/stores.ts';
@@ -90,14 +90,11 @@ const newSheet = (id: string) =>
     settings: { deleteEnabled: true },
   }) as const;
 
-const cell = (col: number, pick: number): Cell => {
-  const choices = values[col] as Cell[];
-  return choices[pick % choices.length] ?? null;
-};
-const soughtValue = (col: number, pick: number): Cell => {
-  const choices = sought[col] as Cell[];
-  return choices[pick % choices.length] ?? null;
-};
+/** The `pick`-th of a column's choices, round and round. */
+const picked = (choices: Cell[][], col: number, pick: number): Cell =>
+  (choices[col] as Cell[])[pick % (choices[col] as Cell[]).length] ?? null;
+const cell = (col: number, pick: number) => picked(values, col, pick);
+const soughtValue = (col: number, pick: number) => picked(sought, col, pick);
 
 test(`${backend}: a large sheet indexes no column until a filter asks for one, then keeps it`, async (t) => {
   const { store, dispose } = await openTestStore({ indexThreshold: 10 });
