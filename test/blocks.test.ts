@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Cell } from '../src/cells/cell.ts';
 import type { ReadPlan } from '../src/query/plan.ts';
 import type { SheetStore, WriteRequest } from '../src/store/store.ts';
-import { backend, openTestStore } from './helpers/stores.ts';
+import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
 
 const columns = ['n', 'text'];
 /**
@@ -92,16 +92,9 @@ test(`${backend}: a large sheet read from its blocks equals its rows after any s
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
       const id = `s${sheets++}`;
-      await store.createSheet(
-        {
-          id,
-          name: id,
-          columns,
-          source: { provider: 'scratch' },
-          settings: { deleteEnabled: true },
-        },
-        [Array.from({ length: 120 }, (_, n) => row(n))],
-      );
+      await store.createSheet(scratchSheet(id, columns), [
+        Array.from({ length: 120 }, (_, n) => row(n)),
+      ]);
       const model = Array.from({ length: 120 }, (_, n) => row(n));
       let next = 1000;
       // Checked after every step: a re-read replaces the rows with the model's, hiding any
@@ -181,16 +174,7 @@ test(`${backend}: a sheet grown by single-row POSTs reads from its blocks as its
   t.after(dispose);
   const short = (n: number): Cell[] => [n, `Zoë ${n}`];
   const model = Array.from({ length: 70 }, (_, n) => short(n));
-  await store.createSheet(
-    {
-      id: 'grown',
-      name: 'grown',
-      columns,
-      source: { provider: 'scratch' },
-      settings: { deleteEnabled: true },
-    },
-    [model.map((cells) => [...cells])],
-  );
+  await store.createSheet(scratchSheet('grown', columns), [model.map((cells) => [...cells])]);
   // Commits of one to three rows, as POSTs arrive; every few, an update or a delete in the
   // same commit, which reads every block while the appends change the last ones.
   for (let n = 70; n < 1200;) {
@@ -227,16 +211,7 @@ test(`${backend}: an append after a re-read that changed the last blocks starts 
   const { store, dispose } = await openTestStore({ indexThreshold: 0 });
   t.after(dispose);
   const model = Array.from({ length: 70 }, (_, n) => row(n));
-  await store.createSheet(
-    {
-      id: 'tail',
-      name: 'tail',
-      columns,
-      source: { provider: 'scratch' },
-      settings: { deleteEnabled: true },
-    },
-    [model.map((cells) => [...cells])],
-  );
+  await store.createSheet(scratchSheet('tail', columns), [model.map((cells) => [...cells])]);
   const append = async (n: number) => {
     const results = await store.writeRows('tail', [
       { op: { kind: 'append', rows: [row(n)] }, ifMatch: null },

@@ -16,7 +16,7 @@ import { planRead, planSelection, type ReadPlan, type Selection } from '../src/q
 import type { SheetRecord } from '../src/store/dialect.ts';
 import { openPostgresStore, openSqliteStore } from '../src/store/open-store.ts';
 import type { SheetStore, WriteRequest } from '../src/store/store.ts';
-import { backend, openTestStore } from './helpers/stores.ts';
+import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
 
 /** Few values per column, so that every filter matches several rows and writes move them. */
 const values: Cell[][] = [
@@ -81,15 +81,6 @@ async function bothWays(
   };
 }
 
-const newSheet = (id: string) =>
-  ({
-    id,
-    name: id,
-    columns: header,
-    source: { provider: 'scratch' },
-    settings: { deleteEnabled: true },
-  }) as const;
-
 /** The `pick`-th of a column's choices, round and round. */
 const picked = (choices: Cell[][], col: number, pick: number): Cell =>
   (choices[col] as Cell[])[pick % (choices[col] as Cell[]).length] ?? null;
@@ -100,7 +91,7 @@ test(`${backend}: a large sheet indexes no column until a filter asks for one, t
   const { store, dispose } = await openTestStore({ indexThreshold: 10 });
   t.after(dispose);
   const rows = Array.from({ length: 40 }, (_, n) => [cell(0, n), cell(1, n), cell(2, n)]);
-  await store.createSheet(newSheet('s'), [rows]);
+  await store.createSheet(scratchSheet('s', header), [rows]);
   assert.deepEqual((await record(store, 's')).indexedColumns, []);
 
   await store.writeRows('s', [{ op: { kind: 'append', rows: [[2, 'y', true]] }, ifMatch: null }]);
@@ -133,7 +124,7 @@ test(`${backend}: a write that chooses rows by filter indexes the column, even w
   const { store, env, dispose } = await openTestStore({ indexThreshold: 10 });
   t.after(dispose);
   const rows = Array.from({ length: 30 }, (_, n) => [cell(0, n), cell(1, n), cell(2, n)]);
-  await store.createSheet(newSheet('w'), [rows]);
+  await store.createSheet(scratchSheet('w', header), [rows]);
   const [result] = await store.writeRows('w', [
     {
       op: { kind: 'patch', selection: selection(header, 'a', 999), cells: new Map([[1, 'z']]) },
@@ -156,7 +147,7 @@ test(`${backend}: a new header keeps each indexed column indexed under its name`
   const { store, dispose } = await openTestStore({ indexThreshold: 10 });
   t.after(dispose);
   const rows = Array.from({ length: 30 }, (_, n) => [cell(0, n), cell(1, n), cell(2, n)]);
-  await store.createSheet(newSheet('h'), [rows]);
+  await store.createSheet(scratchSheet('h', header), [rows]);
   await bothWays(store, 'h', header, 'b', 'x');
   await bothWays(store, 'h', header, 'c', true);
   assert.deepEqual((await record(store, 'h')).indexedColumns, [1, 2]);
@@ -217,7 +208,7 @@ test(`${backend}: every indexed column answers as the rows do, after any writes,
       const id = `p${sheets++}`;
       let columns = [...header];
       const start = Array.from({ length: 24 }, (_, n) => [cell(0, n), cell(1, n), cell(2, n)]);
-      await store.createSheet(newSheet(id), [start]);
+      await store.createSheet(scratchSheet(id, header), [start]);
       const check = async () => {
         const { indexedColumns } = await record(store, id);
         for (const indexed of indexedColumns) {

@@ -9,7 +9,7 @@ import { planRead, type ReadPlan } from '../src/query/plan.ts';
 import { sortPositions } from '../src/query/sort-rows.ts';
 import type { Sheet } from '../src/model/sheet.ts';
 import type { SheetStore } from '../src/store/store.ts';
-import { backend, openTestStore } from './helpers/stores.ts';
+import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
 
 /**
  * Every store must give the same answers: this file runs once per backend (see stores.ts), and
@@ -46,16 +46,7 @@ for (const { name, open } of stores) {
   test(`${name}: filters select the same rows as a person reading the sheet would`, async (t) => {
     const { store, dispose } = await open();
     t.after(dispose);
-    const sheet = await store.createSheet(
-      {
-        id: 'f',
-        name: 'filters',
-        columns,
-        source: { provider: 'scratch' },
-        settings: { deleteEnabled: true },
-      },
-      [rows],
-    );
+    const sheet = await store.createSheet(scratchSheet('f', columns, 'filters'), [rows]);
     const table: [string, string[]][] = [
       ['name=Ann', ['Ann']],
       ['name=ann', []],
@@ -117,16 +108,7 @@ for (const { name, open } of stores) {
   test(`${name}: sorting puts empty cells last and breaks ties by sheet order`, async (t) => {
     const { store, dispose } = await open();
     t.after(dispose);
-    const sheet = await store.createSheet(
-      {
-        id: 's',
-        name: 'sort',
-        columns,
-        source: { provider: 'scratch' },
-        settings: { deleteEnabled: true },
-      },
-      [rows],
-    );
+    const sheet = await store.createSheet(scratchSheet('s', columns, 'sort'), [rows]);
     const names = async (queryText: string) =>
       (
         await readRows(
@@ -201,16 +183,7 @@ for (const { name, open } of stores) {
       ),
     );
     const columns = ['a', 'b', 'c'];
-    const sheet = await store.createSheet(
-      {
-        id: 'r',
-        name: 'reference',
-        columns,
-        source: { provider: 'scratch' },
-        settings: { deleteEnabled: true },
-      },
-      [edgeRows],
-    );
+    const sheet = await store.createSheet(scratchSheet('r', columns, 'reference'), [edgeRows]);
     const shown = edgeCells.filter((cell) => cell !== null).map(cellText);
     const value = fc.oneof(
       fc.constantFrom(

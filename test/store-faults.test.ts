@@ -15,7 +15,7 @@ import { SqliteDialect } from '../src/store/sqlite/sqlite-dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { guardAnswers } from './helpers/answer-guard.ts';
 import { call } from './helpers/build.ts';
-import { backend, openTestStore } from './helpers/stores.ts';
+import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
 
 async function serve(
   t: TestContext,
@@ -173,16 +173,7 @@ for (const landed of [true, false]) {
   test(`${backend}: a commit cut off by the database is settled by its events: ${landed ? 'landed, the write is acknowledged' : 'missing, 503 and nothing changed'}`, async (t) => {
     const dialect = await openDialect(t);
     const plain = new RowStore(dialect);
-    await plain.createSheet(
-      {
-        id: 's',
-        name: 's',
-        columns: ['n'],
-        source: { provider: 'scratch' },
-        settings: { deleteEnabled: true },
-      },
-      [[[1], [2]]],
-    );
+    await plain.createSheet(scratchSheet('s', ['n']), [[[1], [2]]]);
     const store = new RowStore(cutCommit(dialect, landed));
     const write = { op: { kind: 'append' as const, rows: [[3]] }, ifMatch: null };
     if (landed) {

@@ -6,7 +6,7 @@ import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore, openSqliteStore } from '../../src/store/open-store.ts';
 import type { RowStoreOptions } from '../../src/store/row-store.ts';
-import type { SheetStore } from '../../src/store/store.ts';
+import type { NewSheet, SheetStore } from '../../src/store/store.ts';
 
 /**
  * The store the suite runs against: SQLite by default; PostgreSQL when `npm test` runs the
@@ -100,4 +100,9 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** A sheet made from scratch, with deletes switched on, as the store suites create them. */
+export function scratchSheet(id: string, columns: string[], name = id): NewSheet {
+  return { id, name, columns, source: { provider: 'scratch' }, settings: { deleteEnabled: true } };
 }
