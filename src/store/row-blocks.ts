@@ -227,7 +227,7 @@ function group(rows: StoredRow[], first: number): { block: number; count: number
  * append to a sheet still at that version starts from them instead of reading them (a read of
  * up to 32 blocks, each on pages of its own, was a tenth of a small commit). Every change to a
  * sheet's blocks comes with a new version, so a version that matches means blocks that match;
- * a transaction that rolls back leaves the entry as it was, since entries are copies.
+ * a transaction that rolls back leaves the entry as it was, since each is handed out as a copy.
  */
 export class BlockTails {
   readonly #tails = new Map<number, { version: number; heads: BlockHead[] }>();
@@ -239,10 +239,11 @@ export class BlockTails {
     return known?.version === version ? known.heads.map((head) => ({ ...head })) : null;
   }
 
+  /** After a commit: its heads, which nothing changes once its transaction is over. */
   set(key: number, version: number, heads: BlockHead[] | null): void {
     this.#tails.delete(key);
     if (heads === null) return;
-    this.#tails.set(key, { version, heads: heads.map((head) => ({ ...head })) });
+    this.#tails.set(key, { version, heads });
     if (this.#tails.size > this.size) this.#tails.delete(this.#tails.keys().next().value as number);
   }
 

@@ -210,11 +210,15 @@ export class StoredRows implements RowSource {
     this.indexGrew = true;
   }
 
-  *#insertEntries(rows: StoredRow[], columns: number[]): DbWork<void> {
+  /** Index entries of these columns for stored rows: of their cells when at hand, else decoded. */
+  *#insertEntries(rows: StoredRow[], columns: number[], cells?: Cell[][]): DbWork<void> {
     if (columns.length === 0 || rows.length === 0) return;
     yield* this.dialect.insertEntries(
       this.record.key,
-      rows.map((row) => ({ rid: row.rid, entries: rowEntries(this.codec.decode(row), columns) })),
+      rows.map((row, i) => ({
+        rid: row.rid,
+        entries: rowEntries(cells?.[i] ?? this.codec.decode(row), columns),
+      })),
     );
   }
 
@@ -227,18 +231,9 @@ export class StoredRows implements RowSource {
 
   /** Stores new rows, with their index entries and blocks once the sheet is large. */
   *#insert(stored: StoredRow[], cells: Cell[][], insertedAt: number | null): DbWork<void> {
-    const { key, indexedColumns } = this.record;
-    yield* this.dialect.insertRows(key, stored);
+    yield* this.dialect.insertRows(this.record.key, stored);
     if (!this.record.indexed) return;
-    if (indexedColumns.length > 0) {
-      yield* this.dialect.insertEntries(
-        key,
-        stored.map((row, i) => ({
-          rid: row.rid,
-          entries: rowEntries(cells[i] ?? [], indexedColumns),
-        })),
-      );
-    }
+    yield* this.#insertEntries(stored, this.record.indexedColumns, cells);
     if (insertedAt === null) yield* this.#blocks.appended(stored);
     else yield* this.#blocks.inserted(insertedAt, stored);
   }
