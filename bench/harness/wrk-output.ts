@@ -16,9 +16,14 @@ export interface WrkReport {
   made: number;
   /** Answers by status, where the script tracks them. */
   statuses: Map<number, number>;
-  /** Ids of the rows posted and answered 201, and answered otherwise, where the script tracks them. */
+  /** Ids of the rows posted and acknowledged, and refused, where the script tracks them. */
   acked: number[];
   refused: number[];
+  /**
+   * Whether the script told answers apart by their order alone: then `acked` holds every POST
+   * answered, and only `non2xx` and `errors` say whether any of them was refused.
+   */
+  trackedByOrder: boolean;
 }
 
 function milliseconds(text: string): number {
@@ -68,5 +73,6 @@ export function parseWrk(output: string): WrkReport {
     statuses,
     acked: ids('acked'),
     refused: ids('refused'),
+    trackedByOrder: /^tracked by order$/m.test(output),
   };
 }

@@ -2,9 +2,9 @@
  * What wrk asks a server, as wrk's Lua scripts. Scripts number their requests, so that no two
  * ask the same URL or post the same row: the `made`-th number of thread `offset` in leg `leg` of
  * invocation `seq` is the n below, unique across threads, legs and the runs of a case.
- * Scripts that post note every status and which rows were answered 201 and which refused, for
- * a write check: they run one connection per wrk thread, so that a thread's answer is the one
- * to the request it sent last (wrk sends a connection's next request after the answer).
+ * Scripts that post note which rows were acknowledged and which refused, for a write check: they
+ * run one connection per wrk thread, so that a thread's answer is the one to the request it sent
+ * last (wrk asks a connection's next request of the script only once the last one's answer is in).
  */
 
 /** wrk threads per leg, at most (fewer when a leg has fewer connections). */
@@ -28,8 +28,9 @@ export function luaString(text: string): string {
  * The parts every script shares: `init` reads the invocation's number, the leg's index, the
  * number of legs and the thread count from wrk's arguments; `number()` gives the next request's
  * n; `done` prints `counted <thread> <requests sent> <numbers made>`, `status <thread> <code> <count>` and
- * `acked <thread> <id>,<id>,...` and `refused <thread> <id>,...` for the bench to read
- * (see wrk-output.ts).
+ * `acked <thread> <id>,<id>,...` and `refused <thread> <id>,...` for the bench to read, and
+ * `tracked by order` for a script that tells answers apart by their order alone (see
+ * wrk-output.ts).
  */
 const prelude = `local threads = {}
 function setup(thread) table.insert(threads, thread); thread:set("offset", #threads) end
@@ -43,6 +44,7 @@ function number()
   return seq * 10000000 + made * width * legs + leg * width + offset - 1
 end
 function done(summary, latency, requests)
+  if byOrder then io.write("tracked by order\\n") end
   for i, thread in ipairs(threads) do
     io.write(string.format("counted %d %d %d\\n", i, thread:get("sent"), thread:get("made")))
     for code, count in pairs(thread:get("statuses")) do
@@ -54,13 +56,31 @@ function done(summary, latency, requests)
 end
 `;
 
-/** Notes each answer's status and, for the answer to a POST, its row's id as acked or refused. */
-const tracking = `function response(status, headers, body)
+/**
+ * Notes each answer's status and, for the answer to a POST, its row's id as acked or refused.
+ * wrk hands a `response` function every answer's body, copied into Lua: where the answers are
+ * large, use `byOrder` instead.
+ */
+const byStatus = `function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1
   if pending ~= nil then
     if status == 201 then acked[#acked + 1] = pending else refused[#refused + 1] = pending end
     pending = nil
   end
+end
+function answered() end
+`;
+
+/**
+ * Notes, as each request is asked for, that the thread's request before it was answered (wrk asks
+ * for the next one only then), and if that was a POST, its row's id as acked. Which answers were
+ * refused is not known: only how many were (wrk's count of statuses above 399, and of socket
+ * errors, after which it asks for a request without an answer). A write check therefore holds
+ * only for a run with none of either (see write-check.ts). Nothing copies the answers' bodies.
+ */
+const byOrder = `byOrder = true
+function answered()
+  if pending ~= nil then acked[#acked + 1] = pending; pending = nil end
 end
 `;
 
@@ -125,22 +145,33 @@ end
   };
 }
 
-/** `posting`, with every answer tracked for a write check (see above). */
+/** `posting`, with every answer's status tracked for a write check (see above). */
 export function trackedPosting(path: string, body: Body): Script {
-  return readsThenPost(path, 0, body);
+  return alternating(path, 0, body, byStatus);
 }
 
 /**
  * `reads` GETs of `path` then one POST to it of a new body, over and over, counted per thread;
- * answers are tracked for a write check (see above).
+ * answers are tracked by their order for a write check (see above): the GETs' answers are large.
  */
 export function readsThenPost(path: string, reads: number, body: Body): Script {
+  return alternating(path, reads, body, byOrder);
+}
+
+function alternating(
+  path: string,
+  reads: number,
+  body: Body,
+  /** `byStatus` or `byOrder`: each defines `answered()`, called as each request is asked for. */
+  tracking: string,
+): Script {
   return {
     path,
     // Each thread starts its count at a place of its own: with one connection per thread, a
     // server too slow for ten requests per connection in a run would otherwise get no POST.
     lua: `${prelude}${tracking}local turn
 function request()
+  answered()
   sent = sent + 1
   turn = (turn or (offset + seq)) + 1
   if turn % ${reads + 1} ~= 0 then pending = nil; return wrk.format("GET", ${luaString(path)}) end
