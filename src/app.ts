@@ -161,6 +161,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   const sheets = new Sheets({ store, providers, queue, mirror });
   deps.stopWrites?.addEventListener('abort', () => sheets.stopWrites(), { once: true });
   const cache = new ReadCache(options.cacheSize, (hit) => metrics?.cacheLookup(hit));
+  store.onAppended((appended) => cache.appended(appended));
   const limits = options.limits ?? defaultLimits;
   await registerCors(app, sheets);
   const keyLimit = await registerRateLimits(

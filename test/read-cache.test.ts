@@ -36,16 +36,16 @@ const together = (url: string, count: number) =>
 test('reads that miss together after a write are answered by one read, with the write in it', async (t) => {
   const { url, reads } = await counted(t, 1_000_000);
   assert.equal((await together(url, 3)).length, 3);
-  const written = await call(url, { method: 'POST', body: { n: 50, name: 'new' } });
-  assert.equal(written.status, 201, written.text);
+  const written = await call(`${url}?_id=7`, { method: 'PATCH', body: { name: 'changed' } });
+  assert.equal(written.status, 200, written.text);
   reads.count = 0;
   const answers = await together(url, 8);
   assert.equal(reads.count, 1, 'one read of the store for eight requests');
   for (const answer of answers) {
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('etag'), written.headers.get('etag'));
-    assert.equal((answer.body as unknown[]).length, 51);
-    assert.deepEqual((answer.body as unknown[])[50], { n: 50, name: 'new' });
+    assert.equal((answer.body as unknown[]).length, 50);
+    assert.deepEqual((answer.body as unknown[])[7], { n: 7, name: 'changed' });
   }
   // Other reads are other answers.
   reads.count = 0;
@@ -75,4 +75,67 @@ test('an answer streamed as it is read is not shared: each request reads its own
       Array.from({ length: 600 }, (_, n) => n),
     );
   }
+});
+
+test('rows appended extend the whole sheet kept: the next read needs no store', async (t) => {
+  const { url, reads } = await counted(t, 1_000_000);
+  const [before] = await together(url, 1);
+  const sheetsPath = url.replace('/api/v1/', '/api/v1/sheets/');
+  assert.equal((await call(sheetsPath)).status, 200);
+  const parts = [`${url}?_limit=60`, `${url}?n=1`, `${url}?_fields=n`];
+  await Promise.all(parts.map((part) => call(part)));
+  const one = await call(url, { method: 'POST', body: { n: 50, name: 'new' } });
+  const two = await call(url, { method: 'POST', body: [{ n: 51 }, { n: 52, name: 'last' }] });
+  assert.equal(two.status, 201, two.text);
+  reads.count = 0;
+  const [answer, other] = await Promise.all([call(url), call(sheetsPath)]);
+  assert.equal(reads.count, 0, 'both paths answered from the answers kept');
+  for (const got of [answer, other]) {
+    assert.equal(got.headers.get('etag'), two.headers.get('etag'));
+    assert.deepEqual(got.body, [
+      ...(before?.body as unknown[]),
+      { n: 50, name: 'new' },
+      { n: 51, name: null },
+      { n: 52, name: 'last' },
+    ]);
+  }
+  assert.notEqual(one.headers.get('etag'), two.headers.get('etag'));
+  // Answers that are not the whole sheet, as kept, are read again.
+  const [paged, filtered, narrowed] = await Promise.all(parts.map((part) => call(part)));
+  assert.equal(reads.count, 3);
+  assert.equal((paged?.body as unknown[]).length, 53);
+  assert.deepEqual(filtered?.body, [{ n: 1, name: 'row 1' }]);
+  assert.deepEqual((narrowed?.body as unknown[]).at(-1), { n: 52 });
+  // A write that is not an append leaves nothing to extend.
+  await call(`${url}?_id=0`, { method: 'DELETE' });
+  reads.count = 0;
+  assert.equal(((await call(url)).body as unknown[]).length, 52);
+  assert.equal(reads.count, 1);
+});
+
+test('an empty sheet kept whole takes its first rows', async (t) => {
+  const { url, reads } = await counted(t, 1_000_000, 0);
+  assert.deepEqual((await call(url)).body, []);
+  await call(url, { method: 'POST', body: { n: 0, name: 'first' } });
+  reads.count = 0;
+  assert.deepEqual((await call(url)).body, [{ n: 0, name: 'first' }]);
+  assert.equal(reads.count, 0);
+});
+
+test('a read that ends after an append began is not extended, though it was asked before', async (t) => {
+  // The read is held until the append has committed: its rows may already hold the new row,
+  // so extending it could show that row twice.
+  const { url, reads } = await counted(t, 1_000_000);
+  const reading = call(url);
+  await setTimeout(20);
+  const written = await call(url, { method: 'POST', body: { n: 50, name: 'new' } });
+  assert.equal(written.status, 201, written.text);
+  await reading;
+  reads.count = 0;
+  const after = await call(url);
+  assert.equal(reads.count, 1, 'read again rather than extended');
+  assert.deepEqual(
+    (after.body as { n: number }[]).map((row) => row.n),
+    [...Array.from({ length: 50 }, (_, n) => n), 50],
+  );
 });

@@ -23,6 +23,27 @@ export interface ReadPlan {
   fields: number[] | null;
 }
 
+/** Whether a plan reads rows in sheet order, unfiltered: all of them, or a page. */
+export function inSheetOrder({ selection, sort }: ReadPlan): boolean {
+  return (
+    'filters' in selection &&
+    selection.filters.length === 0 &&
+    selection.any.length === 0 &&
+    sort.length === 0
+  );
+}
+
+/** Whether a plan reads every row of the sheet, whole, as the store keeps it. */
+export function readsWholeSheet(plan: ReadPlan): boolean {
+  return (
+    inSheetOrder(plan) &&
+    plan.limit === null &&
+    plan.offset === 0 &&
+    !plan.withIds &&
+    plan.fields === null
+  );
+}
+
 /** One change to a sheet, checked against its columns and ready for a store to apply. */
 export type WriteOp =
   | { kind: 'append'; rows: Cell[][] }

@@ -1,7 +1,19 @@
+import type { RowsAppended } from '../store/store.ts';
+
 /** An answer as sent: its body, and how many rows matched before paging. */
 export interface CachedAnswer {
   body: Buffer;
   total: number;
+}
+
+/** What names an answer: its sheet, the version the request found, and the rest of its request. */
+export interface AnswerKey {
+  sheetId: string;
+  version: number;
+  /** The format and the query: with the sheet and the version, they decide the answer. */
+  variant: string;
+  /** Whether the answer is every row of the sheet, in order, as a JSON array and nothing else. */
+  wholeSheet: boolean;
 }
 
 /**
@@ -14,6 +26,15 @@ export type ReadAnswer =
 
 type WholeAnswer = Extract<ReadAnswer, { kind: 'whole' }>;
 
+interface Kept extends CachedAnswer {
+  at: AnswerKey;
+  /** When (`performance.now()`) the answer was in hand: its rows were read before then. */
+  readBy: number;
+}
+
+const comma = Buffer.from(',');
+const close = Buffer.from(']');
+
 /**
  * Answers to reads, kept as the bytes sent, under keys that include the sheet's version: a write
  * makes every older answer unreachable, so nothing is ever served stale. Least recently used
@@ -23,9 +44,15 @@ type WholeAnswer = Extract<ReadAnswer, { kind: 'whole' }>;
  * waits for that one's answer instead of reading again: after a write, the requests that all miss
  * at once are answered by one read. (The answer was read after the waiting request's sheet
  * lookup, so it is as fresh as a read of its own.) With the cache off, every read reads.
+ *
+ * A commit that only appended rows does not cost the answers holding a whole sheet a new read:
+ * each is kept again at the new version with the rows added at its end (`appended`), so a sheet
+ * that a form posts to and a page reads whole stays cached between posts.
  */
 export class ReadCache {
-  readonly #entries = new Map<string, CachedAnswer>();
+  readonly #entries = new Map<string, Kept>();
+  /** Keys of the kept answers that hold a whole sheet, by sheet. */
+  readonly #wholeSheets = new Map<string, Set<string>>();
   readonly #reading = new Map<string, Promise<WholeAnswer | null>>();
   #bytes = 0;
 
@@ -35,24 +62,21 @@ export class ReadCache {
     private readonly onLookup: (hit: boolean) => void = () => {},
   ) {}
 
-  get(key: string): CachedAnswer | undefined {
-    const answer = this.#entries.get(key);
-    this.onLookup(answer !== undefined);
-    if (answer !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, answer);
-    }
-    return answer;
-  }
-
   /**
-   * The answer under `key` (read at `version`): the one kept, else the one another request is
-   * reading, else the one `read` reads now, shared while it is read. An answer streamed as it is
-   * read cannot be shared: those waiting for it then read their own.
+   * The answer under `at`: the one kept, else the one another request is reading, else the one
+   * `read` reads now, shared while it is read. An answer streamed as it is read cannot be shared:
+   * those waiting for it then read their own.
    */
-  answer(key: string, version: number, read: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
-    const kept = this.get(key);
-    if (kept !== undefined) return Promise.resolve({ kind: 'whole', ...kept, version });
+  answer(at: AnswerKey, read: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
+    const key = keyOf(at);
+    const kept = this.#entries.get(key);
+    this.onLookup(kept !== undefined);
+    if (kept !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, kept);
+      const { body, total } = kept;
+      return Promise.resolve({ kind: 'whole', body, total, version: at.version });
+    }
     const reading = this.#reading.get(key);
     if (reading !== undefined) return reading.then((shared) => shared ?? read());
     if (this.maxBytes === 0) return read();
@@ -68,15 +92,56 @@ export class ReadCache {
     return answer;
   }
 
-  set(key: string, answer: CachedAnswer): void {
+  /** Keeps an answer read by `readBy` (by now, if not given). */
+  set(at: AnswerKey, answer: CachedAnswer, readBy = performance.now()): void {
+    const key = keyOf(at);
     // One answer may take at most a quarter of the budget, so a few huge reads cannot flush the rest.
     if (answer.body.length > this.maxBytes / 4 || this.#entries.has(key)) return;
-    this.#entries.set(key, answer);
+    this.#entries.set(key, { ...answer, at, readBy });
     this.#bytes += answer.body.length;
+    if (at.wholeSheet) {
+      const keys = this.#wholeSheets.get(at.sheetId) ?? new Set();
+      this.#wholeSheets.set(at.sheetId, keys.add(key));
+    }
     for (const [oldest, old] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
       this.#entries.delete(oldest);
       this.#bytes -= old.body.length;
+      if (old.at.wholeSheet) this.#forgetWhole(old.at.sheetId, oldest);
     }
   }
+
+  /**
+   * Rows a commit appended to a sheet, taking it from version `from` to `to`: each whole-sheet
+   * answer at `from` is kept at `to` too, with the rows at its end. Only an answer in hand before
+   * the commit began is sure to hold `from` exactly: a read that ended later, though its request
+   * found `from`, may hold the appended rows already, and is left to age out.
+   */
+  appended({ sheetId, from, to, rows, began }: RowsAppended): void {
+    const added = Buffer.from(rows.join(','));
+    const extended: Kept[] = [];
+    for (const key of this.#wholeSheets.get(sheetId) ?? []) {
+      const kept = this.#entries.get(key);
+      if (kept !== undefined && kept.at.version === from && kept.readBy < began)
+        extended.push(kept);
+    }
+    for (const { at, body, total } of extended) {
+      // `[]`, or `[` rows `]`: the new rows go before the closing bracket.
+      const head = body.subarray(0, body.length - 1);
+      const joined = Buffer.concat(
+        body.length > 2 ? [head, comma, added, close] : [head, added, close],
+      );
+      this.set({ ...at, version: to }, { body: joined, total: total + rows.length }, began);
+    }
+  }
+
+  #forgetWhole(sheetId: string, key: string): void {
+    const keys = this.#wholeSheets.get(sheetId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.#wholeSheets.delete(sheetId);
+  }
+}
+
+function keyOf({ sheetId, version, variant }: AnswerKey): string {
+  return `${sheetId}\n${version}\n${variant}`;
 }

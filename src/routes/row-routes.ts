@@ -9,6 +9,7 @@ import {
   planRead,
   planTargetedSelection,
   planUpsert,
+  readsWholeSheet,
   type ReadPlan,
   type WriteOp,
 } from '../query/plan.ts';
@@ -91,7 +92,7 @@ export async function rowRoutes(
     if (matchesEtag(request.headers['if-none-match'], etag(sheet.version))) {
       return reply.code(304).header('etag', etag(sheet.version)).send();
     }
-    const url = request.url;
+    const { url } = request;
     if (format === 'xlsx') {
       // A workbook is written as its rows are read: never held whole, nor cached.
       const answer = await selectedCells(sheet, plan);
@@ -106,14 +107,18 @@ export async function rowRoutes(
     void reply.type(
       format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     );
-    const key = (version: number) =>
-      `${sheet.id}\n${version}\n${format}\n${url.slice(url.indexOf('?') + 1)}`;
+    const at = {
+      sheetId: sheet.id,
+      version: sheet.version,
+      variant: `${format}\n${url.slice(url.indexOf('?') + 1)}`,
+      wholeSheet: format === 'json' && readsWholeSheet(plan),
+    };
     // A large answer is sent as it is read, and never held whole, nor cached, nor shared.
-    const answer = await cache.answer(key(sheet.version), sheet.version, async () => {
+    const answer = await cache.answer(at, async () => {
       const read = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
       if (read.streamed) return { kind: 'streamed', ...read };
       const body = await whole(read.body);
-      cache.set(key(read.version), { body, total: read.total });
+      cache.set({ ...at, version: read.version }, { body, total: read.total });
       return { kind: 'whole', body, total: read.total, version: read.version };
     });
     pageHeaders(reply, url, plan, answer.total);

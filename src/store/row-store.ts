@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import type { ReadPlan } from '../query/plan.ts';
+import { inSheetOrder, type ReadPlan } from '../query/plan.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import {
@@ -48,6 +48,7 @@ import type {
   PushMark,
   ReadAnswer,
   RowEvent,
+  RowsAppended,
   SheetChanges,
   SheetStore,
   StoreDatabase,
@@ -101,6 +102,7 @@ export class RowStore implements SheetStore {
   /** Sheets by id, when one process owns the store; bounded, least recently used first out. */
   readonly #cache: Map<string, SheetRecord> | null;
   readonly #tails = new BlockTails(appendedSheets);
+  readonly #appendListeners: ((appended: RowsAppended) => void)[] = [];
   /** Sheets by id otherwise, asked of the database in batches (see sheet-lookups.ts). */
   readonly #lookups: SheetLookups;
   readonly credentials: CredentialStore;
@@ -249,11 +251,7 @@ export class RowStore implements SheetStore {
     if (sheet.indexed && !indexHolds(sheet.indexedColumns, plan.selection)) {
       sheet = await this.#indexColumns(sheet.id, filterColumns(plan.selection));
     }
-    const unfiltered =
-      'filters' in plan.selection &&
-      plan.selection.filters.length === 0 &&
-      plan.selection.any.length === 0 &&
-      plan.sort.length === 0;
+    const unfiltered = inSheetOrder(plan);
     const span = Math.min(plan.limit ?? Infinity, sheet.rowCount - plan.offset);
     const pieceRows = Math.max(
       100,
@@ -300,9 +298,11 @@ export class RowStore implements SheetStore {
     const indexThreshold = this.#indexThreshold;
     const events: RowEvent[] = [];
     const tails = this.#tails;
-    const { results, record, lastHeads } = await this.#commit(events, function* () {
+    const began = performance.now();
+    const { results, record, lastHeads, from, appended } = await this.#commit(events, function* () {
       events.length = 0;
       const found = yield* sheetOrMissing(db, sheetId, true);
+      const from = found.version;
       const known = tails.get(found.key, found.version);
       const source = new StoredRows(db, found, indexThreshold, true, known);
       const results: (WriteResult | Problem)[] = [];
@@ -322,14 +322,23 @@ export class RowStore implements SheetStore {
         }
       }
       yield* saveSheetAndEvents(db, source, events);
-      return { results, record: source.record, lastHeads: source.lastHeads };
+      const { record, lastHeads, appendedOnly: appended } = source;
+      return { results, record, lastHeads, from, appended };
     });
     // Committed, or cut off having changed no row: then a key that did not land stays running,
     // and a retry past its lease runs the same write, which changes nothing, again.
     for (const { idempotency } of writes) if (idempotency?.carried) idempotency.recorded = true;
     this.#remember(record);
     tails.set(record.key, record.version, lastHeads);
+    if (appended !== null && appended.length > 0) {
+      const rows = { sheetId, from, to: record.version, rows: appended, began };
+      for (const listener of this.#appendListeners) listener(rows);
+    }
     return results;
+  }
+
+  onAppended(listener: (appended: RowsAppended) => void): void {
+    this.#appendListeners.push(listener);
   }
 
   async loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }> {

@@ -210,10 +210,21 @@ export type WebhookProgress = Pick<
   'cursor' | 'attempt' | 'firstAttemptAt' | 'nextAttemptAt' | 'disabledAt' | 'disabledReason'
 >;
 
-/**
- * Where sheets and their rows live. One row engine implements it (`row-store.ts`) over a dialect
- * per database; everything above this interface is the same whichever database runs.
- */
+/** Rows one commit appended to a sheet, as `writeRows` committed them. */
+export interface RowsAppended {
+  sheetId: string;
+  /** The sheet's version before the commit and after it. */
+  from: number;
+  to: number;
+  /** Each row's JSON as reads answer it (without `_id`), in sheet order. */
+  rows: string[];
+  /**
+   * When (`performance.now()`) the commit began: what was read before then is of version `from`
+   * or older, never newer.
+   */
+  began: number;
+}
+
 /** A pool's connections: all it holds, those idle, and requests waiting for one. */
 export interface ConnectionCounts {
   total: number;
@@ -221,6 +232,10 @@ export interface ConnectionCounts {
   waiting: number;
 }
 
+/**
+ * Where sheets and their rows live. One row engine implements it (`row-store.ts`) over a dialect
+ * per database; everything above this interface is the same whichever database runs.
+ */
 export interface SheetStore {
   listSheets(): Promise<Sheet[]>;
   getSheet(id: string): Promise<Sheet | null>;
@@ -247,6 +262,11 @@ export interface SheetStore {
    * leaves the others to commit. Each write that changes rows emits its row events with it.
    */
   writeRows(sheetId: string, writes: WriteRequest[]): Promise<(WriteResult | Problem)[]>;
+  /**
+   * Tells `listener` of each commit of `writeRows` that appended rows and changed nothing else,
+   * at once, before its writes are answered (see `RowsAppended`).
+   */
+  onAppended(listener: (appended: RowsAppended) => void): void;
   /** Every row of a sheet, for a provider-backed sheet's writes to be planned on. */
   loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }>;
   /**

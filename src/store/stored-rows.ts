@@ -34,6 +34,8 @@ export class StoredRows implements RowSource {
   indexGrew = false;
   readonly codec: RowCodec;
   readonly changes: RowChange[] = [];
+  /** The JSON of the rows appended here, in order, as long as nothing else changed; else null. */
+  appendedOnly: string[] | null = [];
   /** The sheet's rows joined in blocks, kept with the rows once it is large. */
   readonly #blocks: RowBlocks;
   /** Rows read since the last change, so planning and applying a write read them once. */
@@ -90,7 +92,10 @@ export class StoredRows implements RowSource {
 
   *apply(effect: RowEffect): DbWork<void> {
     const { key } = this.record;
-    if (effect.kind !== 'append') yield* this.#storeAppended();
+    if (effect.kind !== 'append') {
+      this.appendedOnly = null;
+      yield* this.#storeAppended();
+    }
     switch (effect.kind) {
       case 'append':
       case 'insert': {
@@ -103,6 +108,7 @@ export class StoredRows implements RowSource {
         if (effect.kind === 'append') {
           this.#appended.stored.push(...stored);
           this.#appended.cells.push(...effect.rows);
+          this.appendedOnly?.push(...stored.map((row) => row.json));
         } else {
           yield* this.dialect.openRows(key, at, effect.rows.length);
           yield* this.#insert(stored, effect.rows, at);
