@@ -10,8 +10,8 @@ import { errorLines, loadTable } from '../reports/report.ts';
 
 /**
  * Case g: a dashboard and a form on one sheet at once: nine GETs of the whole sheet for each
- * single-row POST. Every POST makes the cached answer stale, so the read cache helps only between
- * writes. Afterwards every acknowledged row is looked for.
+ * single-row POST. Each POST's row is added to the whole-sheet answer Sheetport keeps (rows appended
+ * extend it), so the GETs are answered from memory. Afterwards every acknowledged row is looked for.
  */
 
 export interface MixedResult extends CaseResult {
@@ -72,13 +72,13 @@ export async function mixedCase(fleet: Fleet, timing: Timing): Promise<MixedResu
     `One sheet of ${small.rows.toLocaleString('en')} rows (imported for this case; json-server: its own copy of db.json) on each server,`,
     `default settings (read cache on). Of every ${readsPerWrite + 1} requests, ${readsPerWrite} GET all rows (sheetport GET /api/v1/<id>,`,
     `json-server GET /${small.collection}) and 1 POSTs one new row (json-server POST /${small.collection}), counted over all`,
-    'connections and runs. A POST makes every cached answer of the sheet stale, so the next GET reads the sheet again.',
+    "connections and runs. Sheetport adds a POST's row to the whole-sheet answer it keeps, so GETs are read from memory.",
     'req/s counts GETs and POSTs together.',
     'Afterwards the sheet is read back through each server: every row acknowledged must be there once, and rows not',
     "acknowledged may number no more than the requests in flight when a run stopped. wrk's script notes a POST as",
-    'acknowledged when the connection asks for its next request, as wrk does once an answer is in; it has no response',
-    'function, which would copy each 1 MB answer into Lua. So it cannot tell which answer was refused: a run with any',
-    'answer above 399 or any socket error fails the check.',
+    "acknowledged once its answer is complete (wrk's delay() hook) without reading it: a response function would copy",
+    'each 1 MB answer into Lua. So it cannot tell which answer was refused: a run with any answer above 399 fails the',
+    'check.',
     describePlan(plan),
     'ratios: the first sheetport row divided by each row (req/s ratio > 1 and p99 ratio < 1 favour it);',
     ...cpuLegend,

@@ -15,12 +15,12 @@ export interface Posted {
   /** Requests of any kind sent, and answered: the difference was in flight when a run stopped. */
   requests: number;
   answered: number;
-  /** Ids of the rows acknowledged (answered 201, or in order with no refusal), and refused. */
+  /** Ids of the rows acknowledged (answered 201, or answered where no answer was refused), and refused. */
   acknowledged: Set<number>;
   refused: Set<number>;
   /**
-   * Answers refused, or requests cut off by a socket error, where answers were told apart by their
-   * order (wrk-scripts.ts): which POSTs they were is not known, so no write check holds.
+   * Answers refused where answers were not read (wrk-scripts.ts, `byOrder`): which POSTs they
+   * were is not known, so no write check holds.
    */
   untold: number;
 }
@@ -36,7 +36,7 @@ export function postedBy(runs: Run[]): Posted {
     untold: 0,
   };
   for (const leg of runs.flatMap((run) => run.legs)) {
-    if (leg.trackedByOrder) posted.untold += leg.non2xx + leg.errors;
+    if (leg.trackedByOrder) posted.untold += leg.non2xx;
     posted.sent += leg.made;
     posted.requests += leg.sent;
     posted.answered += leg.requests;
@@ -62,6 +62,8 @@ export interface WriteCheck {
   identical: boolean;
   /** Acknowledged rows not read back. */
   missing: number;
+  /** The first few of them, to look for. */
+  missingIds: number[];
   /** Extra copies of written rows. */
   duplicated: number;
   /** Rows of refused requests that were read back nonetheless. */
@@ -88,8 +90,7 @@ export async function checkWrites(
   }
   const acknowledged = posted.acknowledged.size;
   const unanswered = Math.max(0, posted.requests - posted.answered);
-  let missing = 0;
-  for (const id of posted.acknowledged) if (!copies.has(id)) missing++;
+  const missingIds = [...posted.acknowledged].filter((id) => !copies.has(id));
   let duplicated = 0;
   let refusedButWritten = 0;
   let unansweredWritten = 0;
@@ -108,7 +109,8 @@ export async function checkWrites(
     unanswered,
     rowsThroughEach: [first.length, ...others.map((rows) => rows.length)],
     identical,
-    missing,
+    missing: missingIds.length,
+    missingIds: missingIds.slice(0, 10),
     duplicated,
     refusedButWritten,
     unansweredWritten,
@@ -119,7 +121,7 @@ export async function checkWrites(
       posted.untold === 0 &&
       identical &&
       countRight &&
-      missing === 0 &&
+      missingIds.length === 0 &&
       duplicated === 0 &&
       refusedButWritten === 0 &&
       unansweredWritten <= unanswered,
@@ -146,10 +148,11 @@ export function checkLines(check: WriteCheck, names: string[]): string[] {
     `  rows read back ${through}${same}`,
     `  ${sum} = ${integer(expected)}: ${read === expected ? 'equal' : `NOT EQUAL (${integer(read - expected)})`}`,
     `  acknowledged rows missing ${check.missing}, extra copies ${check.duplicated}, rows of refused requests ${check.refusedButWritten}, rows of unanswered requests ${check.unansweredWritten}`,
+    ...(check.missing === 0 ? [] : [`  missing: ${check.missingIds.join(', ')}`]),
     ...(check.untold === 0
       ? []
       : [
-          `  ${integer(check.untold)} answers refused or cut off where answers are told apart by order: which POSTs they were is not known, so nothing above holds`,
+          `  ${integer(check.untold)} answers refused where answers were not read: which POSTs they were is not known, so nothing above holds`,
         ]),
   ];
 }

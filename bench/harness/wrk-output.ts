@@ -20,8 +20,8 @@ export interface WrkReport {
   acked: number[];
   refused: number[];
   /**
-   * Whether the script told answers apart by their order alone: then `acked` holds every POST
-   * answered, and only `non2xx` and `errors` say whether any of them was refused.
+   * Whether the script noted answers without reading them: then `acked` holds every POST
+   * answered, and only `non2xx` says whether any of them was refused.
    */
   trackedByOrder: boolean;
 }

@@ -29,8 +29,7 @@ export function luaString(text: string): string {
  * number of legs and the thread count from wrk's arguments; `number()` gives the next request's
  * n; `done` prints `counted <thread> <requests sent> <numbers made>`, `status <thread> <code> <count>` and
  * `acked <thread> <id>,<id>,...` and `refused <thread> <id>,...` for the bench to read, and
- * `tracked by order` for a script that tells answers apart by their order alone (see
- * wrk-output.ts).
+ * `tracked by order` for a script that notes answers without reading them (see wrk-output.ts).
  */
 const prelude = `local threads = {}
 function setup(thread) table.insert(threads, thread); thread:set("offset", #threads) end
@@ -68,19 +67,22 @@ const byStatus = `function response(status, headers, body)
     pending = nil
   end
 end
-function answered() end
 `;
 
 /**
- * Notes, as each request is asked for, that the thread's request before it was answered (wrk asks
- * for the next one only then), and if that was a POST, its row's id as acked. Which answers were
- * refused is not known: only how many were (wrk's count of statuses above 399, and of socket
- * errors, after which it asks for a request without an answer). A write check therefore holds
- * only for a run with none of either (see write-check.ts). Nothing copies the answers' bodies.
+ * Notes a POST's row as acked when its answer is in, without reading the answer: wrk calls
+ * `delay()` on a connection before its first request and then once each answer is complete, and
+ * not when the server closed the connection first (the POST then stays unanswered). The first
+ * call acks nothing: before it, wrk has called `request()` once only to check the script, on the
+ * first thread, and sent nothing. Which answers were refused is not known, only how many (wrk's
+ * count of statuses above 399), so a write check holds only for a run with none (write-check.ts).
  */
 const byOrder = `byOrder = true
-function answered()
-  if pending ~= nil then acked[#acked + 1] = pending; pending = nil end
+function delay()
+  if pending ~= nil and connected then acked[#acked + 1] = pending end
+  pending = nil
+  connected = true
+  return 0
 end
 `;
 
@@ -152,7 +154,7 @@ export function trackedPosting(path: string, body: Body): Script {
 
 /**
  * `reads` GETs of `path` then one POST to it of a new body, over and over, counted per thread;
- * answers are tracked by their order for a write check (see above): the GETs' answers are large.
+ * answers are tracked for a write check without being read (`byOrder`): the GETs' are large.
  */
 export function readsThenPost(path: string, reads: number, body: Body): Script {
   return alternating(path, reads, body, byOrder);
@@ -162,7 +164,7 @@ function alternating(
   path: string,
   reads: number,
   body: Body,
-  /** `byStatus` or `byOrder`: each defines `answered()`, called as each request is asked for. */
+  /** `byStatus` or `byOrder`. */
   tracking: string,
 ): Script {
   return {
@@ -171,7 +173,6 @@ function alternating(
     // server too slow for ten requests per connection in a run would otherwise get no POST.
     lua: `${prelude}${tracking}local turn
 function request()
-  answered()
   sent = sent + 1
   turn = (turn or (offset + seq)) + 1
   if turn % ${reads + 1} ~= 0 then pending = nil; return wrk.format("GET", ${luaString(path)}) end
@@ -187,6 +188,9 @@ end
 
 /** At most `perSecond` requests a second over `connections`: each waits its share between. */
 export function paced(script: Script, perSecond: number, connections: number): Script {
+  if (script.lua?.includes('function delay()') === true) {
+    throw new Error('a script tracked by order has a delay of its own');
+  }
   const lua =
     script.lua ??
     `${prelude}function request() sent = sent + 1; return wrk.format("GET", ${luaString(script.path)}) end\n`;
