@@ -118,13 +118,14 @@ export class ReadCache {
    * found `from`, may hold the appended rows already, and is left to age out.
    */
   appended({ sheetId, from, to, rows, began }: RowsAppended): void {
-    const added = Buffer.from(rows.join(','));
     const extended: Kept[] = [];
     for (const key of this.#wholeSheets.get(sheetId) ?? []) {
       const kept = this.#entries.get(key);
       if (kept !== undefined && kept.at.version === from && kept.readBy < began)
         extended.push(kept);
     }
+    if (extended.length === 0) return;
+    const added = Buffer.from(rows.join(','));
     for (const { at, body, total } of extended) {
       // `[]`, or `[` rows `]`: the new rows go before the closing bracket.
       const head = body.subarray(0, body.length - 1);
