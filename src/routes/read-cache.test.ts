@@ -2,82 +2,124 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ReadCache, type AnswerKey } from './read-cache.ts';
 
-const whole = (version: number): AnswerKey => ({
-  sheetId: 'sheet',
+const whole = (version: number, sheetId = 'sheet'): AnswerKey => ({
+  sheetId,
   version,
   variant: 'json\n/api/v1/sheet',
   wholeSheet: true,
 });
 
-/** What the cache answers under `at` without reading, or null if it would read. */
-async function kept(cache: ReadCache, at: AnswerKey): Promise<string | null> {
-  const answer = await cache.answer(at, () => Promise.reject(new Error('read')));
-  return answer.kind === 'whole' ? answer.body.toString() : null;
+const answer = (body: string) => ({ body: Buffer.from(body), total: JSON.parse(body).length });
+
+/** What the cache answers under `at` without reading, or null if it would have to read. */
+async function kept(
+  cache: ReadCache,
+  at: AnswerKey,
+): Promise<{ body: string; total: number } | null> {
+  const found = await cache.answer(at, async () => ({
+    kind: 'streamed',
+    body: (async function* () {})(),
+    total: -1,
+    version: at.version,
+  }));
+  return found.kind === 'whole' ? { body: found.body.toString(), total: found.total } : null;
 }
 
-const appended = (from: number, rows: string[], began: number) => ({
-  sheetId: 'sheet',
+/** Rows appended by a commit from `from` that began now. */
+const appended = (from: number, rows: string[], sheetId = 'sheet') => ({
+  sheetId,
   from,
   to: from + 1,
   rows,
-  began,
+  began: performance.now(),
 });
 
-test('rows appended are added to each whole sheet kept at the version they started from', async () => {
+test('rows appended go to the end of each whole sheet kept at the version they started from', async () => {
   const cache = new ReadCache(1_000_000);
-  cache.set(whole(3), { body: Buffer.from('[{"a":1}]'), total: 1 }, 10);
-  cache.set(
-    { ...whole(3), variant: 'json\n/api/v1/sheets/sheet' },
-    { body: Buffer.from('[]'), total: 0 },
-    10,
-  );
-  cache.appended(appended(3, ['{"a":2}', '{"a":3}'], 11));
-  assert.equal(await kept(cache, whole(4)), '[{"a":1},{"a":2},{"a":3}]');
-  assert.equal(
-    await kept(cache, { ...whole(4), variant: 'json\n/api/v1/sheets/sheet' }),
-    '[{"a":2},{"a":3}]',
-  );
-  const answer = await cache.answer(whole(4), () => Promise.reject(new Error('read')));
-  assert.equal(answer.total, 3);
-  // The extended answer is exact: the next append extends it again.
-  cache.appended(appended(4, ['{"a":4}'], 12));
-  assert.equal(await kept(cache, whole(5)), '[{"a":1},{"a":2},{"a":3},{"a":4}]');
+  const other = { ...whole(3), variant: 'json\n/api/v1/sheets/sheet' };
+  cache.set(whole(3), answer('[{"a":1}]'));
+  cache.set(other, answer('[]'));
+  cache.appended(appended(3, ['{"a":2}', '{"a":3}']));
+  assert.deepEqual(await kept(cache, whole(4)), { body: '[{"a":1},{"a":2},{"a":3}]', total: 3 });
+  assert.deepEqual(await kept(cache, { ...other, version: 4 }), {
+    body: '[{"a":2},{"a":3}]',
+    total: 2,
+  });
+  // Moved, not copied: the old version is gone.
+  assert.equal(await kept(cache, whole(3)), null);
+  // Appends that no read asked for in between are joined at once, in order.
+  cache.appended(appended(4, ['{"a":4}']));
+  cache.appended(appended(5, ['{"a":5}', '{"a":6}']));
+  assert.deepEqual(await kept(cache, whole(6)), {
+    body: '[{"a":1},{"a":2},{"a":3},{"a":4},{"a":5},{"a":6}]',
+    total: 6,
+  });
 });
 
 test('an answer in hand only after the append began may hold its rows: it is not extended', async () => {
   const cache = new ReadCache(1_000_000);
+  const commit = appended(3, ['{"a":2}']);
   // Looked up at version 3, but read once the append had committed: the row is in it already.
-  cache.set(whole(3), { body: Buffer.from('[{"a":1},{"a":2}]'), total: 2 }, 12);
-  cache.appended(appended(3, ['{"a":2}'], 11));
-  await assert.rejects(kept(cache, whole(4)), /read/);
+  cache.set(whole(3), answer('[{"a":1},{"a":2}]'));
+  cache.appended(commit);
+  assert.equal(await kept(cache, whole(4)), null);
 });
 
 test('answers of another version, another sheet or less than the whole sheet are not extended', async () => {
   const cache = new ReadCache(1_000_000);
-  cache.set(whole(2), { body: Buffer.from('[{"a":1}]'), total: 1 }, 10);
-  cache.set(
-    { ...whole(3), variant: 'json\n?a=1', wholeSheet: false },
-    { body: Buffer.from('[{"a":1}]'), total: 1 },
-    10,
-  );
-  cache.set({ ...whole(3), sheetId: 'other' }, { body: Buffer.from('[]'), total: 0 }, 10);
-  cache.appended(appended(3, ['{"a":2}'], 11));
-  await assert.rejects(kept(cache, whole(4)), /read/);
-  await assert.rejects(
-    kept(cache, { ...whole(4), variant: 'json\n?a=1', wholeSheet: false }),
-    /read/,
-  );
-  await assert.rejects(kept(cache, { ...whole(4), sheetId: 'other' }), /read/);
+  const filtered = { ...whole(3), variant: 'json\n?a=1', wholeSheet: false };
+  cache.set(whole(2), answer('[{"a":1}]'));
+  cache.set(filtered, answer('[{"a":1}]'));
+  cache.set(whole(3, 'other'), answer('[]'));
+  cache.appended(appended(3, ['{"a":2}']));
+  assert.equal(await kept(cache, whole(4)), null);
+  assert.equal(await kept(cache, { ...filtered, version: 4 }), null);
+  assert.equal(await kept(cache, whole(4, 'other')), null);
+  assert.deepEqual(await kept(cache, filtered), { body: '[{"a":1}]', total: 1 });
+});
+
+test('rows waiting that outweigh the answer drop it: a read costs less than joining them', async () => {
+  const cache = new ReadCache(10_000_000);
+  // 100 KiB of rows in the answer, 1 KiB a row appended.
+  const row = (n: number) => JSON.stringify({ n, text: 'x'.repeat(1000) });
+  const rows = Array.from({ length: 100 }, (_, n) => row(n));
+  cache.set(whole(0), answer(`[${rows.join(',')}]`));
+  for (let n = 100; n < 190; n++) cache.appended(appended(n - 100, [row(n)]));
+  assert.equal((await kept(cache, whole(90)))?.total, 190);
+  // Joined by that read: as many again may wait.
+  for (let n = 190; n < 350; n++) cache.appended(appended(n - 100, [row(n)]));
+  assert.equal((await kept(cache, whole(250)))?.total, 350);
+  for (let n = 350; n < 710; n++) cache.appended(appended(n - 100, [row(n)]));
+  assert.equal(await kept(cache, whole(610)), null);
+});
+
+test('a small answer takes rows up to 64 KiB before it is dropped', async () => {
+  const cache = new ReadCache(10_000_000);
+  const row = JSON.stringify({ text: 'x'.repeat(1000) });
+  cache.set(whole(0), answer('[]'));
+  for (let n = 0; n < 60; n++) cache.appended(appended(n, [row]));
+  assert.equal((await kept(cache, whole(60)))?.total, 60);
+  for (let n = 60; n < 200; n++) cache.appended(appended(n, [row]));
+  assert.equal(await kept(cache, whole(200)), null);
 });
 
 test('an answer pushed out of the budget is not brought back by an append', async () => {
   // Nine bytes an answer, forty in all: the fifth answer pushes out the first.
   const cache = new ReadCache(40);
-  cache.set(whole(3), { body: Buffer.from('[{"a":1}]'), total: 1 }, 10);
-  for (const sheetId of ['b', 'c', 'd', 'e']) {
-    cache.set({ ...whole(3), sheetId }, { body: Buffer.from('[{"b":1}]'), total: 1 }, 10);
-  }
-  await assert.rejects(kept(cache, whole(3)), /read/);
-  cache.appended(appended(3, ['{"a":2}'], 11));
-  await assert.rejects(kept(cache, whole(4)), /read/);
+  cache.set(whole(3), answer('[{"a":1}]'));
+  for (const sheetId of ['b', 'c', 'd', 'e']) cache.set(whole(3, sheetId), answer('[{"b":1}]'));
+  assert.equal(await kept(cache, whole(3)), null);
+  cache.appended(appended(3, ['{"a":2}']));
+  assert.equal(await kept(cache, whole(4)), null);
+});
+
+test('rows waiting count against the budget', async () => {
+  // Four answers of nine bytes fit in forty; eight bytes of rows appended to one push one out.
+  const cache = new ReadCache(40);
+  cache.set(whole(3), answer('[{"a":1}]'));
+  for (const sheetId of ['b', 'c', 'd']) cache.set(whole(3, sheetId), answer('[{"b":1}]'));
+  cache.appended(appended(3, ['{"a":2}']));
+  assert.equal(await kept(cache, whole(3, 'b')), null);
+  assert.notEqual(await kept(cache, whole(3, 'c')), null);
+  assert.deepEqual(await kept(cache, whole(4)), { body: '[{"a":1},{"a":2}]', total: 2 });
 });

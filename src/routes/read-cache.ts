@@ -30,7 +30,16 @@ interface Kept extends CachedAnswer {
   at: AnswerKey;
   /** When (`performance.now()`) the answer was in hand: its rows were read before then. */
   readBy: number;
+  /**
+   * Rows appended since `body` was read, as JSON, joined into it only when a read asks for it:
+   * a sheet written many times between reads is not copied at each write.
+   */
+  appended: string[];
+  appendedBytes: number;
 }
+
+/** Bytes of rows waiting to be joined that any answer may take, however small it is. */
+const smallAnswer = 64 * 1024;
 
 const comma = Buffer.from(',');
 const close = Buffer.from(']');
@@ -46,8 +55,10 @@ const close = Buffer.from(']');
  * lookup, so it is as fresh as a read of its own.) With the cache off, every read reads.
  *
  * A commit that only appended rows does not cost the answers holding a whole sheet a new read:
- * each is kept again at the new version with the rows added at its end (`appended`), so a sheet
- * that a form posts to and a page reads whole stays cached between posts.
+ * each moves to the new version with the rows to add at its end (`appended`), joined when a read
+ * next asks for it, so a sheet that a form posts to and a page reads whole stays cached between
+ * posts. Once the rows waiting outweigh the answer (and 64 KiB), it is dropped instead: a new
+ * read costs less.
  */
 export class ReadCache {
   readonly #entries = new Map<string, Kept>();
@@ -74,6 +85,7 @@ export class ReadCache {
     if (kept !== undefined) {
       this.#entries.delete(key);
       this.#entries.set(key, kept);
+      if (kept.appended.length > 0) this.#join(kept);
       const { body, total } = kept;
       return Promise.resolve({ kind: 'whole', body, total, version: at.version });
     }
@@ -92,55 +104,81 @@ export class ReadCache {
     return answer;
   }
 
-  /** Keeps an answer read by `readBy` (by now, if not given). */
-  set(at: AnswerKey, answer: CachedAnswer, readBy = performance.now()): void {
+  /** Keeps an answer read by now. */
+  set(at: AnswerKey, { body, total }: CachedAnswer): void {
     const key = keyOf(at);
     // One answer may take at most a quarter of the budget, so a few huge reads cannot flush the rest.
-    if (answer.body.length > this.maxBytes / 4 || this.#entries.has(key)) return;
-    this.#entries.set(key, { ...answer, at, readBy });
-    this.#bytes += answer.body.length;
-    if (at.wholeSheet) {
-      const keys = this.#wholeSheets.get(at.sheetId) ?? new Set();
-      this.#wholeSheets.set(at.sheetId, keys.add(key));
+    if (body.length > this.maxBytes / 4 || this.#entries.has(key)) return;
+    this.#keep({ at, body, total, readBy: performance.now(), appended: [], appendedBytes: 0 });
+  }
+
+  #keep(kept: Kept): void {
+    const key = keyOf(kept.at);
+    this.#entries.set(key, kept);
+    this.#bytes += sizeOf(kept);
+    if (kept.at.wholeSheet) {
+      const keys = this.#wholeSheets.get(kept.at.sheetId) ?? new Set();
+      this.#wholeSheets.set(kept.at.sheetId, keys.add(key));
     }
     for (const [oldest, old] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= old.body.length;
-      if (old.at.wholeSheet) this.#forgetWhole(old.at.sheetId, oldest);
+      this.#drop(oldest, old);
     }
+  }
+
+  #drop(key: string, kept: Kept): void {
+    this.#entries.delete(key);
+    this.#bytes -= sizeOf(kept);
+    if (!kept.at.wholeSheet) return;
+    const keys = this.#wholeSheets.get(kept.at.sheetId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.#wholeSheets.delete(kept.at.sheetId);
+  }
+
+  /** Joins the rows appended into the answer: `[]`, or `[` rows `]`, takes them before `]`. */
+  #join(kept: Kept): void {
+    const before = sizeOf(kept);
+    const { body, appended } = kept;
+    const added = Buffer.from(appended.join(','));
+    const head = body.subarray(0, body.length - 1);
+    kept.body = Buffer.concat(body.length > 2 ? [head, comma, added, close] : [head, added, close]);
+    kept.appended = [];
+    kept.appendedBytes = 0;
+    this.#bytes += sizeOf(kept) - before;
   }
 
   /**
    * Rows a commit appended to a sheet, taking it from version `from` to `to`: each whole-sheet
-   * answer at `from` is kept at `to` too, with the rows at its end. Only an answer in hand before
+   * answer at `from` moves to `to`, the rows to be added at its end. Only an answer in hand before
    * the commit began is sure to hold `from` exactly: a read that ended later, though its request
    * found `from`, may hold the appended rows already, and is left to age out.
    */
   appended({ sheetId, from, to, rows, began }: RowsAppended): void {
-    const extended: Kept[] = [];
+    const moved: [string, Kept][] = [];
     for (const key of this.#wholeSheets.get(sheetId) ?? []) {
       const kept = this.#entries.get(key);
-      if (kept !== undefined && kept.at.version === from && kept.readBy < began)
-        extended.push(kept);
+      if (kept !== undefined && kept.at.version === from && kept.readBy < began) {
+        moved.push([key, kept]);
+      }
     }
-    if (extended.length === 0) return;
-    const added = Buffer.from(rows.join(','));
-    for (const { at, body, total } of extended) {
-      // `[]`, or `[` rows `]`: the new rows go before the closing bracket.
-      const head = body.subarray(0, body.length - 1);
-      const joined = Buffer.concat(
-        body.length > 2 ? [head, comma, added, close] : [head, added, close],
-      );
-      this.set({ ...at, version: to }, { body: joined, total: total + rows.length }, began);
+    const bytes = rows.reduce((sum, row) => sum + Buffer.byteLength(row) + 1, 0);
+    for (const [key, kept] of moved) {
+      this.#drop(key, kept);
+      if (kept.appendedBytes + bytes > Math.max(kept.body.length, smallAnswer)) continue;
+      kept.at = { ...kept.at, version: to };
+      kept.total += rows.length;
+      // It holds version `to` exactly: a commit from `to` begins after this one began.
+      kept.readBy = began;
+      kept.appended.push(...rows);
+      kept.appendedBytes += bytes;
+      this.#keep(kept);
     }
   }
+}
 
-  #forgetWhole(sheetId: string, key: string): void {
-    const keys = this.#wholeSheets.get(sheetId);
-    keys?.delete(key);
-    if (keys?.size === 0) this.#wholeSheets.delete(sheetId);
-  }
+/** What an answer kept holds in memory. */
+function sizeOf(kept: Kept): number {
+  return kept.body.length + kept.appendedBytes;
 }
 
 function keyOf({ sheetId, version, variant }: AnswerKey): string {
