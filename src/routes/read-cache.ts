@@ -161,6 +161,7 @@ export class ReadCache {
         moved.push([key, kept]);
       }
     }
+    if (moved.length === 0) return;
     const bytes = rows.reduce((sum, row) => sum + Buffer.byteLength(row) + 1, 0);
     for (const [key, kept] of moved) {
       this.#drop(key, kept);
