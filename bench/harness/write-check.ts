@@ -15,12 +15,12 @@ export interface Posted {
   /** Requests of any kind sent, and answered: the difference was in flight when a run stopped. */
   requests: number;
   answered: number;
-  /** Ids of the rows acknowledged (answered 201, or answered where no answer was refused), and refused. */
+  /** Ids of the rows acknowledged (answered 201, or answered where none was refused), refused. */
   acknowledged: Set<number>;
   refused: Set<number>;
   /**
-   * Answers refused where answers were not read (wrk-scripts.ts, `byOrder`): which POSTs they
-   * were is not known, so no write check holds.
+   * Answers refused where answers were not read (`byCompletion` in wrk-scripts.ts): which POSTs
+   * they were is not known, so no write check holds.
    */
   untold: number;
 }
@@ -36,7 +36,7 @@ export function postedBy(runs: Run[]): Posted {
     untold: 0,
   };
   for (const leg of runs.flatMap((run) => run.legs)) {
-    if (leg.trackedByOrder) posted.untold += leg.non2xx;
+    if (leg.notedUnread) posted.untold += leg.non2xx;
     posted.sent += leg.made;
     posted.requests += leg.sent;
     posted.answered += leg.requests;

@@ -23,7 +23,7 @@ export interface WrkReport {
    * Whether the script noted answers without reading them: then `acked` holds every POST
    * answered, and only `non2xx` says whether any of them was refused.
    */
-  trackedByOrder: boolean;
+  notedUnread: boolean;
 }
 
 function milliseconds(text: string): number {
@@ -73,6 +73,6 @@ export function parseWrk(output: string): WrkReport {
     statuses,
     acked: ids('acked'),
     refused: ids('refused'),
-    trackedByOrder: /^tracked by order$/m.test(output),
+    notedUnread: /^noted unread$/m.test(output),
   };
 }

@@ -29,7 +29,7 @@ export function luaString(text: string): string {
  * number of legs and the thread count from wrk's arguments; `number()` gives the next request's
  * n; `done` prints `counted <thread> <requests sent> <numbers made>`, `status <thread> <code> <count>` and
  * `acked <thread> <id>,<id>,...` and `refused <thread> <id>,...` for the bench to read, and
- * `tracked by order` for a script that notes answers without reading them (see wrk-output.ts).
+ * `noted unread` for a script that notes answers without reading them (see wrk-output.ts).
  */
 const prelude = `local threads = {}
 function setup(thread) table.insert(threads, thread); thread:set("offset", #threads) end
@@ -43,7 +43,7 @@ function number()
   return seq * 10000000 + made * width * legs + leg * width + offset - 1
 end
 function done(summary, latency, requests)
-  if byOrder then io.write("tracked by order\\n") end
+  if byCompletion then io.write("noted unread\\n") end
   for i, thread in ipairs(threads) do
     io.write(string.format("counted %d %d %d\\n", i, thread:get("sent"), thread:get("made")))
     for code, count in pairs(thread:get("statuses")) do
@@ -58,7 +58,7 @@ end
 /**
  * Notes each answer's status and, for the answer to a POST, its row's id as acked or refused.
  * wrk hands a `response` function every answer's body, copied into Lua: where the answers are
- * large, use `byOrder` instead.
+ * large, use `byCompletion` instead.
  */
 const byStatus = `function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1
@@ -77,7 +77,7 @@ end
  * first thread, and sent nothing. Which answers were refused is not known, only how many (wrk's
  * count of statuses above 399), so a write check holds only for a run with none (write-check.ts).
  */
-const byOrder = `byOrder = true
+const byCompletion = `byCompletion = true
 function delay()
   if pending ~= nil and connected then acked[#acked + 1] = pending end
   pending = nil
@@ -154,17 +154,17 @@ export function trackedPosting(path: string, body: Body): Script {
 
 /**
  * `reads` GETs of `path` then one POST to it of a new body, over and over, counted per thread;
- * answers are tracked for a write check without being read (`byOrder`): the GETs' are large.
+ * answers are tracked for a write check without being read (`byCompletion`): the GETs' are large.
  */
 export function readsThenPost(path: string, reads: number, body: Body): Script {
-  return alternating(path, reads, body, byOrder);
+  return alternating(path, reads, body, byCompletion);
 }
 
 function alternating(
   path: string,
   reads: number,
   body: Body,
-  /** `byStatus` or `byOrder`. */
+  /** `byStatus` or `byCompletion`. */
   tracking: string,
 ): Script {
   return {
@@ -189,7 +189,7 @@ end
 /** At most `perSecond` requests a second over `connections`: each waits its share between. */
 export function paced(script: Script, perSecond: number, connections: number): Script {
   if (script.lua?.includes('function delay()') === true) {
-    throw new Error('a script tracked by order has a delay of its own');
+    throw new Error('a script that notes answers by completion has its own delay()');
   }
   const lua =
     script.lua ??
