@@ -139,3 +139,50 @@ test('a read that ends after an append began is not extended, though it was aske
     [...Array.from({ length: 50 }, (_, n) => n), 50],
   );
 });
+
+test('whole-sheet reads among concurrent appends each answer one version of the sheet', async (t) => {
+  // Appends only: every version of the sheet is the first rows of the last one. Reads that
+  // end before, during and after commits, in random order, must each answer such a prefix,
+  // with every row acknowledged before the read was sent, and never a row twice.
+  const server = await build(t, { cacheSize: 10_000_000 });
+  const created = await call(`${server.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'appended', columns: ['n'], rows: Array.from({ length: 20 }, (_, n) => ({ n })) },
+  });
+  const url = `${server.url}/api/v1/${(created.body as { id: string }).id}`;
+  const readJson = server.store.readJson.bind(server.store);
+  // Each read waits a while after its request found the sheet's version, so that commits
+  // land between the two.
+  server.store.readJson = async (sheet, plan) => {
+    await setTimeout(Math.random() * 4);
+    return readJson(sheet, plan);
+  };
+  let acknowledged = 20;
+  let next = 20;
+  const reads: { atLeast: number; rows: { n: number }[] }[] = [];
+  const writer = async () => {
+    for (let i = 0; i < 25; i++) {
+      const n = next++;
+      const written = await call(url, { method: 'POST', body: { n } });
+      assert.equal(written.status, 201, written.text);
+      acknowledged++;
+    }
+  };
+  const reader = async () => {
+    for (let i = 0; i < 40; i++) {
+      const atLeast = acknowledged;
+      const read = await call(url);
+      assert.equal(read.status, 200, read.text);
+      reads.push({ atLeast, rows: read.body as { n: number }[] });
+    }
+  };
+  await Promise.all([writer(), writer(), reader(), reader(), reader()]);
+  const last = (await call(`${url}?_limit=1000`)).body as { n: number }[];
+  assert.equal(last.length, 70);
+  assert.equal(new Set(last.map((row) => row.n)).size, 70);
+  assert.deepEqual((await call(url)).body, last);
+  for (const { atLeast, rows } of reads) {
+    assert.ok(rows.length >= atLeast, `${rows.length} rows, ${atLeast} acknowledged before`);
+    assert.deepEqual(rows, last.slice(0, rows.length));
+  }
+});
