@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { createApp } from '../src/app.ts';
 import { registryOf } from '../src/providers/providers.ts';
+import { parseRowQuery } from '../src/query/parse-row-query.ts';
+import { planRead } from '../src/query/plan.ts';
 import type { LiveProvider } from '../src/providers/registry.ts';
 import { CommitOutcomeUnknown, type Dialect } from '../src/store/dialect.ts';
 import { PostgresDialect } from '../src/store/postgres/postgres-dialect.ts';
@@ -186,3 +188,45 @@ for (const landed of [true, false]) {
     assert.deepEqual(rows, landed ? [[1], [2], [3]] : [[1], [2]]);
   });
 }
+
+for (const landed of [true, false]) {
+  test(`${backend}: a column's index cut off by the database fails its read with 503, and the next read is served: ${landed ? 'landed' : 'missing'}`, async (t) => {
+    const dialect = await openDialect(t);
+    const plain = new RowStore(dialect);
+    const rows = Array.from({ length: 100 }, (_, n) => [n, n % 7]);
+    await plain.createSheet(scratchSheet('s', ['n', 'seven']), [rows]);
+    const store = new RowStore(cutCommit(dialect, landed));
+    const sheet = await store.getSheet('s');
+    assert.ok(sheet !== null);
+    const plan = planRead(sheet, parseRowQuery({ seven: '3' }));
+    // The first filter on `seven` indexes it, in a commit of its own: the one that is cut.
+    await assert.rejects(store.readJson(sheet, plan), { code: 'store-unavailable' });
+    const answer = await store.readJson(sheet, plan);
+    const pieces: Buffer[] = [];
+    for await (const chunk of answer.chunks) pieces.push(...chunk);
+    const found = JSON.parse(`[${Buffer.concat(pieces).toString()}]`) as { n: number }[];
+    assert.deepEqual(
+      found.map((row) => row.n),
+      rows.filter(([, seven]) => seven === 3).map(([n]) => n),
+    );
+  });
+}
+
+test(`${backend}: a sheet's change cut off by the database answers 504 store-outcome-unknown, not 500`, async (t) => {
+  const { store, dispose } = await openTestStore();
+  t.after(dispose);
+  const url = await serve(t, store);
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'cut', columns: ['n'] },
+  });
+  // Changing a sheet's settings does not look for its commit afterwards, as a row write does.
+  store.updateSheet = () => Promise.reject(new CommitOutcomeUnknown('injected: COMMIT cut off'));
+  const changed = await call(`${url}/admin/v1/sheets/${(created.body as { id: string }).id}`, {
+    method: 'PATCH',
+    body: { name: 'renamed' },
+  });
+  assert.equal(changed.status, 504, changed.text);
+  assert.equal((changed.body as { code: string }).code, 'store-outcome-unknown');
+  assert.equal(changed.headers.get('retry-after'), '5');
+});

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { Problem, problemKinds, type ProblemCode } from '../errors/problem.ts';
+import { CommitOutcomeUnknown, outcomeUnknown } from '../store/dialect.ts';
 import { uploadPartsText } from './upload-form.ts';
 
 /** Framework and plugin errors that a client caused, by their stable codes. */
@@ -130,6 +131,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
 function toProblem(error: FastifyError): Problem {
   if (error instanceof Problem) return error;
+  // A change committed as the database went away, by a store operation that does not look
+  // whether it landed (a row write does; a sheet's settings, say, do not).
+  if (error instanceof CommitOutcomeUnknown) return outcomeUnknown();
   const code = clientErrors[error.code];
   if (code !== undefined) return new Problem(code, describe(code, error));
   if (error.validation !== undefined) {

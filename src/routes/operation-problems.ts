@@ -22,7 +22,7 @@ const meanings = {
   500: 'A fault of the server; it has been logged.',
   502: 'The spreadsheet service refused the request or its credentials.',
   503: 'The server is shutting down, or the database or the spreadsheet service is unavailable; send it again.',
-  504: 'The database or the spreadsheet service did not say whether it applied the write.',
+  504: 'The database or the spreadsheet service did not say whether it applied the write or change.',
 } as const satisfies Record<number, string>;
 
 export type ProblemStatus = keyof typeof meanings;
@@ -40,8 +40,11 @@ const admin = [...always, 401] as const;
 const adminBody = [...admin, 400, 413, 415] as const;
 /** Management requests naming a sheet, key or webhook in their path. */
 const adminOne = [...admin, 400, 404, 414] as const;
-/** POST, PATCH and DELETE read a body when one is sent, even where they take none. */
-const adminOneWrite = [...adminOne, 413, 415] as const;
+/**
+ * POST, PATCH and DELETE read a body when one is sent, even where they take none; their commit
+ * may be cut off by the database going away, which then did not say whether it landed.
+ */
+const adminOneWrite = [...adminOne, 413, 415, 504] as const;
 
 export const operationProblems = {
   readRows: rowRead,

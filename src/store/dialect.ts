@@ -65,9 +65,20 @@ export function storeUnavailable(): Problem {
 /**
  * Thrown by a dialect when the database went away while a commit was under way: it may or may
  * not have landed, and only a later look can tell (the engine looks for the unit's row events).
+ * Where nobody looks, the request is answered `outcomeUnknown()`.
  */
 export class CommitOutcomeUnknown extends Error {
   override name = 'CommitOutcomeUnknown';
+}
+
+/** The answer to a change whose commit the database went away during, and did not tell. */
+export function outcomeUnknown(): Problem {
+  return new Problem(
+    'store-outcome-unknown',
+    'The database went away while this change was being committed, and has not come back to say whether it was: it may or may not have been applied. Read it before sending it again.',
+    {},
+    { 'retry-after': String(retryAfterSeconds) },
+  );
 }
 
 /** The lock of a store whose locks cannot be lost (one process owns it). */

@@ -6,6 +6,7 @@ import type { Sheet } from '../model/sheet.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import {
   CommitOutcomeUnknown,
+  outcomeUnknown,
   storeUnavailable,
   type Dialect,
   type SheetRecord,
@@ -273,16 +274,24 @@ export class RowStore implements SheetStore {
     };
   }
 
-  /** The sheet, once these columns are in its cell index (each column once, whoever asks). */
+  /**
+   * The sheet, once these columns are in its cell index (each column once, whoever asks). If the
+   * database went away as the index was committed, the read that asked is not served: whether
+   * the index grew or not, asking again indexes the columns still missing.
+   */
   async #indexColumns(id: string, columns: number[]): Promise<SheetRecord> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
-    const record = await db.write(function* () {
-      const source = new StoredRows(db, yield* sheetOrMissing(db, id, true), indexThreshold);
-      yield* source.indexColumns(columns);
-      if (source.indexGrew) yield* db.saveSheet(source.record);
-      return source.record;
-    });
+    const record = await db
+      .write(function* () {
+        const source = new StoredRows(db, yield* sheetOrMissing(db, id, true), indexThreshold);
+        yield* source.indexColumns(columns);
+        if (source.indexGrew) yield* db.saveSheet(source.record);
+        return source.record;
+      })
+      .catch((error: unknown) => {
+        throw error instanceof CommitOutcomeUnknown ? storeUnavailable() : error;
+      });
     this.#remember(record);
     return record;
   }
@@ -757,14 +766,7 @@ export class RowStore implements SheetStore {
       try {
         return await this.#db.read(() => this.#db.eventsExist(ids));
       } catch {
-        if (Date.now() > deadline) {
-          throw new Problem(
-            'store-outcome-unknown',
-            'The database went away while this write was being committed, and has not come back to say whether it was: it may or may not have been applied. Read the rows before sending it again.',
-            {},
-            { 'retry-after': '5' },
-          );
-        }
+        if (Date.now() > deadline) throw outcomeUnknown();
         await sleep(250);
       }
     }
