@@ -123,3 +123,17 @@ test('rows waiting count against the budget', async () => {
   assert.notEqual(await kept(cache, whole(3, 'c')), null);
   assert.deepEqual(await kept(cache, whole(4)), { body: '[{"a":1},{"a":2}]', total: 2 });
 });
+
+test('an answer moved to a version a read kept already replaces it, counted once', async () => {
+  // 9 + 17 + 3 x 18 bytes fill eighty exactly; once the first answer moves onto the second, 71.
+  const cache = new ReadCache(80);
+  cache.set(whole(3), answer('[{"a":1}]'));
+  cache.set(whole(4), answer('[{"a":1},{"a":2}]'));
+  for (const sheetId of ['b', 'c', 'd']) {
+    cache.set(whole(3, sheetId), answer('[{"b":1234567890}]'));
+  }
+  cache.appended(appended(3, ['{"a":2}']));
+  assert.deepEqual(await kept(cache, whole(4)), { body: '[{"a":1},{"a":2}]', total: 2 });
+  for (const sheetId of ['b', 'c', 'd'])
+    assert.notEqual(await kept(cache, whole(3, sheetId)), null);
+});

@@ -114,6 +114,10 @@ export class ReadCache {
 
   #keep(kept: Kept): void {
     const key = keyOf(kept.at);
+    // An answer moved to a version that a read has kept already (on PostgreSQL, a read can see
+    // the new version before its commit's rows reach the cache) replaces it.
+    const old = this.#entries.get(key);
+    if (old !== undefined) this.#drop(key, old);
     this.#entries.set(key, kept);
     this.#bytes += sizeOf(kept);
     if (kept.at.wholeSheet) {
