@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Cell } from '../src/cells/cell.ts';
 import type { ReadPlan } from '../src/query/plan.ts';
 import type { SheetStore, WriteRequest } from '../src/store/store.ts';
-import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
+import { backend, openTestStore, readRows, scratchSheet } from './helpers/stores.ts';
 
 const columns = ['n', 'text'];
 /**
@@ -73,9 +73,7 @@ async function both(store: SheetStore, id: string) {
   const joined = await store.readJson(sheet, everyRow);
   const pieces: string[] = [];
   for await (const chunk of joined.chunks) pieces.push(...chunk.map(String));
-  const cells = await store.readCells(sheet, everyRow);
-  const fromRows: Cell[][] = [];
-  for await (const piece of cells.chunks) fromRows.push(...piece.rows);
+  const fromRows = await readRows(store, sheet, everyRow);
   return {
     fromBlocks: JSON.parse(`[${pieces.filter((piece) => piece !== '').join(',')}]`) as Record<
       string,

@@ -16,7 +16,7 @@ import { planRead, planSelection, type ReadPlan, type Selection } from '../src/q
 import type { SheetRecord } from '../src/store/dialect.ts';
 import { openPostgresStore, openSqliteStore } from '../src/store/open-store.ts';
 import type { SheetStore, WriteRequest } from '../src/store/store.ts';
-import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
+import { backend, openTestStore, readRows, scratchSheet } from './helpers/stores.ts';
 
 /** Few values per column, so that every filter matches several rows and writes move them. */
 const values: Cell[][] = [
@@ -59,10 +59,7 @@ async function record(store: SheetStore, id: string): Promise<SheetRecord> {
 }
 
 async function readAll(store: SheetStore, id: string, plan: ReadPlan): Promise<Cell[][]> {
-  const answer = await store.readCells(await record(store, id), plan);
-  const rows: Cell[][] = [];
-  for await (const chunk of answer.chunks) rows.push(...chunk.rows);
-  return rows;
+  return readRows(store, await record(store, id), plan);
 }
 
 /** The rows a filter chooses, by the store, and by reading every row and filtering here. */

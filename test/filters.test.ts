@@ -7,9 +7,7 @@ import { parseFilter } from '../src/query/parse-filter.ts';
 import { parseRowQuery } from '../src/query/parse-row-query.ts';
 import { planRead, type ReadPlan } from '../src/query/plan.ts';
 import { sortPositions } from '../src/query/sort-rows.ts';
-import type { Sheet } from '../src/model/sheet.ts';
-import type { SheetStore } from '../src/store/store.ts';
-import { backend, openTestStore, scratchSheet } from './helpers/stores.ts';
+import { backend, openTestStore, readRows, scratchSheet } from './helpers/stores.ts';
 
 /**
  * Every store must give the same answers: this file runs once per backend (see stores.ts), and
@@ -19,18 +17,6 @@ const stores = [
   { name: backend, open: () => openTestStore() },
   { name: `${backend}, indexed`, open: () => openTestStore({ indexThreshold: 0 }) },
 ];
-
-/** The rows a plan reads, as cells, whether the store answers in one piece or several. */
-async function readRows(
-  store: SheetStore,
-  sheet: Sheet,
-  plan: ReadPlan,
-): Promise<{ rows: Cell[][] }> {
-  const answer = await store.readCells(sheet, plan);
-  const rows: Cell[][] = [];
-  for await (const chunk of answer.chunks) rows.push(...chunk.rows);
-  return { rows };
-}
 
 const columns = ['name', 'age', 'note', 'member', 'joined'];
 const rows: Cell[][] = [
@@ -95,7 +81,7 @@ for (const { name, open } of stores) {
     for (const [queryText, expected] of table) {
       const query = parseRowQuery(Object.fromEntries(new URLSearchParams(queryText)));
       const plan = planRead(sheet, query);
-      const { rows: found } = await readRows(store, sheet, plan);
+      const found = await readRows(store, sheet, plan);
       assert.deepEqual(
         found.map((row) => row[0]),
         expected,
@@ -116,7 +102,7 @@ for (const { name, open } of stores) {
           sheet,
           planRead(sheet, parseRowQuery(Object.fromEntries(new URLSearchParams(queryText)))),
         )
-      ).rows.map((row) => row[0]);
+      ).map((row) => row[0]);
     assert.deepEqual(await names('_sort=age'), ['Bob', 'Ann', 'John', 'Joan', 'Zoë', 'jo']);
     assert.deepEqual(await names('_sort=-age'), ['Zoë', 'Joan', 'John', 'Ann', 'Bob', 'jo']);
     assert.deepEqual(await names('_sort=member,name'), ['Bob', 'jo', 'Ann', 'Joan', 'Zoë', 'John']);
@@ -238,7 +224,7 @@ for (const { name, open } of stores) {
             ...(sort.length > 0 ? { _sort: sort.join(',') } : {}),
           });
           const plan = planRead(sheet, query);
-          const { rows: found } = await readRows(store, sheet, plan);
+          const found = await readRows(store, sheet, plan);
           assert.deepEqual(found, reference(edgeRows, plan));
         },
       ),

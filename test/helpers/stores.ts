@@ -6,6 +6,9 @@ import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore, openSqliteStore } from '../../src/store/open-store.ts';
 import type { RowStoreOptions } from '../../src/store/row-store.ts';
+import type { Cell } from '../../src/cells/cell.ts';
+import type { Sheet } from '../../src/model/sheet.ts';
+import type { ReadPlan } from '../../src/query/plan.ts';
 import type { NewSheet, SheetStore } from '../../src/store/store.ts';
 
 /**
@@ -105,4 +108,12 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 /** A sheet made from scratch, with deletes switched on, as the store suites create them. */
 export function scratchSheet(id: string, columns: string[], name = id): NewSheet {
   return { id, name, columns, source: { provider: 'scratch' }, settings: { deleteEnabled: true } };
+}
+
+/** The rows a plan reads, as cells, whether the store answers in one piece or several. */
+export async function readRows(store: SheetStore, sheet: Sheet, plan: ReadPlan): Promise<Cell[][]> {
+  const answer = await store.readCells(sheet, plan);
+  const rows: Cell[][] = [];
+  for await (const chunk of answer.chunks) rows.push(...chunk.rows);
+  return rows;
 }
