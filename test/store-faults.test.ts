@@ -33,6 +33,19 @@ async function serve(
   return app.listen({ host: '127.0.0.1', port: 0 });
 }
 
+/** A test store served over HTTP, with one sheet of a column `n` made through the API. */
+async function servedSheet(t: TestContext) {
+  const { store, dispose } = await openTestStore();
+  t.after(dispose);
+  const url = await serve(t, store);
+  const created = await call(`${url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'faults', columns: ['n'] },
+  });
+  assert.equal(created.status, 201, created.text);
+  return { store, url, id: (created.body as { id: string }).id };
+}
+
 /** Makes the store's `method` throw for the next `times` calls. */
 function failNext(store: SheetStore, method: 'getSheet' | 'writeRows', times: number) {
   const real = store[method].bind(store) as (...args: unknown[]) => Promise<unknown>;
@@ -45,14 +58,8 @@ function failNext(store: SheetStore, method: 'getSheet' | 'writeRows', times: nu
 
 for (const method of ['getSheet', 'writeRows'] as const) {
   test(`${backend}: a ${method} that throws in the write queue fails its writes with a problem document, and the next write lands`, async (t) => {
-    const { store, dispose } = await openTestStore();
-    t.after(dispose);
-    const url = await serve(t, store);
-    const created = await call(`${url}/admin/v1/sheets`, {
-      method: 'POST',
-      body: { name: 'faults', columns: ['n'] },
-    });
-    const rows = `${url}/api/v1/${(created.body as { id: string }).id}`;
+    const { store, url, id } = await servedSheet(t);
+    const rows = `${url}/api/v1/${id}`;
     // The route reads the sheet once before queueing; only the queue's own calls fail.
     await call(rows);
     failNext(store, method, 1);
@@ -209,16 +216,10 @@ for (const landed of [true, false]) {
 }
 
 test(`${backend}: a sheet's change cut off by the database answers 504 store-outcome-unknown, not 500`, async (t) => {
-  const { store, dispose } = await openTestStore();
-  t.after(dispose);
-  const url = await serve(t, store);
-  const created = await call(`${url}/admin/v1/sheets`, {
-    method: 'POST',
-    body: { name: 'cut', columns: ['n'] },
-  });
+  const { store, url, id } = await servedSheet(t);
   // Changing a sheet's settings does not look for its commit afterwards, as a row write does.
   store.updateSheet = () => Promise.reject(new CommitOutcomeUnknown('injected: COMMIT cut off'));
-  const changed = await call(`${url}/admin/v1/sheets/${(created.body as { id: string }).id}`, {
+  const changed = await call(`${url}/admin/v1/sheets/${id}`, {
     method: 'PATCH',
     body: { name: 'renamed' },
   });
