@@ -211,6 +211,14 @@ test('CORS answers preflights for the origins a sheet allows, and only those', a
   });
   assert.equal(get.headers.get('access-control-allow-origin'), '*');
   assert.match(get.headers.get('access-control-expose-headers') ?? '', /etag/);
+  // The answer depends on the origin and on the format asked for, and says so to caches.
+  assert.match(get.headers.get('vary') ?? '', /^origin, accept$/i);
+  // Without an Origin header a request is not a cross-origin one: no CORS headers, but caches
+  // are told that the answer depends on the header.
+  const plain = await fetch(`${s.url}/api/v1/${open}`);
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers.get('access-control-allow-origin'), null);
+  assert.match(plain.headers.get('vary') ?? '', /^origin, accept$/i);
   const bad = await s.manage(`/sheets/${closed}`, {
     method: 'PATCH',
     body: { allowedOrigins: ['not an origin'] },

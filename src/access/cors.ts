@@ -13,19 +13,33 @@ export interface SheetLookup {
 /**
  * Cross-origin access, sheet by sheet: a browser page may call a sheet's row API when its origin
  * is among the sheet's allowed origins. The management API is never offered to other origins.
+ *
+ * A request without an `Origin` header is not a cross-origin one (browsers send it with every
+ * CORS request and preflight), so it is answered without CORS headers and without looking its
+ * sheet up here; `Vary: Origin` still tells caches that the answer depends on it. The callback
+ * form of the delegator, rather than a promise, spares every request a promise chain.
  */
 export async function registerCors(app: FastifyInstance, sheets: SheetLookup): Promise<void> {
   await app.register(cors, {
     hook: 'onRequest',
-    delegator: async (request: FastifyRequest): Promise<FastifyCorsOptions> => {
-      const sheetId = rowPath.exec(request.url)?.[1];
-      const sheet =
-        sheetId === undefined ? null : await sheets.lookup(request, decodeURIComponent(sheetId));
-      const allowed = sheet === null ? [] : allowedOriginsOf(sheet);
-      if (allowed.includes('*')) return anyOrigin;
-      return allowed.length === 0 ? noOrigin : { ...noOrigin, origin: allowed };
+    delegator: (
+      request: FastifyRequest,
+      answer: (error: Error | null, options: FastifyCorsOptions) => void,
+    ) => {
+      const sheetId =
+        request.headers.origin === undefined ? undefined : rowPath.exec(request.url)?.[1];
+      if (sheetId === undefined) return answer(null, noOrigin);
+      sheets.lookup(request, decodeURIComponent(sheetId)).then(
+        (sheet) => answer(null, optionsFor(sheet === null ? [] : allowedOriginsOf(sheet))),
+        (error: Error) => answer(error, noOrigin),
+      );
     },
   });
+}
+
+function optionsFor(allowed: string[]): FastifyCorsOptions {
+  if (allowed.includes('*')) return anyOrigin;
+  return allowed.length === 0 ? noOrigin : { ...noOrigin, origin: allowed };
 }
 
 /** What every sheet's CORS answers share; only the origins differ (built once, not per request). */

@@ -88,7 +88,9 @@ export async function rowRoutes(
     const plan = planRead(sheet, query);
     const format = negotiateFormat(request.headers.accept);
     const etag = (version: number) => `W/"${version}${format === 'json' ? '' : `-${format}`}"`;
-    void reply.header('vary', 'accept');
+    // Added to what CORS put there (`Origin`), not in its place.
+    const vary = reply.getHeader('vary');
+    void reply.header('vary', vary === undefined ? 'accept' : `${String(vary)}, accept`);
     if (matchesEtag(request.headers['if-none-match'], etag(sheet.version))) {
       return reply.code(304).header('etag', etag(sheet.version)).send();
     }
