@@ -7,11 +7,22 @@ import type { ClientGone } from '../sheets/write-queue.ts';
  * answer nearly always no). Once the answer is sent, the client leaving no longer matters.
  */
 export function clientGoneSignal(reply: FastifyReply): ClientGone {
-  const response = reply.raw;
-  const socket = reply.request.raw.socket;
-  return {
-    get aborted() {
-      return !response.writableFinished && (response.destroyed || socket.destroyed);
-    },
-  };
+  return new ConnectionWatch(reply.raw, reply.request.raw.socket);
+}
+
+/**
+ * A class, not an object literal with a getter: each such literal made a getter of its own, held
+ * from old space (by the object's hidden class), which kept every write's request and response
+ * alive through the young-generation collections until the next full one (measured: 2 to 3 KB
+ * more promoted per write).
+ */
+class ConnectionWatch implements ClientGone {
+  constructor(
+    private readonly response: FastifyReply['raw'],
+    private readonly socket: FastifyReply['request']['raw']['socket'],
+  ) {}
+
+  get aborted(): boolean {
+    return !this.response.writableFinished && (this.response.destroyed || this.socket.destroyed);
+  }
 }
