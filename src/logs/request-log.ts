@@ -5,7 +5,8 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { destination, symbols } from 'pino';
+import { symbols } from 'pino';
+import { stdoutLines } from './line-batch.ts';
 import { redacted, redactKeys, redactUrl } from './redact-url.ts';
 
 export interface LogSettings {
@@ -31,14 +32,9 @@ export function loggerOptions(settings: LogSettings): FastifyServerOptions['logg
   return {
     level: settings.level,
     serializers: { req: describeRequest },
-    // Lines to stdout are written in blocks of 4 KiB, or after at most a quarter of a second,
-    // instead of one write per line; lines still waiting are written when the process exits
-    // (pino flushes them on its way out), though not if it is killed outright (SIGKILL).
+    // Lines to stdout are written once per turn of the event loop, joined (see line-batch.ts).
     ...(prettifier === undefined
-      ? {
-          stream:
-            stream ?? destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
-        }
+      ? { stream: stream ?? stdoutLines() }
       : {
           transport: {
             target: prettifier,
