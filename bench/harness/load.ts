@@ -33,6 +33,8 @@ export interface Target {
   name: string;
   /** One wrk each, started together, with the connections split evenly. */
   legs: Leg[];
+  /** Run before each measured run (not the warm-up), out of the timed window. */
+  beforeRun?: () => Promise<void>;
 }
 
 /** Something whose CPU time can be read, such as PostgreSQL's processes. */
@@ -225,6 +227,7 @@ export async function measureRuns(
   }
   for (let round = 1; round <= plan.runs; round++) {
     for (const target of targets) {
+      await target.beforeRun?.();
       const run = await fire(target, plan.connections, plan.runSeconds, seq++, database);
       runs.get(target)?.push(run);
       const requests = run.legs.reduce((sum, leg) => sum + leg.requests, 0);
