@@ -30,6 +30,7 @@ import {
 } from './webhooks/delivery-worker.ts';
 import { ReadCache } from './routes/read-cache.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
+import { sendTogether } from './routes/send-together.ts';
 import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { signInRoutes } from './routes/sign-in-routes.ts';
@@ -127,6 +128,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   });
   registerErrorHandler(app);
   registerRequestGuard(app);
+  sendTogether(app);
   registerBrowserGuard(app, {
     adminTokenSet: options.adminToken !== undefined,
     allowedHosts: options.allowedHosts ?? [],
