@@ -92,19 +92,27 @@ export async function mixedCase(fleet: Fleet, timing: Timing): Promise<MixedResu
     legs.map(({ server, path }) => `${server.url}${path}`),
     small.rows,
   );
-  const takenOut = legs.map((): { id: unknown }[] => []);
-  const targets = legs.map((leg, i) => ({
-    ...single(leg.server, readsThenPost(leg.path, readsPerWrite, formRow)),
-    beforeRun: () => takeOutPosted(leg, takenOut[i] ?? []),
-  }));
-  const { measurements, runs } = await measureRuns(targets, plan, log, fleet.database);
+  const measured = legs.map((leg) => {
+    const takenOut: { id: unknown }[] = [];
+    const target = {
+      ...single(leg.server, readsThenPost(leg.path, readsPerWrite, formRow)),
+      beforeRun: () => takeOutPosted(leg, takenOut),
+    };
+    return { leg, takenOut, target };
+  });
+  const { measurements, runs } = await measureRuns(
+    measured.map(({ target }) => target),
+    plan,
+    log,
+    fleet.database,
+  );
   const checks: MixedResult['checks'] = [];
-  for (const [i, { server, path }] of legs.entries()) {
-    const posted = postedBy(runs.get(targets[i] as (typeof targets)[number]) ?? []);
+  for (const { leg, takenOut, target } of measured) {
+    const posted = postedBy(runs.get(target) ?? []);
     // Every row posted is read once: taken out before a run, or still in the sheet.
-    const everyRow = async () => [...(takenOut[i] ?? []), ...(await allRows(server, path))];
+    const everyRow = async () => [...takenOut, ...(await allRows(leg.server, leg.path))];
     const check = await checkWrites([everyRow], small.rows, firstId, posted);
-    checks.push({ name: server.name, check });
+    checks.push({ name: leg.server.name, check });
   }
 
   print(`\n== ${title} ==`);
