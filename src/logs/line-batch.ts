@@ -8,11 +8,12 @@ export interface LineSink {
 
 /**
  * Log lines gathered over one turn of the event loop and handed to `sink` joined, in the order
- * written: a busy server answers many requests a turn, and a write of each line cost about as
- * much as an uncached read's index lookup (pino's destination measures what it holds again for
- * every line it buffers). The lines of a turn are written once its callbacks have run, and those
- * of the turn that ends the process on its way out (see `stdoutLines`); a process killed outright
- * (SIGKILL) loses at most one turn's lines.
+ * written: a busy server answers many requests a turn. Handed on one by one, each line cost the
+ * asynchronous destination used before as much as an uncached read's index lookup (it measured
+ * everything it held again for every line), and would cost a synchronous one a write of its own.
+ * The lines of a turn are written once its callbacks have run, and those of the turn that ends
+ * the process on its way out (see `stdoutLines`); a process killed outright (SIGKILL) loses at
+ * most one turn's lines.
  */
 export class LineBatch {
   #lines: string[] = [];
