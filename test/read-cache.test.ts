@@ -186,3 +186,38 @@ test('whole-sheet reads among concurrent appends each answer one version of the 
     assert.deepEqual(rows, last.slice(0, rows.length));
   }
 });
+
+test('a whole sheet too large to join is sent in one answer with its length, before and after appends', async (t) => {
+  // 1,000 rows of about 100 bytes: more than the 64 KiB an answer is joined up to, so the answer
+  // kept is the pieces read, which appends extend (and, past 64 pieces, gather).
+  const name = (n: number) => `row ${n} ${'x'.repeat(80)}`;
+  for (const cacheSize of [10_000_000, 0]) {
+    const server = await build(t, { cacheSize });
+    const expected = Array.from({ length: 1_000 }, (_, n) => ({ n, name: name(n) }));
+    const created = await call(`${server.url}/admin/v1/sheets`, {
+      method: 'POST',
+      body: { name: 'large', columns: ['n', 'name'], rows: expected },
+    });
+    assert.equal(created.status, 201, created.text);
+    const url = `${server.url}/api/v1/${(created.body as { id: string }).id}`;
+    for (let n = 1_000; n < 1_100; n++) {
+      if (n % 25 === 0) {
+        const got = await call(url);
+        assert.equal(got.status, 200);
+        assert.equal(got.headers.get('content-length'), String(Buffer.byteLength(got.text)));
+        assert.deepEqual(got.body, expected);
+      }
+      const written = await call(url, { method: 'POST', body: { n, name: name(n) } });
+      assert.equal(written.status, 201, written.text);
+      expected.push({ n, name: name(n) });
+      // Read after each append, so that each adds pieces of its own to the answer kept.
+      assert.equal(((await call(url)).body as unknown[]).length, n + 1);
+    }
+    const last = await call(url);
+    assert.ok(last.text.length > 100_000);
+    assert.deepEqual(last.body, expected);
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(last.text)));
+  }
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ReadCache, type AnswerKey } from './read-cache.ts';
+import { bodyOf } from './answer-body.ts';
 
 const whole = (version: number, sheetId = 'sheet'): AnswerKey => ({
   sheetId,
@@ -9,7 +10,10 @@ const whole = (version: number, sheetId = 'sheet'): AnswerKey => ({
   wholeSheet: true,
 });
 
-const answer = (body: string) => ({ body: Buffer.from(body), total: JSON.parse(body).length });
+const answer = (body: string) => ({
+  body: bodyOf([Buffer.from(body)]),
+  total: JSON.parse(body).length,
+});
 
 /** What the cache answers under `at` without reading, or null if it would have to read. */
 async function kept(
@@ -22,7 +26,9 @@ async function kept(
     total: -1,
     version: at.version,
   }));
-  return found.kind === 'whole' ? { body: found.body.toString(), total: found.total } : null;
+  return found.kind === 'whole'
+    ? { body: Buffer.concat(found.body.pieces).toString(), total: found.total }
+    : null;
 }
 
 /** Rows appended by a commit from `from` that began now. */

@@ -1,8 +1,9 @@
 import type { RowsAppended } from '../store/store.ts';
+import { joined, withRowsAppended, type AnswerBody } from './answer-body.ts';
 
 /** An answer as sent: its body, and how many rows matched before paging. */
 export interface CachedAnswer {
-  body: Buffer;
+  body: AnswerBody;
   total: number;
 }
 
@@ -40,9 +41,6 @@ interface Kept extends CachedAnswer {
 
 /** Bytes of rows waiting to be joined that any answer may take, however small it is. */
 const smallAnswer = 64 * 1024;
-
-const comma = Buffer.from(',');
-const close = Buffer.from(']');
 
 /**
  * Answers to reads, kept as the bytes sent, under keys that include the sheet's version: a write
@@ -104,12 +102,24 @@ export class ReadCache {
     return answer;
   }
 
-  /** Keeps an answer read by now. */
-  set(at: AnswerKey, { body, total }: CachedAnswer): void {
+  /**
+   * Keeps an answer read by now, joined into one buffer, as it may be sent many times; returns
+   * the body to send, the one kept if it was kept.
+   */
+  set(at: AnswerKey, { body, total }: CachedAnswer): AnswerBody {
     const key = keyOf(at);
     // One answer may take at most a quarter of the budget, so a few huge reads cannot flush the rest.
-    if (body.length > this.maxBytes / 4 || this.#entries.has(key)) return;
-    this.#keep({ at, body, total, readBy: performance.now(), appended: [], appendedBytes: 0 });
+    if (body.bytes > this.maxBytes / 4 || this.#entries.has(key)) return body;
+    const kept = joined(body);
+    this.#keep({
+      at,
+      body: kept,
+      total,
+      readBy: performance.now(),
+      appended: [],
+      appendedBytes: 0,
+    });
+    return kept;
   }
 
   #keep(kept: Kept): void {
@@ -139,13 +149,10 @@ export class ReadCache {
     if (keys?.size === 0) this.#wholeSheets.delete(kept.at.sheetId);
   }
 
-  /** Joins the rows appended into the answer: `[]`, or `[` rows `]`, takes them before `]`. */
+  /** Adds the rows appended at the answer's end, as a piece of its own: nothing kept is copied. */
   #join(kept: Kept): void {
     const before = sizeOf(kept);
-    const { body, appended } = kept;
-    const added = Buffer.from(appended.join(','));
-    const head = body.subarray(0, body.length - 1);
-    kept.body = Buffer.concat(body.length > 2 ? [head, comma, added, close] : [head, added, close]);
+    kept.body = withRowsAppended(kept.body, Buffer.from(kept.appended.join(',')));
     kept.appended = [];
     kept.appendedBytes = 0;
     this.#bytes += sizeOf(kept) - before;
@@ -169,7 +176,7 @@ export class ReadCache {
     const bytes = rows.reduce((sum, row) => sum + Buffer.byteLength(row) + 1, 0);
     for (const [key, kept] of moved) {
       this.#drop(key, kept);
-      if (kept.appendedBytes + bytes > Math.max(kept.body.length, smallAnswer)) continue;
+      if (kept.appendedBytes + bytes > Math.max(kept.body.bytes, smallAnswer)) continue;
       kept.at = { ...kept.at, version: to };
       kept.total += rows.length;
       // It holds version `to` exactly: a commit from `to` begins after this one began.
@@ -183,7 +190,7 @@ export class ReadCache {
 
 /** What an answer kept holds in memory. */
 function sizeOf(kept: Kept): number {
-  return kept.body.length + kept.appendedBytes;
+  return kept.body.bytes + kept.appendedBytes;
 }
 
 function keyOf({ sheetId, version, variant }: AnswerKey): string {

@@ -28,6 +28,7 @@ import type { ReadCache } from './read-cache.ts';
 import { csvText } from '../files/csv-writer.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from '../files/xlsx-writer.ts';
 import { jsonArray, negotiateFormat } from './row-response.ts';
+import { bodyOf, payloadOf, type AnswerBody } from './answer-body.ts';
 import { eventRoutes } from './event-routes.ts';
 import type { EventSettings } from '../sheets/event-settings.ts';
 import { sheetDocumentRoutes } from './sheet-document-routes.ts';
@@ -119,8 +120,10 @@ export async function rowRoutes(
     const answer = await cache.answer(at, async () => {
       const read = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
       if (read.streamed) return { kind: 'streamed', ...read };
-      const body = await whole(read.body);
-      cache.set({ ...at, version: read.version }, { body, total: read.total });
+      const body = cache.set(
+        { ...at, version: read.version },
+        { body: await whole(read.body), total: read.total },
+      );
       return { kind: 'whole', body, total: read.total, version: read.version };
     });
     pageHeaders(reply, url, plan, answer.total);
@@ -128,7 +131,7 @@ export async function rowRoutes(
       .header('etag', etag(answer.version))
       .send(
         answer.kind === 'whole'
-          ? answer.body
+          ? payloadOf(reply, answer.body)
           : Readable.from(flat(answer.body), { objectMode: false }),
       );
   }
@@ -263,11 +266,11 @@ interface Answer {
   streamed: boolean;
 }
 
-/** An answer read in one piece, as one buffer to send and cache: its one copy. */
-async function whole(body: AsyncIterable<Buffer[]>): Promise<Buffer> {
+/** An answer read in one piece, to send and cache, as the buffers it was read in. */
+async function whole(body: AsyncIterable<Buffer[]>): Promise<AnswerBody> {
   const pieces: Buffer[] = [];
   for await (const chunk of body) pieces.push(...chunk);
-  return Buffer.concat(pieces);
+  return bodyOf(pieces);
 }
 
 /**
