@@ -184,6 +184,27 @@ describe('Idempotency-Key', () => {
     assert.deepEqual(await names(rows), ['a', 'b', 'c']);
   });
 
+  test('a query that cannot be run is refused before its key is claimed: the key stays free', async (t) => {
+    // As Stripe's keys do: a request refused before it ran named no write to remember.
+    const { url } = await build(t);
+    const { rows } = await sheetAt(url);
+    const key = randomUUID();
+    const refused = await call(`${rows}?_id=first`, {
+      method: 'PATCH',
+      headers: keyed(key),
+      body: { name: 'z' },
+    });
+    assert.equal(refused.status, 400, refused.text);
+    const meant = await call(`${rows}?_id=0`, {
+      method: 'PATCH',
+      headers: keyed(key),
+      body: { name: 'z' },
+    });
+    assert.equal(meant.status, 200, meant.text);
+    assert.equal(meant.headers.get('idempotent-replayed'), null);
+    assert.deepEqual(await names(rows), ['z', 'b']);
+  });
+
   test('the same key with another body answers 422 idempotency-key-mismatch and changes nothing', async (t) => {
     const { url } = await build(t);
     const { rows } = await sheetAt(url);

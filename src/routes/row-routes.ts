@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import { parseRowQuery, type QueryString } from '../query/parse-row-query.ts';
+import { parseRowQuery, type QueryString, type RowQuery } from '../query/parse-row-query.ts';
 import {
   fullRow,
   planAppend,
@@ -165,23 +165,28 @@ export async function rowRoutes(
     // Watched from the start: a client may leave while the write waits for a re-read.
     const signal = clientGoneSignal(reply);
     const caller = callers.get(request) ?? { kind: 'anonymous' };
+    // As for reads, a query that cannot be run is refused first: before any key is claimed, and
+    // before the sheet is re-read.
+    const query = parseRowQuery(request.query);
+    checkQuery(query, limits);
     // A key is kept with its sheet: one that does not exist is answered before any is claimed.
     if ((await sheets.lookup(request, request.params.sheetId)) === null) {
       throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
     }
-    return keyedWrite(keys, request, reply, caller, (held) => apply(request, caller, held, signal));
+    return keyedWrite(keys, request, reply, caller, (held) =>
+      apply(request, query, caller, held, signal),
+    );
   }
 
   async function apply(
     request: RowRequest,
+    query: RowQuery,
     caller: Caller,
     held: HeldKey | undefined,
     signal: ClientGone,
   ): Promise<WriteResult> {
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.loadFresh(request, request.params.sheetId);
-    const query = parseRowQuery(request.query);
-    checkQuery(query, limits);
     const method = request.method as (typeof writeMethods)[number];
     let op: WriteOp;
     switch (method) {
