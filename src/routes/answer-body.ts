@@ -22,6 +22,7 @@ const mostPieces = 64;
 const comma = Buffer.from(',');
 const close = Buffer.from(']');
 
+/** A body of these pieces, in order: empty ones left out, and all joined if it is small. */
 export function bodyOf(pieces: readonly Buffer[]): AnswerBody {
   const nonEmpty = pieces.filter((piece) => piece.length > 0);
   const bytes = nonEmpty.reduce((sum, piece) => sum + piece.length, 0);
