@@ -13,8 +13,12 @@ export interface AnswerBody {
   readonly bytes: number;
 }
 
-/** Bodies up to this size are joined, and so are runs of pieces up to it when they pile up. */
-const joinedUpTo = 64 * 1024;
+/**
+ * Bodies up to this size are joined into one buffer, and so are runs of pieces up to it when they
+ * pile up: the copy costs less than the pieces. It is also the size up to which a read's answer
+ * is held to leave with the others of its turn (`send-together.ts`), which holds one buffer only.
+ */
+export const smallAnswerBytes = 64 * 1024;
 
 /** A body kept and appended to is gathered once it holds more pieces than this. */
 const mostPieces = 64;
@@ -26,7 +30,7 @@ const close = Buffer.from(']');
 export function bodyOf(pieces: readonly Buffer[]): AnswerBody {
   const nonEmpty = pieces.filter((piece) => piece.length > 0);
   const bytes = nonEmpty.reduce((sum, piece) => sum + piece.length, 0);
-  return nonEmpty.length > 1 && bytes <= joinedUpTo
+  return nonEmpty.length > 1 && bytes <= smallAnswerBytes
     ? { pieces: [Buffer.concat(nonEmpty, bytes)], bytes }
     : { pieces: nonEmpty, bytes };
 }
@@ -52,14 +56,14 @@ function gathered({ pieces, bytes }: AnswerBody): AnswerBody {
     runBytes = 0;
   };
   for (const piece of pieces) {
-    if (piece.length >= joinedUpTo) {
+    if (piece.length >= smallAnswerBytes) {
       endRun();
       out.push(piece);
       continue;
     }
     run.push(piece);
     runBytes += piece.length;
-    if (runBytes >= joinedUpTo) endRun();
+    if (runBytes >= smallAnswerBytes) endRun();
   }
   endRun();
   return { pieces: out, bytes };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
+import { smallAnswerBytes } from './answer-body.ts';
 
 /**
  * Answers to reads ready within one turn of the event loop leave together, as the turn ends
@@ -27,10 +28,10 @@ const reads = new Set(['GET', 'HEAD']);
  * 10,000-row sheet without the cache ran V8's full collections 2.6 times as often, at half the
  * speed. A stream (a large read, an event stream) is never held either.
  */
-const smallAnswer = 64 * 1024;
-
 function small(payload: unknown): boolean {
-  return (typeof payload === 'string' || Buffer.isBuffer(payload)) && payload.length <= smallAnswer;
+  return (
+    (typeof payload === 'string' || Buffer.isBuffer(payload)) && payload.length <= smallAnswerBytes
+  );
 }
 
 /** The `onSend` hook that holds a turn's small read answers after its first, until it ends. */
