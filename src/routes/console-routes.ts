@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /** Where `vite build web` writes the console: dist/web, both from src/routes and dist/routes. */
 export const consoleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
@@ -43,14 +43,15 @@ export async function consoleRoutes(
     wildcard: false,
     decorateReply: false,
     cacheControl: false,
-    setHeaders: (reply: FastifyReply, path: string) => {
+    setHeaders: (response, path) => {
       // Asset names carry a hash of their content, so they never change; the page always may.
       const asset = path.includes('/assets/');
-      void reply.header(
+      response.setHeader(
         'cache-control',
         asset ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
-      if (!asset) void reply.headers(pageHeaders);
+      if (!asset)
+        for (const [name, value] of Object.entries(pageHeaders)) response.setHeader(name, value);
     },
   });
 }
