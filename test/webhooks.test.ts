@@ -165,14 +165,14 @@ test('each committed write is delivered once, signed per Standard Webhooks, with
 
 type Verifier = (secret: string, headers: Delivery['headers'], rawBody: string) => boolean;
 
-/** The README's verification snippet, run as it is printed there. */
+/** The docs' verification snippet, run as it is printed there. */
 async function readmeVerifier(): Promise<Verifier> {
-  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const readme = await readFile(new URL('../docs/events-and-webhooks.md', import.meta.url), 'utf8');
   const snippet =
     /```js\n(import \{ createHmac, timingSafeEqual \} from 'node:crypto';\n[^]*?)```/.exec(
       readme,
     )?.[1];
-  assert.ok(snippet !== undefined, 'the README shows how to verify a delivery');
+  assert.ok(snippet !== undefined, 'the webhooks page shows how to verify a delivery');
   const code = `${snippet.replace(/^import .*$/m, '')}\nverifyWebhook;`;
   return runInNewContext(code, { createHmac, timingSafeEqual, Buffer }) as Verifier;
 }
