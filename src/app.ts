@@ -49,6 +49,8 @@ import {
 } from './sheets/idempotency-keys.ts';
 import { startWatching, type WatchOptions } from './sheets/start-watching.ts';
 import { registryOf } from './providers/providers.ts';
+import { mcpRoutes } from './mcp/mcp-routes.ts';
+import { packageVersion } from './config/package-version.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import type { SheetStore } from './store/store.ts';
 
@@ -210,6 +212,12 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   if (options.watch !== undefined) {
     startWatching(app, { sheets, providers, store: deps.store, metrics }, options.watch);
   }
+  await app.register(mcpRoutes, {
+    sheets,
+    access,
+    allowedHosts: options.allowedHosts ?? [],
+    version: packageVersion,
+  });
   await app.register(signInRoutes, { providers, access });
   app.addHook('onClose', () => providers.close());
   await app.register(consoleRoutes);

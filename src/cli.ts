@@ -26,6 +26,9 @@ const usage = `Usage:
                                       prints a code to enter at the provider's page, and waits
   sheetport sign-out PROVIDER         forget the provider's sign-in
   sheetport sign-in-status PROVIDER   say who is signed in to the provider
+  sheetport mcp --url URL [--key KEY] relay MCP between standard input and output and the
+                                      server at URL, for desktop AI clients; the key may come
+                                      from SHEETPORT_KEY instead (arguments show in ps)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -42,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       delimiter: { type: 'string' },
       encoding: { type: 'string' },
       decimal: { type: 'string' },
+      url: { type: 'string' },
+      key: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -49,6 +54,16 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || command === undefined) {
     process.stdout.write(usage);
     return command === undefined && !values.help ? 1 : 0;
+  }
+  if (command === 'mcp') {
+    // A client of a server, not a server: none of the server's settings apply.
+    if (rest.length !== 0 || values.url === undefined) {
+      process.stderr.write('sheetport mcp needs --url, the address of a Sheetport server\n');
+      return 1;
+    }
+    const { bridgeStdio } = await import('./mcp/stdio-bridge.ts');
+    await bridgeStdio(values.url, values.key ?? process.env.SHEETPORT_KEY);
+    return 0;
   }
   const config = loadConfig();
   switch (command) {

@@ -16,7 +16,7 @@ const layers: readonly (readonly string[])[] = [
   ['query'],
   ['access', 'store', 'providers', 'files', 'webhooks', 'metrics'],
   ['sheets'],
-  ['routes', 'config', 'logs', 'demo'],
+  ['routes', 'mcp', 'config', 'logs', 'demo'],
   ['app.ts', 'server.ts', 'cli.ts'],
 ];
 

@@ -35,7 +35,7 @@ function modulesLoadedToServe(): string[] {
   }
 }
 
-test('serving loads neither the file readers and writers, nor prom-client, nor Google or PostgreSQL clients', () => {
+test('serving loads neither the file readers and writers, nor prom-client, nor Google or PostgreSQL clients, nor the MCP SDK', () => {
   const loaded = modulesLoadedToServe();
   assert.ok(
     loaded.some((url) => url.endsWith('/src/app.ts')),
@@ -53,6 +53,8 @@ test('serving loads neither the file readers and writers, nor prom-client, nor G
     '/node_modules/@googleapis/',
     '/node_modules/google-auth-library/',
     '/node_modules/pg/',
+    '/src/mcp/mcp-endpoint.ts',
+    '/node_modules/@modelcontextprotocol/',
   ];
   for (const module of unneeded) {
     assert.deepEqual(

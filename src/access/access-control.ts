@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import type { AccessMode, Sheet, SheetSettings } from '../model/sheet.ts';
 import type { SheetStore } from '../store/store.ts';
-import { hashSecret, parseApiKey, sameSecret, scopeFor } from './api-keys.ts';
+import { hashSecret, parseApiKey, sameSecret, scopeFor, type Scope } from './api-keys.ts';
 import { credentialOf } from './credentials.ts';
 import { expired } from './key-expiry.ts';
 
@@ -13,6 +13,10 @@ export interface AccessOptions {
 
 /** Who made a request, once checked. */
 export type Caller = { kind: 'admin' } | { kind: 'key'; keyId: string } | { kind: 'anonymous' };
+
+/** A credential checked without a sheet to check it against: what it opens. */
+export type Identity =
+  { kind: 'admin' } | { kind: 'key'; keyId: string; sheetId: string; scopes: Scope[] };
 
 export function accessOf(sheet: Sheet): AccessMode {
   return sheet.settings.access ?? 'open';
@@ -105,5 +109,39 @@ export class AccessControl {
       );
     }
     return { kind: 'key', keyId: key.id };
+  }
+
+  /**
+   * Who sends a request that names no sheet (the MCP endpoint): the administrator (by token, or
+   * any local caller of a server without one that sends no credential), or the holder of a valid
+   * API key, held to its sheet and scopes. Anything else answers 401.
+   */
+  async identify(request: FastifyRequest): Promise<Identity> {
+    const credential = credentialOf(request);
+    if (credential === null) {
+      if (this.#adminHash === null) return { kind: 'admin' };
+      throw new Problem(
+        'unauthorized',
+        'Send the administrator token or an API key: Authorization: Bearer <token or key>.',
+        {},
+        challenge,
+      );
+    }
+    if (this.#adminHash !== null && sameSecret(this.#adminHash, credential))
+      return { kind: 'admin' };
+    const parsed = parseApiKey(credential);
+    const key = parsed === null ? null : await this.store.findKey(parsed.id);
+    if (parsed === null || key === null || !sameSecret(key.hash, parsed.secret)) {
+      throw new Problem('unauthorized', 'The API key is not valid.', {}, challenge);
+    }
+    if (expired(key.expiresAt, Date.now())) {
+      throw new Problem(
+        'unauthorized',
+        `The API key expired at ${key.expiresAt}; use the key that replaced it, or create one.`,
+        {},
+        challenge,
+      );
+    }
+    return { kind: 'key', keyId: key.id, sheetId: key.sheetId, scopes: key.scopes as Scope[] };
   }
 }
