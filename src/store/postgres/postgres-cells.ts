@@ -47,6 +47,7 @@ export const postgresEntries: EntryConditions = {
   like: (pattern, p) =>
     `${couldBeNumber(literalPrefix(pattern)) ? shown : 'txt'} LIKE ${p.add(likePattern(pattern))}`,
   foldedLike: (pattern, p) => `${folded} LIKE ${p.add(likePattern(pattern))}`,
+  foldedContains: (text, p) => `strpos(${folded}, ${p.add(text)}) > 0`,
   bound(bound, p) {
     const { text, number } = bound.value;
     if (number !== null) return `num ${boundSign(bound)} ${p.add(number)}`;

@@ -20,6 +20,16 @@ export const postgresFlavor: Flavor = {
   bytes: (expr) => expr,
   entries: postgresEntries,
   rowsByRid: '',
+  // OFFSET 0 keeps the subquery that parses a row from being merged into the one reading its
+  // cells, which would parse the row again for each cell read.
+  cellReading: {
+    document: 'json::jsonb',
+    fence: ' OFFSET 0',
+    key: (column) => column,
+    cell: (doc, key) => `nullif((${doc} -> ${key}::text)::text, 'null')`,
+    number: (doc, key) =>
+      `CASE WHEN jsonb_typeof(${doc} -> ${key}::text) = 'number' THEN (${doc} ->> ${key}::text)::float8 END`,
+  },
 };
 
 /**

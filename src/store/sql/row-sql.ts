@@ -4,6 +4,12 @@ import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type { DbWork } from '../db-work.ts';
 import { SheetSql } from './sheet-sql.ts';
+import {
+  aggregateStatement,
+  type GroupRow,
+  type GroupSpec,
+  type RowChoice,
+} from './aggregate-sql.ts';
 
 /** A filter selection: the rows of an indexed sheet that filters choose. */
 export type Filtering = Exclude<Selection, { ids: number[] }>;
@@ -90,6 +96,12 @@ export abstract class RowSql extends SheetSql {
       count: Number(found?.count ?? 0),
       json: Buffer.isBuffer(json) ? json : Buffer.from(json),
     };
+  }
+
+  *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupRow[]> {
+    const { text, values, read } = aggregateStatement(this.flavor, key, choice, spec);
+    const rows = yield* this.all<Record<string, unknown>>(text, values);
+    return rows.map(read);
   }
 
   // Blocks

@@ -1,0 +1,140 @@
+import type { AggregateFunction } from '../../query/parse-aggregate.ts';
+import { selectionCondition, SqlParams } from '../row-sets.ts';
+import type { Filtering } from './row-sql.ts';
+import type { Flavor } from './sql.ts';
+
+/**
+ * How a database reads cells out of a stored row's JSON (the object a read answers, kept by
+ * every write), so that aggregates run over the rows themselves: no index to keep, nothing
+ * added to a write. Written per dialect; the statement around it is shared.
+ */
+export interface CellReading {
+  /** A row's stored JSON, `json`, parsed once for the functions below to read. */
+  document: string;
+  /** Written after the SELECT that parses `document`, so that it is parsed once per row. */
+  fence: string;
+  /** How a column is named to `cell` and `number`, as bound to a parameter. */
+  key(column: string): string;
+  /** A cell as JSON text (`"31"` and `31` differ), or NULL when it is empty. */
+  cell(doc: string, key: string): string;
+  /** A number cell's value as a double; NULL for any other cell, text of digits included. */
+  number(doc: string, key: string): string;
+}
+
+/** Which of a sheet's rows are aggregated. */
+export type RowChoice =
+  | { kind: 'all' }
+  | { kind: 'positions'; positions: number[] }
+  | { kind: 'matching'; selection: Filtering };
+
+/** What a statement groups and computes, by column name (the stored JSON's keys). */
+export interface GroupSpec {
+  group: string[];
+  aggregates: { fn: AggregateFunction; column: string | null }[];
+}
+
+/**
+ * One group as the database answers it: each group column's cell as JSON text (null when
+ * empty), the position of its first row, and each aggregate's value.
+ */
+export interface GroupRow {
+  cells: (string | null)[];
+  first: number | null;
+  values: (number | null)[];
+}
+
+/**
+ * One statement that groups the chosen rows and computes every aggregate: the cells each needs
+ * are read from the row's JSON once, in a subquery; `sum`, `avg`, `min` and `max` see number
+ * cells only. Groups come in the order their first row has in the sheet.
+ */
+export function aggregateStatement(
+  flavor: Flavor,
+  key: number,
+  choice: RowChoice,
+  spec: GroupSpec,
+): { text: string; values: unknown[]; read: (row: Record<string, unknown>) => GroupRow } {
+  const reading = flavor.cellReading;
+  const p = new SqlParams((n) => `$${n}`);
+  const picked: string[] = [];
+  const cellColumns = new Map<string, string>();
+  const numberColumns = new Map<string, string>();
+  const cellOf = (column: string) =>
+    named(cellColumns, column, 'c', (alias) =>
+      picked.push(`${reading.cell('doc', p.add(reading.key(column)))} AS ${alias}`),
+    );
+  const numberOf = (column: string) =>
+    named(numberColumns, column, 'n', (alias) =>
+      picked.push(`${reading.number('doc', p.add(reading.key(column)))} AS ${alias}`),
+    );
+  const groups = spec.group.map(cellOf);
+  const values = spec.aggregates.map(({ fn, column }, i) => {
+    if (column === null) return `count(*) AS a${i}`;
+    switch (fn) {
+      case 'count':
+        return `count(${cellOf(column)}) AS a${i}`;
+      case 'count_distinct':
+        return `count(DISTINCT ${cellOf(column)}) AS a${i}`;
+      default:
+        return `${fn}(${numberOf(column)}) AS a${i}`;
+    }
+  });
+  const where = rowCondition(flavor, key, choice, p);
+  const text = `SELECT ${[...groups.map((g, i) => `${g} AS g${i}`), 'min(pos) AS first', ...values].join(', ')}
+    FROM (
+      SELECT ${['pos', ...picked].join(', ')}
+      FROM (SELECT pos, ${reading.document} AS doc FROM rows${where.byRid} WHERE sheet = ${p.add(key)}${where.condition}${reading.fence}) AS parsed
+    ) AS picked${groups.length === 0 ? '' : ` GROUP BY ${groups.join(', ')}`}
+    ORDER BY first`;
+  return {
+    text,
+    values: p.values,
+    read: (row) => ({
+      cells: groups.map((_, i) => (row[`g${i}`] ?? null) as string | null),
+      first: row.first === null || row.first === undefined ? null : Number(row.first),
+      values: spec.aggregates.map((_, i) => {
+        const value = row[`a${i}`];
+        // PostgreSQL answers counts as bigint text.
+        return value === null || value === undefined ? null : Number(value);
+      }),
+    }),
+  };
+}
+
+/** The alias a column's reading has in the subquery, added the first time it is asked for. */
+function named(
+  aliases: Map<string, string>,
+  column: string,
+  prefix: string,
+  add: (alias: string) => void,
+): string {
+  let alias = aliases.get(column);
+  if (alias === undefined) {
+    alias = `${prefix}${aliases.size}`;
+    aliases.set(column, alias);
+    add(alias);
+  }
+  return alias;
+}
+
+function rowCondition(
+  flavor: Flavor,
+  key: number,
+  choice: RowChoice,
+  p: SqlParams,
+): { condition: string; byRid: string } {
+  switch (choice.kind) {
+    case 'all':
+      return { condition: '', byRid: '' };
+    case 'positions': {
+      const n = p.values.length + 1;
+      p.add(flavor.list(choice.positions));
+      return { condition: ` AND ${flavor.oneOf('pos', n, 'int')}`, byRid: '' };
+    }
+    case 'matching':
+      return {
+        condition: selectionCondition(choice.selection, key, flavor.entries, p),
+        byRid: flavor.rowsByRid,
+      };
+  }
+}
