@@ -225,3 +225,32 @@ test('bad aggregate requests are refused with a clear problem and a stable code'
     assert.match(problem.detail, detail, query);
   }
 });
+
+test('aggregates need the read scope, as reads do: a key without it is refused', async (t) => {
+  const adminToken = 'test-admin-token-0123456789';
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const server = await build(t, { adminToken });
+  const created = await call(`${server.url}/admin/v1/sheets`, {
+    method: 'POST',
+    headers: admin,
+    body: { name: 'sales', columns, rows },
+  });
+  assert.equal(created.status, 201, created.text);
+  const id = (created.body as { id: string }).id;
+  const keyOf = async (scopes: string[]) => {
+    const made = await call(`${server.url}/admin/v1/sheets/${id}/keys`, {
+      method: 'POST',
+      headers: admin,
+      body: { scopes },
+    });
+    assert.equal(made.status, 201, made.text);
+    return { authorization: `Bearer ${(made.body as { key: string }).key}` };
+  };
+  const url = `${server.url}/api/v1/${id}?_group=city&_agg=sum(price)`;
+  const refused = await call(url, { headers: await keyOf(['create', 'update']) });
+  assert.equal(refused.status, 403, refused.text);
+  assert.equal((refused.body as { code: string }).code, 'forbidden');
+  assert.equal((await call(url)).status, 401);
+  const allowed = await call(url, { headers: await keyOf(['read']) });
+  assert.equal(allowed.status, 200, allowed.text);
+});
