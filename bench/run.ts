@@ -142,7 +142,7 @@ const selfContained: {
   { name: 'excel', run: () => excelCase(excelPlan) },
   { name: 'durable', run: (database) => durableWritesCase(database) },
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
-  { name: 'aggregates', run: (database) => aggregateCase(database, quick) },
+  { name: 'groups', run: (database) => aggregateCase(database, quick) },
 ];
 
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));
