@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
+import Excel from 'exceljs';
 import { build, call } from './helpers/build.ts';
 
 const columns = ['city', 'price', 'kind', 'note'];
@@ -180,12 +181,27 @@ for (const shape of shapes) {
 }
 
 test('aggregates come as CSV and XLSX, carry an ETag and answer 304 to it', async (t) => {
-  const url = await sheet(t, {}, 1_000_000);
+  const server = await build(t, { cacheSize: 1_000_000 });
+  const created = await call(`${server.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'sales', columns, rows },
+  });
+  const url = `${server.url}/api/v1/${(created.body as { id: string }).id}`;
+  const reads = { count: 0 };
+  const readAggregate = server.store.readAggregate.bind(server.store);
+  server.store.readAggregate = (sheet, plan) => {
+    reads.count++;
+    return readAggregate(sheet, plan);
+  };
   const json = await get(url, '_group=kind&_agg=count(),sum(price)');
   const etag = json.headers.get('etag') ?? '';
   assert.match(etag, /^W\/"\d+"$/);
   const again = await get(url, '_group=kind&_agg=count(),sum(price)', { 'if-none-match': etag });
   assert.equal(again.status, 304);
+  // Cached like a read: asked again, the answer is not computed again.
+  const cached = await get(url, '_group=kind&_agg=count(),sum(price)');
+  assert.deepEqual(cached.body, json.body);
+  assert.equal(reads.count, 1);
   const csv = await get(url, '_group=kind&_agg=count(),sum(price)', { accept: 'text/csv' });
   assert.equal(csv.status, 200);
   assert.equal(csv.text, 'kind,count(),sum(price)\na,5,9\nb,3,27\n');
@@ -194,8 +210,15 @@ test('aggregates come as CSV and XLSX, carry an ETag and answer 304 to it', asyn
     headers: { accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
   });
   assert.equal(xlsx.status, 200);
-  const bytes = Buffer.from(await xlsx.arrayBuffer());
-  assert.equal(bytes.subarray(0, 2).toString(), 'PK');
+  const book = new Excel.Workbook();
+  await book.xlsx.load(await xlsx.arrayBuffer());
+  const values: unknown[][] = [];
+  book.worksheets[0]?.eachRow((row) => values.push((row.values as unknown[]).slice(1)));
+  assert.deepEqual(values, [
+    ['kind', 'count()'],
+    ['a', 5],
+    ['b', 3],
+  ]);
   // A write makes a new version: the cached answer is not served for it.
   const posted = await call(url, { method: 'POST', body: { city: 'Rome', price: 1, kind: 'a' } });
   assert.equal(posted.status, 201, posted.text);
