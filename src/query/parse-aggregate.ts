@@ -23,6 +23,12 @@ export interface ListItem {
 }
 
 const escapable = new Set([',', '(', ')', '\\']);
+/**
+ * Bounds that keep one statement within what both databases take (PostgreSQL answers at most
+ * 1,664 columns), far above what a question of a sheet asks.
+ */
+export const mostGroupColumns = 32;
+export const mostAggregates = 64;
 const aggExample = '_agg=count(),sum(price)';
 
 /**
@@ -63,6 +69,13 @@ export function splitList(raw: string, parameter: string): ListItem[] {
 /** `_group=<col>[,<col>...]`: the columns rows are grouped by, each once. */
 export function parseGroup(raw: string): string[] {
   const columns = splitList(raw, '_group');
+  if (columns.length > mostGroupColumns) {
+    throw new Problem(
+      'invalid-parameter',
+      `_group names ${columns.length} columns; at most ${mostGroupColumns} are taken.`,
+      { parameter: '_group' },
+    );
+  }
   const seen = new Set<string>();
   for (const column of columns) {
     if (column.text === '') {
@@ -85,7 +98,15 @@ export function parseGroup(raw: string): string[] {
 
 /** `_agg=<fn>(<col>)[,...]`: the aggregates each group answers, each expression once. */
 export function parseAggregates(raw: string): Aggregate[] {
-  const aggregates = splitList(raw, '_agg').map((item) => parseAggregate(raw, item));
+  const items = splitList(raw, '_agg');
+  if (items.length > mostAggregates) {
+    throw new Problem(
+      'invalid-parameter',
+      `_agg asks for ${items.length} aggregates; at most ${mostAggregates} are taken.`,
+      { parameter: '_agg' },
+    );
+  }
+  const aggregates = items.map((item) => parseAggregate(raw, item));
   const repeated = aggregates.find(
     (aggregate, i) => aggregates.findIndex((a) => a.expression === aggregate.expression) !== i,
   );
