@@ -277,3 +277,36 @@ test('aggregates need the read scope, as reads do: a key without it is refused',
   const allowed = await call(url, { headers: await keyOf(['read']) });
   assert.equal(allowed.status, 200, allowed.text);
 });
+
+test('columns named with quotes, dots, brackets, commas and parentheses group and sum', async (t) => {
+  const server = await build(t);
+  const names = ['a"b', 'a\\b', 'x.y', '$', '[0]', 'a,b', 'f(x)', 'é 😀'];
+  const created = await call(`${server.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: {
+      name: 'odd',
+      columns: names,
+      rows: [
+        Object.fromEntries(names.map((name) => [name, 1])),
+        Object.fromEntries(names.map((name) => [name, 2])),
+        Object.fromEntries(names.map((name) => [name, 1])),
+      ],
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  const url = `${server.url}/api/v1/${(created.body as { id: string }).id}`;
+  for (const name of names) {
+    const escaped = name.replace(/[\\,()]/g, (c) => `\\${c}`);
+    const query = new URLSearchParams({ _group: escaped, _agg: `sum(${escaped})` });
+    const answer = await call(`${url}?${query.toString()}`);
+    assert.equal(answer.status, 200, `${name}: ${answer.text}`);
+    assert.deepEqual(
+      answer.body,
+      [
+        { [name]: 1, [`sum(${escaped})`]: 2 },
+        { [name]: 2, [`sum(${escaped})`]: 2 },
+      ],
+      name,
+    );
+  }
+});
