@@ -30,7 +30,7 @@ describe('console: the summarise view', { skip: skipReason }, () => {
     await page.getByRole('heading', { level: 1, name: 'sales' }).waitFor();
 
     const panel = page.getByRole('region', { name: 'Summarise' });
-    await panel.getByRole('group', { name: 'Group by' }).getByLabel('city').check();
+    await panel.getByLabel('Group by city').check();
     await panel.getByLabel('Function of aggregate 1').selectOption('sum');
     await panel.getByLabel('Column of aggregate 1').selectOption('price');
     await panel.getByRole('button', { name: 'Add aggregate' }).click();

@@ -74,6 +74,8 @@ export function SummaryPanel({ sheet, filters }: Props) {
             <label key={column} class="inline">
               <input
                 type="checkbox"
+                // Named apart from the add-row form's fields, which are named by column too.
+                aria-label={`Group by ${column}`}
                 checked={group.includes(column)}
                 onChange={(event) => toggle(column, event.currentTarget.checked)}
               />{' '}
