@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { cellText, type Cell } from '../src/cells/cell.ts';
+import { cellText, DateCell, type Cell } from '../src/cells/cell.ts';
 import { matchesSelection } from '../src/query/match-filter.ts';
 import { foldCase } from '../src/query/match-text.ts';
 import { aggregateFunctions, type AggregateFunction } from '../src/query/parse-aggregate.ts';
@@ -22,6 +22,8 @@ const cell: fc.Arbitrary<Cell> = fc.oneof(
   fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }),
   fc.constantFrom('31', '1.5', 'École', 'ÉCOLE', 'école', 'Straße', 'SS', 'ß', 'Σ', 'ς', 'x', '😀'),
   fc.boolean(),
+  // A date shows, and groups under, its ISO text, which a text cell may also hold.
+  fc.constantFrom(new DateCell('2024-03-01'), new DateCell('2024-03-01T08:30:00'), '2024-03-01'),
 );
 
 const sheetRows = fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 30 });
@@ -35,9 +37,12 @@ const aggregate = fc.record({
 const request = fc.record({
   group: fc.subarray(columns, { maxLength: 2 }),
   aggregates: fc.array(aggregate, { maxLength: 4 }),
-  search: fc.option(fc.constantFrom('é', 'ÉCOLE', 'ss', 'SS', 'σ', '3', '1.5', 'tru', '😀', 'x'), {
-    nil: null,
-  }),
+  search: fc.option(
+    fc.constantFrom('é', 'ÉCOLE', 'ss', 'SS', 'σ', '3', '1.5', 'tru', '😀', 'x', 't08', '-03-'),
+    {
+      nil: null,
+    },
+  ),
   filter: fc.option(fc.constantFrom('a=__gt(0)', 'b=x', 'c=__ne(31)'), { nil: null }),
 });
 
@@ -87,7 +92,10 @@ function reference(rows: Cell[][], query: QueryString): Cell[][] {
   }
   if (plan.group.length === 0 && groups.size === 0) groups.set('[]', []);
   return [...groups.values()].map((members) => [
-    ...plan.group.map((i) => members[0]?.[i] ?? null),
+    ...plan.group.map((i) => {
+      const first = members[0]?.[i] ?? null;
+      return first instanceof DateCell ? first.iso : first;
+    }),
     ...plan.aggregates.map(({ fn, index }) =>
       value(
         fn,
