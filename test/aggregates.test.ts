@@ -310,3 +310,20 @@ test('columns named with quotes, dots, brackets, commas and parentheses group an
     );
   }
 });
+
+test('a sum past the range of a double answers null, not an error', async (t) => {
+  const server = await build(t);
+  const created = await call(`${server.url}/admin/v1/sheets`, {
+    method: 'POST',
+    body: { name: 'huge', columns: ['x'], rows: [{ x: 1e308 }, { x: 1e308 }, { x: 5e-324 }] },
+  });
+  assert.equal(created.status, 201, created.text);
+  const url = `${server.url}/api/v1/${(created.body as { id: string }).id}`;
+  const answer = await call(`${url}?_agg=sum(x),min(x),max(x),count(x)`);
+  assert.equal(answer.status, 200, answer.text);
+  assert.deepEqual(answer.body, [
+    { 'sum(x)': null, 'min(x)': 5e-324, 'max(x)': 1e308, 'count(x)': 3 },
+  ]);
+  const tiny = await call(`${url}?x=__lt(1)&_agg=avg(x),sum(x)`);
+  assert.deepEqual(tiny.body, [{ 'avg(x)': 5e-324, 'sum(x)': 5e-324 }]);
+});

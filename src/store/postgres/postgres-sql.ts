@@ -27,8 +27,15 @@ export const postgresFlavor: Flavor = {
     fence: ' OFFSET 0',
     key: (column) => column,
     cell: (doc, key) => `nullif((${doc} -> ${key}::text)::text, 'null')`,
+    // Numbers are read exactly, from their text, and summed as numeric: a float8 sum past the
+    // range of a double is an error in PostgreSQL, not infinity. Results past it have no value,
+    // and those too small for a double (an average) are 0.
     number: (doc, key) =>
-      `CASE WHEN jsonb_typeof(${doc} -> ${key}::text) = 'number' THEN (${doc} ->> ${key}::text)::float8 END`,
+      `CASE WHEN jsonb_typeof(${doc} -> ${key}::text) = 'number' THEN (${doc} ->> ${key}::text)::numeric END`,
+    numeric: (fn, values) => {
+      const result = `${fn}(${values})`;
+      return `CASE WHEN abs(${result}) > 1.7976931348623157e308 THEN NULL WHEN abs(${result}) < 2.5e-324 THEN 0 ELSE ${result}::float8 END`;
+    },
   },
 };
 

@@ -17,9 +17,13 @@ export interface CellReading {
   key(column: string): string;
   /** A cell as JSON text (`"31"` and `31` differ), or NULL when it is empty. */
   cell(doc: string, key: string): string;
-  /** A number cell's value as a double; NULL for any other cell, text of digits included. */
+  /** A number cell's value; NULL for any other cell, text of digits included. */
   number(doc: string, key: string): string;
+  /** `sum`, `avg`, `min` or `max` of `number` values, as a double; NULL past a double's range. */
+  numeric(fn: NumericFunction, values: string): string;
 }
+
+export type NumericFunction = Exclude<AggregateFunction, 'count' | 'count_distinct'>;
 
 /** Which of a sheet's rows are aggregated. */
 export type RowChoice =
@@ -76,7 +80,7 @@ export function aggregateStatement(
       case 'count_distinct':
         return `count(DISTINCT ${cellOf(column)}) AS a${i}`;
       default:
-        return `${fn}(${numberOf(column)}) AS a${i}`;
+        return `${reading.numeric(fn, numberOf(column))} AS a${i}`;
     }
   });
   const where = rowCondition(flavor, key, choice, p);
@@ -93,9 +97,9 @@ export function aggregateStatement(
       cells: groups.map((_, i) => (row[`g${i}`] ?? null) as string | null),
       first: row.first === null || row.first === undefined ? null : Number(row.first),
       values: spec.aggregates.map((_, i) => {
-        const value = row[`a${i}`];
-        // PostgreSQL answers counts as bigint text.
-        return value === null || value === undefined ? null : Number(value);
+        // PostgreSQL answers counts as bigint text; a sum past a double's range has no value.
+        const value = Number(row[`a${i}`] ?? Number.NaN);
+        return Number.isFinite(value) ? value : null;
       }),
     }),
   };

@@ -31,6 +31,8 @@ export const sqliteFlavor: Flavor = {
     cell: (doc, key) => `nullif(${doc} -> ${key}, 'null')`,
     number: (doc, key) =>
       `CASE WHEN json_type(${doc}, ${key}) IN ('integer', 'real') THEN CAST(${doc} ->> ${key} AS REAL) END`,
+    // Doubles, summed with compensation; a sum past their range is infinite, answered as none.
+    numeric: (fn, values) => `${fn}(${values})`,
   },
 };
 
