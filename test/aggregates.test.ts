@@ -146,6 +146,12 @@ for (const shape of shapes) {
     const link = page.headers.get('link') ?? '';
     assert.match(link, /_offset=4>; rel="next"/);
     assert.match(link, /_offset=0>; rel="prev"/);
+    // A page past the last group still says how many there are.
+    for (const query of ['_group=city&_limit=2&_offset=10', '_group=city&_limit=0']) {
+      const empty = await get(url, query);
+      assert.deepEqual(empty.body, [], query);
+      assert.equal(empty.headers.get('x-total-count'), '5', query);
+    }
   });
 
   test(`${shape.name}: _q finds text in any cell by Unicode case folding, never column names`, async (t) => {

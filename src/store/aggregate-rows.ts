@@ -1,6 +1,5 @@
 import type { Cell } from '../cells/cell.ts';
-import type { AggregatePlan, GroupOrder } from '../query/plan-aggregate.ts';
-import { compareForSort } from '../query/sort-rows.ts';
+import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import type { DbWork } from './db-work.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { chooseRows } from './read-rows.ts';
@@ -14,9 +13,9 @@ export interface Groups {
 }
 
 /**
- * Answers `_group` and `_agg`: the rows are chosen as a read chooses them, and grouped and
- * aggregated by the database in one statement over their stored JSON. Only the groups come back:
- * they are sorted (by `_sort`, else in the order their first row has) and paged here.
+ * Answers `_group` and `_agg`: the rows are chosen as a read chooses them, then grouped,
+ * aggregated, sorted and paged by the database in one statement over their stored JSON. Only
+ * the page of groups comes back, however many groups there are.
  */
 export function* aggregateRows(
   dialect: Dialect,
@@ -25,20 +24,21 @@ export function* aggregateRows(
 ): DbWork<Groups> {
   const choice = yield* rowChoice(dialect, sheet, plan);
   const column = (index: number) => sheet.columns[index] ?? '';
-  const found = yield* dialect.aggregateRows(sheet.key, choice, {
+  const { groups, total } = yield* dialect.aggregateRows(sheet.key, choice, {
     group: plan.group.map(column),
     aggregates: plan.aggregates.map(({ fn, index }) => ({
       fn,
       column: index === null ? null : column(index),
     })),
+    sort: plan.sort,
+    limit: plan.limit,
+    offset: plan.offset,
   });
-  const rows = found.map((group): Cell[] => [
+  const rows = groups.map((group): Cell[] => [
     ...group.cells.map((cell) => (cell === null ? null : (JSON.parse(cell) as Cell))),
     ...group.values,
   ]);
-  const sorted = plan.sort.length === 0 ? rows : sortGroups(rows, plan.sort);
-  const end = plan.limit === null ? undefined : plan.offset + plan.limit;
-  return { total: sorted.length, rows: sorted.slice(plan.offset, end) };
+  return { total, rows };
 }
 
 /**
@@ -56,25 +56,4 @@ function* rowChoice(dialect: Dialect, sheet: SheetRecord, plan: AggregatePlan): 
     case 'list':
       return { kind: 'positions', positions: chosen.positions };
   }
-}
-
-/**
- * Groups in `_sort` order: each key in turn, by the order of `_sort` on rows (numbers first, by
- * value, then text by code point), a descending one reversed, and empty cells and aggregates
- * with no value last either way. Groups equal on every key keep the order of their first rows.
- */
-export function sortGroups(rows: Cell[][], sort: GroupOrder[]): Cell[][] {
-  return [...rows].sort((a, b) => {
-    for (const { key, descending } of sort) {
-      const x = a[key] ?? null;
-      const y = b[key] ?? null;
-      if (x === null || y === null) {
-        if (x !== y) return x === null ? 1 : -1;
-        continue;
-      }
-      const order = compareForSort(x, y);
-      if (order !== 0) return descending ? -order : order;
-    }
-    return 0;
-  });
 }

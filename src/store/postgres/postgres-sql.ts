@@ -32,6 +32,9 @@ export const postgresFlavor: Flavor = {
     // and those too small for a double (an average) are 0.
     number: (doc, key) =>
       `CASE WHEN jsonb_typeof(${doc} -> ${key}::text) = 'number' THEN (${doc} ->> ${key}::text)::numeric END`,
+    // Ordered by code point, as SQLite orders text.
+    text: (doc, key) =>
+      `(CASE WHEN jsonb_typeof(${doc} -> ${key}::text) IN ('string', 'boolean') THEN ${doc} ->> ${key}::text END) COLLATE "C"`,
     numeric: (fn, values) => {
       const result = `${fn}(${values})`;
       return `CASE WHEN abs(${result}) > 1.7976931348623157e308 THEN NULL WHEN abs(${result}) < 2.5e-324 THEN 0 ELSE ${result}::float8 END`;

@@ -6,7 +6,7 @@ import type { DbWork } from '../db-work.ts';
 import { SheetSql } from './sheet-sql.ts';
 import {
   aggregateStatement,
-  type GroupRow,
+  type GroupPage,
   type GroupSpec,
   type RowChoice,
 } from './aggregate-sql.ts';
@@ -98,10 +98,18 @@ export abstract class RowSql extends SheetSql {
     };
   }
 
-  *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupRow[]> {
+  *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage> {
     const { text, values, read } = aggregateStatement(this.flavor, key, choice, spec);
-    const rows = yield* this.all<Record<string, unknown>>(text, values);
-    return rows.map(read);
+    const groups = (yield* this.all<Record<string, unknown>>(text, values)).map(read);
+    const first = groups[0];
+    if (first !== undefined) return { groups, total: first.total };
+    // An empty page says nothing of how many groups there are, unless it is the first.
+    if (spec.offset === 0 && spec.limit !== 0) return { groups: [], total: 0 };
+    // Without _group, all the rows chosen make one group, however few.
+    if (spec.group.length === 0) return { groups: [], total: 1 };
+    const count = aggregateStatement(this.flavor, key, choice, spec, true);
+    const [counted] = yield* this.all<{ total: number | string }>(count.text, count.values);
+    return { groups: [], total: Number(counted?.total ?? 0) };
   }
 
   // Blocks

@@ -31,6 +31,8 @@ export const sqliteFlavor: Flavor = {
     cell: (doc, key) => `nullif(${doc} -> ${key}, 'null')`,
     number: (doc, key) =>
       `CASE WHEN json_type(${doc}, ${key}) IN ('integer', 'real') THEN CAST(${doc} ->> ${key} AS REAL) END`,
+    text: (doc, key) =>
+      `CASE json_type(${doc}, ${key}) WHEN 'text' THEN ${doc} ->> ${key} WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END`,
     // Doubles, summed with compensation; a sum past their range is infinite, answered as none.
     numeric: (fn, values) => `${fn}(${values})`,
   },
