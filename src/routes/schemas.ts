@@ -73,7 +73,10 @@ const readQuery = Type.Object(
       Type.String({ description: 'true: each row carries its position as "_id", first.' }),
     ),
     _sort: Type.Optional(
-      Type.String({ description: 'Columns to sort by, "-" for descending: name,-age' }),
+      Type.String({
+        description:
+          'Columns to sort by, "-" for descending: name,-age. With _group, group columns and aggregate expressions: -sum(price),city.',
+      }),
     ),
     _fields: Type.Optional(
       Type.String({ description: 'The columns each row carries, in this order: name,email' }),
