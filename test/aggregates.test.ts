@@ -170,6 +170,13 @@ for (const shape of shapes) {
     assert.deepEqual(await found('kind=a'), []);
     const combined = await get(url, `_q=${encodeURIComponent('école')}&price=10`);
     assert.deepEqual(combined.body, [rows[0]]);
+    const paged = await get(url, `_q=${encodeURIComponent('ÉCOLE')}&_sort=-note&_limit=1`);
+    assert.deepEqual(paged.body, [rows[0]]);
+    assert.equal(paged.headers.get('x-total-count'), '2');
+    const csv = await get(url, `_q=${encodeURIComponent('straße')}&_fields=city,note`, {
+      accept: 'text/csv',
+    });
+    assert.equal(csv.text, 'city,note\nParis,Straße\n');
   });
 
   test(`${shape.name}: _q chooses the rows a write changes`, async (t) => {
