@@ -27,6 +27,7 @@ import { watchCase } from './cases/watch-case.ts';
 import { durableWritesCase } from './cases/durable-writes-case.ts';
 import { excelCase, type ExcelPlan } from './cases/excel-case.ts';
 import { startUpCase } from './cases/start-up-case.ts';
+import { aggregateCase } from './cases/aggregate-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './reports/targets.ts';
 
 /**
@@ -141,6 +142,7 @@ const selfContained: {
   { name: 'excel', run: () => excelCase(excelPlan) },
   { name: 'durable', run: (database) => durableWritesCase(database) },
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
+  { name: 'groups', run: (database) => aggregateCase(database, quick) },
 ];
 
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));

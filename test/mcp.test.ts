@@ -438,3 +438,35 @@ test('resources list and read the sheets a caller may read; a subscription hears
   await until(() => updates.length >= 1, 'a notification after a write through the REST API');
   assert.deepEqual(updates, [`sheetport://sheets/${id}`]);
 });
+
+test('aggregate_rows answers what the row API answers for the same _group and _agg', async (t) => {
+  const { sheet, connect, url } = await server(t);
+  const id = await sheet('sales', [
+    { city: 'Oslo', price: 10, 'a,b': 1 },
+    { city: 'Rome', price: 5, 'a,b': 2 },
+    { city: 'Oslo', price: 2.5, 'a,b': 1 },
+  ]);
+  const client = await connect(adminToken);
+  const grouped = structured(
+    await client.callTool({
+      name: 'aggregate_rows',
+      arguments: {
+        sheet: id,
+        group: ['city', 'a,b'],
+        aggregates: ['count()', 'sum(price)'],
+        filters: { price: '__gt(1)' },
+        sort: '-sum(price)',
+      },
+    }),
+  );
+  const rest = await call(
+    `${url}/api/v1/${id}?price=__gt(1)&_group=city,a\\,b&_agg=count(),sum(price)&_sort=-sum(price)&_limit=100`,
+    { headers: admin },
+  );
+  assert.equal(rest.status, 200, rest.text);
+  assert.deepEqual(grouped, { groups: rest.body });
+  assert.deepEqual(grouped.groups, [
+    { city: 'Oslo', 'a,b': 1, 'count()': 2, 'sum(price)': 12.5 },
+    { city: 'Rome', 'a,b': 2, 'count()': 1, 'sum(price)': 5 },
+  ]);
+});

@@ -107,7 +107,7 @@ test('the document declares how credentials are sent, and each operation its id,
   );
 });
 
-test('the row query parameters are described: filters and _or on routes choosing rows, _fields on reads', async (t) => {
+test('the row query parameters are described: filters, _or and _q on routes choosing rows, _fields and aggregates on reads', async (t) => {
   const { url } = await build(t);
   const { body } = await call(`${url}/openapi.json`);
   type Described = {
@@ -119,17 +119,22 @@ test('the row query parameters are described: filters and _or on routes choosing
   const query = (method: string) =>
     (row[method]?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
   assert.deepEqual(query('get').sort(), [
+    '_agg',
     '_fields',
+    '_group',
     '_id',
     '_limit',
     '_offset',
     '_or',
+    '_q',
     '_sort',
     '_with_id',
   ]);
   for (const method of ['put', 'patch', 'delete']) {
-    assert.deepEqual(query(method).sort(), ['_id', '_or'], method);
+    assert.deepEqual(query(method).sort(), ['_id', '_or', '_q'], method);
   }
+  const agg = row.get?.parameters?.find((p) => p.name === '_agg');
+  assert.match(agg?.description ?? '', /count\(\[column\]\), count_distinct\(column\), sum/);
   for (const method of ['get', 'put', 'patch', 'delete']) {
     const description = row[method]?.description ?? '';
     assert.match(description, /eq, ne, gt, ge, lt, le, ieq, ilike/, method);

@@ -56,6 +56,20 @@ test("a sheet's document types each column by the kinds its cells hold, and foll
   }
   const upsert = rows.post?.parameters?.find((p) => p.name === '_upsert');
   assert.deepEqual(upsert?.schema.enum, ['name', 'age', 'member', 'note']);
+  const read = (name: string) => rows.get?.parameters?.find((p) => p.name === name);
+  assert.deepEqual(read('_group')?.schema, {
+    type: 'array',
+    items: { type: 'string', enum: ['name', 'age', 'member', 'note'] },
+  });
+  const expressions = (read('_agg')?.schema.items as { enum: string[] }).enum;
+  assert.deepEqual(expressions.slice(0, 3), ['count()', 'count(name)', 'count(age)']);
+  assert.ok(expressions.includes('sum(age)') && expressions.includes('count_distinct(note)'));
+  for (const method of ['get', 'put', 'patch', 'delete']) {
+    assert.ok(
+      (rows[method]?.parameters ?? []).some((p) => p.name === '_q'),
+      method,
+    );
+  }
 
   const edit = await call(`${url}/api/v1/${id}?_id=1`, {
     method: 'PATCH',

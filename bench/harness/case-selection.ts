@@ -24,6 +24,7 @@ export const benchCases = [
   { letter: 'o', name: 'watch', postgres: false },
   { letter: 'q', name: 'durable', postgres: true },
   { letter: 'r', name: 'startup', postgres: false },
+  { letter: 's', name: 'groups', postgres: true },
 ] as const satisfies readonly { letter: string; name: string; postgres: boolean }[];
 
 export type CaseName = (typeof benchCases)[number]['name'];

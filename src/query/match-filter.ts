@@ -1,7 +1,7 @@
 import { cellText, DateCell, type Cell } from '../cells/cell.ts';
 import type { FilterValue } from './parse-filter.ts';
 import { compareText, foldCase, matchesPattern } from './match-text.ts';
-import type { PlannedFilter } from './plan.ts';
+import type { PlannedFilter, Search } from './plan.ts';
 
 /**
  * What a filter means, in plain JavaScript: the definition every store must agree with, whether
@@ -37,11 +37,26 @@ export function matchesFilter(filter: PlannedFilter, cell: Cell): boolean {
 
 /** A row is selected when every filter holds and, for each `_or`, at least one alternative. */
 export function matchesSelection(
-  selection: { filters: PlannedFilter[]; any: PlannedFilter[][] },
+  selection: { filters: PlannedFilter[]; any: PlannedFilter[][]; search?: Search },
   row: Cell[],
 ): boolean {
   const holds = (filter: PlannedFilter) => matchesFilter(filter, row[filter.index] ?? null);
-  return selection.filters.every(holds) && selection.any.every((any) => any.some(holds));
+  return (
+    selection.filters.every(holds) &&
+    selection.any.every((any) => any.some(holds)) &&
+    (selection.search === undefined || matchesSearch(selection.search, row))
+  );
+}
+
+/**
+ * `_q`: some cell's text, case folded, contains the folded search text. Folding works letter by
+ * letter (see `foldCase`), so this is "contains, ignoring case". Empty cells show no text.
+ */
+export function matchesSearch(search: Search, row: Cell[]): boolean {
+  return search.columns.some((index) => {
+    const cell = row[index] ?? null;
+    return cell !== null && foldCase(cellText(cell)).includes(search.folded);
+  });
 }
 
 /**

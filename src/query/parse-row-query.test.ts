@@ -110,7 +110,11 @@ test('malformed _fields and _or, and _or with _id, are refused saying what was e
     [{ _or: '' }, 'invalid-filter', /_or= has no filter/],
     [{ _or: ['a=1', 'b'] }, 'invalid-filter', /alternative with no "="/],
     [{ _or: '_id=1' }, 'invalid-filter', /reserved/],
-    [{ _id: '1', _or: 'a=1' }, 'invalid-parameter', /either by _id or by filters \(_or included\)/],
+    [
+      { _id: '1', _or: 'a=1' },
+      'invalid-parameter',
+      /either by _id or by filters \(_or and _q included\)/,
+    ],
   ];
   for (const [query, code, message] of table) {
     assert.throws(

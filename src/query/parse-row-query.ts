@@ -1,10 +1,14 @@
+import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { parseFilter, type Filter } from './parse-filter.ts';
 import { parseOr } from './parse-or.ts';
+import { parseAggregates, parseGroup, splitList, type Aggregate } from './parse-aggregate.ts';
 
 export interface SortKey {
   column: string;
   descending: boolean;
+  /** For a sort of groups: the key as written (escapes kept), as an aggregate is named. */
+  written?: string;
 }
 
 /** What a row request's query string asks for, before it is checked against a sheet. */
@@ -23,16 +27,25 @@ export interface RowQuery {
   fields: string[] | null;
   /** `_upsert`, on POST: the column whose value finds the rows a body row updates. */
   upsert: string | null;
+  /** `_group`: the columns rows are grouped by; null when the request reads rows. */
+  group: string[] | null;
+  /** `_agg`: what each group answers; null when not asked. */
+  aggregates: Aggregate[] | null;
+  /** `_q`: text some cell of each row must contain, case folded; null for none. */
+  search: string | null;
 }
 
 export type QueryString = Record<string, string | string[] | undefined>;
 
 const reserved = [
+  '_agg',
   '_fields',
+  '_group',
   '_id',
   '_limit',
   '_offset',
   '_or',
+  '_q',
   '_sort',
   '_upsert',
   '_with_id',
@@ -54,7 +67,11 @@ export function parseRowQuery(query: QueryString): RowQuery {
     withIds: false,
     fields: null,
     upsert: null,
+    group: null,
+    aggregates: null,
+    search: null,
   };
+  let sort: string | null = null;
   for (const [name, raw] of Object.entries(query)) {
     const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
     if (!name.startsWith('_')) {
@@ -77,7 +94,24 @@ export function parseRowQuery(query: QueryString): RowQuery {
         result.offset = parseCount(name, value);
         break;
       case '_sort':
-        result.sort = parseSort(value);
+        sort = value;
+        break;
+      case '_group':
+        result.group = parseGroup(value);
+        break;
+      case '_agg':
+        result.aggregates = parseAggregates(value);
+        break;
+      case '_q':
+        if (!isStorableText(value)) {
+          throw new Problem(
+            'invalid-parameter',
+            '_q holds a NUL character or a lone surrogate, which no cell can hold.',
+            { parameter: name },
+          );
+        }
+        // An empty search asks for nothing: every row, as a search box left empty shows.
+        result.search = value === '' ? null : value;
         break;
       case '_fields':
         result.fields = parseFields(value);
@@ -106,10 +140,22 @@ export function parseRowQuery(query: QueryString): RowQuery {
         );
     }
   }
-  if (result.ids !== null && (result.filters.length > 0 || result.any.length > 0)) {
+  const grouped = result.group !== null || result.aggregates !== null;
+  if (sort !== null) result.sort = grouped ? parseGroupSort(sort) : parseSort(sort);
+  if (grouped && (result.fields !== null || result.withIds)) {
     throw new Problem(
       'invalid-parameter',
-      'Choose rows either by _id or by filters (_or included), not both in one request.',
+      `${result.fields !== null ? '_fields' : '_with_id'} does not apply to _group and _agg: their answer has a key for each group column and each aggregate.`,
+      { parameter: result.fields !== null ? '_fields' : '_with_id' },
+    );
+  }
+  if (
+    result.ids !== null &&
+    (result.filters.length > 0 || result.any.length > 0 || result.search !== null)
+  ) {
+    throw new Problem(
+      'invalid-parameter',
+      'Choose rows either by _id or by filters (_or and _q included), not both in one request.',
       { parameter: '_id' },
     );
   }
@@ -166,6 +212,25 @@ function parseFields(value: string): string[] {
   const repeated = fields.find((field, i) => fields.indexOf(field) !== i);
   if (repeated !== undefined) throw fail(`names "${repeated}" twice`);
   return fields;
+}
+
+/**
+ * `_sort` of groups: group columns and aggregate expressions, escaped as in `_group` and `_agg`
+ * (`_sort=-sum(price),city`), each optionally preceded by "-".
+ */
+function parseGroupSort(value: string): SortKey[] {
+  return splitList(value, '_sort').map((item) => {
+    const descending = item.raw.startsWith('-');
+    const written = descending ? item.raw.slice(1) : item.raw;
+    if (written === '') {
+      throw new Problem(
+        'invalid-parameter',
+        `_sort takes group columns and aggregate expressions separated by commas, each optionally preceded by "-" for descending order, e.g. _sort=-sum(price); got "${value}".`,
+        { parameter: '_sort', position: item.at },
+      );
+    }
+    return { column: descending ? item.text.slice(1) : item.text, descending, written };
+  });
 }
 
 function parseSort(value: string): SortKey[] {

@@ -49,7 +49,7 @@ test('plans that cannot be made are refused with a code', () => {
     ['GET', { _or: 'name=a', phone: '1' }, 'unknown-column', /"phone"/],
     ['PATCH', { _fields: 'name', name: 'a' }, 'invalid-parameter', /_fields apply to GET only/],
     ['DELETE', { _fields: 'name', _or: 'name=a' }, 'invalid-parameter', /GET only/],
-    ['DELETE', {}, 'selection-required', /a filter or an _or/],
+    ['DELETE', {}, 'selection-required', /a filter, an _or or a _q/],
     ['PUT', { _fields: 'name' }, 'invalid-parameter', /GET only/],
   ];
   for (const [method, query, code, message] of table) {

@@ -2,6 +2,7 @@ import { cellText, isStorableText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../model/sheet.ts';
 import { equalityValue, type Filter } from './parse-filter.ts';
+import { foldCase } from './match-text.ts';
 import type { RowQuery } from './parse-row-query.ts';
 
 /** A filter whose column has been found in the sheet: `index` is the column's position. */
@@ -11,7 +12,27 @@ export type PlannedFilter = Filter & { index: number };
  * Which rows a request is about: positions before the request, or the rows matching every one of
  * `filters` and at least one filter of each entry of `any` (none of either means all rows).
  */
-export type Selection = { ids: number[] } | { filters: PlannedFilter[]; any: PlannedFilter[][] };
+export type Selection =
+  { ids: number[] } | { filters: PlannedFilter[]; any: PlannedFilter[][]; search?: Search };
+
+/**
+ * `_q`: rows where some cell's text, case folded, contains `folded`. It reads every column,
+ * listed so that a store can index them as it does filtered columns; never the column names.
+ */
+export interface Search {
+  folded: string;
+  columns: number[];
+}
+
+/** Whether a selection chooses rows by anything: `_id`s, a filter, an `_or` or a `_q`. */
+export function isFiltered(selection: Selection): boolean {
+  return (
+    'ids' in selection ||
+    selection.filters.length > 0 ||
+    selection.any.length > 0 ||
+    selection.search !== undefined
+  );
+}
 
 export interface ReadPlan {
   selection: Selection;
@@ -25,12 +46,7 @@ export interface ReadPlan {
 
 /** Whether a plan reads rows in sheet order, unfiltered: all of them, or a page. */
 export function inSheetOrder({ selection, sort }: ReadPlan): boolean {
-  return (
-    'filters' in selection &&
-    selection.filters.length === 0 &&
-    selection.any.length === 0 &&
-    sort.length === 0
-  );
+  return !isFiltered(selection) && sort.length === 0;
 }
 
 /** Whether a plan reads every row of the sheet, whole, as the store keeps it. */
@@ -84,10 +100,13 @@ export function planSelection(sheet: SheetShape, query: RowQuery): Selection {
     ...filter,
     index: columnIndex(sheet, filter.column),
   });
-  return {
+  const selection = {
     filters: query.filters.map(plan),
     any: query.any.map((alternatives) => alternatives.map(plan)),
   };
+  if (query.search === null) return selection;
+  const search = { folded: foldCase(query.search), columns: sheet.columns.map((_, i) => i) };
+  return { ...selection, search };
 }
 
 export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
@@ -129,10 +148,15 @@ export function planTargetedSelection(
       `_sort, _limit, _offset, _with_id and _fields apply to GET only, not to ${method}.`,
     );
   }
-  if (query.ids === null && query.filters.length === 0 && query.any.length === 0) {
+  if (
+    query.ids === null &&
+    query.filters.length === 0 &&
+    query.any.length === 0 &&
+    query.search === null
+  ) {
     throw new Problem(
       'selection-required',
-      `${method} needs _id=<n>[,<n>...], a filter or an _or to choose rows; it never means every row.`,
+      `${method} needs _id=<n>[,<n>...], a filter, an _or or a _q to choose rows; it never means every row.`,
     );
   }
   return planSelection(sheet, query);

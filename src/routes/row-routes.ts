@@ -28,6 +28,8 @@ import type { ReadCache } from './read-cache.ts';
 import { csvText } from '../files/csv-writer.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from '../files/xlsx-writer.ts';
 import { jsonArray, negotiateFormat } from './row-response.ts';
+import { groupChunks, groupsCsv, groupsJson } from './group-response.ts';
+import { asksForAggregates, planAggregate } from '../query/plan-aggregate.ts';
 import { bodyOf, payloadOf, type AnswerBody } from './answer-body.ts';
 import { eventRoutes } from './event-routes.ts';
 import type { EventSettings } from '../sheets/event-settings.ts';
@@ -86,15 +88,11 @@ export async function rowRoutes(
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
     const sheet = await sheets.loadFresh(request, request.params.sheetId);
+    if (asksForAggregates(query)) return groups(request, reply, sheet, query);
     const plan = planRead(sheet, query);
     const format = negotiateFormat(request.headers.accept);
     const etag = (version: number) => `W/"${version}${format === 'json' ? '' : `-${format}`}"`;
-    // Added to what CORS put there (`Origin`), not in its place.
-    const vary = reply.getHeader('vary');
-    void reply.header('vary', vary === undefined ? 'accept' : `${String(vary)}, accept`);
-    if (matchesEtag(request.headers['if-none-match'], etag(sheet.version))) {
-      return reply.code(304).header('etag', etag(sheet.version)).send();
-    }
+    if (notModified(request, reply, etag(sheet.version))) return reply;
     const { url } = request;
     if (format === 'xlsx') {
       // A workbook is written as its rows are read: never held whole, nor cached.
@@ -134,6 +132,49 @@ export async function rowRoutes(
           ? payloadOf(reply, answer.body)
           : Readable.from(flat(answer.body), { objectMode: false }),
       );
+  }
+
+  /**
+   * `_group` and `_agg`: answered as reads are (ETag, 304, cache, JSON, CSV or XLSX, paging
+   * headers), from the groups the store computed; a group answer is small, so it is held whole.
+   */
+  async function groups(request: RowRequest, reply: FastifyReply, sheet: Sheet, query: RowQuery) {
+    const plan = planAggregate(sheet, query);
+    const format = negotiateFormat(request.headers.accept);
+    const etag = (version: number) => `W/"${version}${format === 'json' ? '' : `-${format}`}"`;
+    if (notModified(request, reply, etag(sheet.version))) return reply;
+    const { url } = request;
+    if (format === 'xlsx') {
+      const answer = await sheets.readAggregate(sheet, plan);
+      pageHeaders(reply, url, plan, answer.total);
+      return reply
+        .type(xlsxType)
+        .header('etag', etag(answer.version))
+        .header('content-disposition', attachment(`${sheet.name}.xlsx`))
+        .send(await xlsxAnswer(sheet.name, plan.keys, groupChunks(answer.rows), false));
+    }
+    void reply.type(
+      format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    );
+    const at = {
+      sheetId: sheet.id,
+      version: sheet.version,
+      variant: `${format}\n${url.slice(url.indexOf('?') + 1)}`,
+      wholeSheet: false,
+    };
+    const answer = await cache.answer(at, async () => {
+      const read = await sheets.readAggregate(sheet, plan);
+      const text =
+        format === 'csv' ? await groupsCsv(plan.keys, read.rows) : groupsJson(plan.keys, read.rows);
+      const body = cache.set(
+        { ...at, version: read.version },
+        { body: bodyOf([text]), total: read.total },
+      );
+      return { kind: 'whole', body, total: read.total, version: read.version };
+    });
+    pageHeaders(reply, url, plan, answer.total);
+    const body = answer.kind === 'whole' ? answer.body : await whole(answer.body);
+    return reply.header('etag', etag(answer.version)).send(payloadOf(reply, body));
   }
 
   async function jsonAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
@@ -302,10 +343,27 @@ function attachment(name: string): string {
 }
 
 /**
- * With `_limit`, how many rows matched before paging, and links to the pages on either side,
- * so a client can page without counting.
+ * A conditional read: `Vary: Accept` is added to what CORS put there (`Origin`), not in its
+ * place, and a request whose If-None-Match holds the current ETag is answered 304 here.
  */
-function pageHeaders(reply: FastifyReply, url: string, plan: ReadPlan, total: number): void {
+function notModified(request: RowRequest, reply: FastifyReply, etag: string): boolean {
+  const vary = reply.getHeader('vary');
+  void reply.header('vary', vary === undefined ? 'accept' : `${String(vary)}, accept`);
+  if (!matchesEtag(request.headers['if-none-match'], etag)) return false;
+  void reply.code(304).header('etag', etag).send();
+  return true;
+}
+
+/**
+ * With `_limit`, how many rows (or groups) matched before paging, and links to the pages on
+ * either side, so a client can page without counting.
+ */
+function pageHeaders(
+  reply: FastifyReply,
+  url: string,
+  plan: Pick<ReadPlan, 'limit' | 'offset'>,
+  total: number,
+): void {
   if (plan.limit === null) return;
   void reply.header('x-total-count', String(total));
   const links: string[] = [];

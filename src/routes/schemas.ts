@@ -1,3 +1,4 @@
+import { aggregateFunctions } from '../query/parse-aggregate.ts';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { maxLifetimeSeconds, maxOverlapSeconds } from '../access/key-expiry.ts';
 import { operators } from '../query/parse-filter.ts';
@@ -44,12 +45,21 @@ const filters = [
   '<column>=__in(a,b) and __nin(a,b) (a value holding , ( ) or " in double quotes, "" for a quote).',
 ].join(' ');
 
+/** `_q`, the search that reads, aggregates and writes take as a filter. */
+const search = Type.Optional(
+  Type.String({
+    description:
+      "Rows where some cell's text contains this text, ignoring case (Unicode case folding: ÉCOLE finds école); never column names. ANDed with the filters.",
+  }),
+);
+
 const filterQuery = Type.Object(
   {
     _id: Type.Optional(
       Type.String({ description: 'Zero-based row position, or several separated by commas.' }),
     ),
     _or: orFilters,
+    _q: search,
   },
   { additionalProperties: true, description: filters },
 );
@@ -63,12 +73,27 @@ const readQuery = Type.Object(
       Type.String({ description: 'true: each row carries its position as "_id", first.' }),
     ),
     _sort: Type.Optional(
-      Type.String({ description: 'Columns to sort by, "-" for descending: name,-age' }),
+      Type.String({
+        description:
+          'Columns to sort by, "-" for descending: name,-age. With _group, group columns and aggregate expressions: -sum(price),city.',
+      }),
     ),
     _fields: Type.Optional(
       Type.String({ description: 'The columns each row carries, in this order: name,email' }),
     ),
     _or: orFilters,
+    _q: search,
+    _group: Type.Optional(
+      Type.String({
+        description:
+          'Answer one object per group of rows with equal cells in these columns (city,year), in the order of each group\'s first row; empty cells group under null; 31 and "31" are different groups. Without _agg, the distinct groups. \\, is a comma, \\( and \\) parentheses, \\\\ a backslash in a column name. _sort then takes group columns and aggregates (-sum(price)), _limit and _offset page groups; _fields does not apply.',
+      }),
+    ),
+    _agg: Type.Optional(
+      Type.String({
+        description: `Aggregates of each group (or of all chosen rows, as one object, without _group), each under its expression as written: ${aggregateFunctions.map((fn) => `${fn}(${fn === 'count' ? '[column]' : 'column'})`).join(', ')}. count() counts rows, count(column) non-empty cells; sum, avg, min and max read number cells only and answer null where a group has none.`,
+      }),
+    ),
   },
   { additionalProperties: true, description: filters },
 );

@@ -3,6 +3,7 @@ import type { CellKind } from './column-kinds.ts';
 import { securitySchemes, servers } from './openapi-document.ts';
 import { problemResponses, type OperationId } from './operation-problems.ts';
 import { ProblemDocument, rowSecurity } from './schemas.ts';
+import { aggregateFunctions } from '../query/parse-aggregate.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -89,6 +90,41 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
       { type: 'array', items: { type: 'string' } },
       'Filters separated by |: rows where at least one holds (city=Oslo|age=__gt(40)).',
     ),
+    query(
+      '_q',
+      { type: 'string' },
+      "Rows where some cell's text contains this text, ignoring case (ÉCOLE finds école).",
+    ),
+  ];
+  // As written in _group and _agg: a comma or parenthesis in a name is escaped with \.
+  const written = sheet.columns.map((name) => name.replace(/[\\,()]/g, (c) => `\\${c}`));
+  const expressions = [
+    'count()',
+    ...aggregateFunctions.flatMap((fn) => written.map((name) => `${fn}(${name})`)),
+  ];
+  const list = (values: string[]) => ({
+    type: 'array',
+    items: { type: 'string', enum: values },
+  });
+  const grouping = [
+    {
+      ...query(
+        '_group',
+        list(written),
+        'Answer one object per group of rows with equal cells in these columns instead of rows: the group columns, then each _agg under its expression. Groups come in the order of their first row; empty cells group under null.',
+      ),
+      style: 'form',
+      explode: false,
+    },
+    {
+      ...query(
+        '_agg',
+        list(expressions),
+        'Aggregates of each group (of all chosen rows, as one object, without _group). sum, avg, min and max read number cells only.',
+      ),
+      style: 'form',
+      explode: false,
+    },
   ];
   const names = { type: 'string', enum: sheet.columns };
   const idempotencyKey = {
@@ -135,8 +171,13 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
             ...choosing,
             query('_limit', { type: 'integer', minimum: 0 }, 'At most this many rows.'),
             query('_offset', { type: 'integer', minimum: 0 }, 'Skip this many rows first.'),
-            query('_sort', { type: 'string' }, 'Columns to sort by, "-" for descending.'),
+            query(
+              '_sort',
+              { type: 'string' },
+              'Columns to sort by, "-" for descending; with _group, group columns and aggregates (-sum(price)).',
+            ),
             query('_with_id', { type: 'boolean' }, 'Each row carries its position as "_id".'),
+            ...grouping,
           ],
           responses: {
             // CSV and XLSX are served too (Accept), but a typed client reads JSON: listing them

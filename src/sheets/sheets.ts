@@ -2,9 +2,11 @@ import { Problem } from '../errors/problem.ts';
 import type { SheetProvider } from '../providers/provider.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ReadPlan } from '../query/plan.ts';
+import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import type {
   ApiKeyRecord,
   CellRows,
+  GroupAnswer,
   NewSheet,
   ReadAnswer,
   SheetChanges,
@@ -135,6 +137,10 @@ export class Sheets {
 
   readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
     return this.#store.readCells(sheet, plan);
+  }
+
+  readAggregate(sheet: Sheet, plan: AggregatePlan): Promise<GroupAnswer> {
+    return this.#store.readAggregate(sheet, plan);
   }
 
   /**

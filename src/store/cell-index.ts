@@ -41,7 +41,8 @@ export interface RowEntries {
 /** The columns a filter selection reads, which the cell index must hold to answer it. */
 export function filterColumns(selection: Selection): number[] {
   if ('ids' in selection) return [];
-  return [...selection.filters, ...selection.any.flat()].map((filter) => filter.index);
+  const columns = [...selection.filters, ...selection.any.flat()].map((filter) => filter.index);
+  return [...columns, ...(selection.search?.columns ?? [])];
 }
 
 /** Whether a sheet's cell index holds every column a filter selection reads. */

@@ -2,6 +2,7 @@ import { Problem } from '../errors/problem.ts';
 import type { Selection } from '../query/plan.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
+import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
 import type { IdempotencyRecord } from './idempotency-records.ts';
 import type { CredentialStatements } from './provider-credentials.ts';
 import type { BlockHead } from './row-blocks.ts';
@@ -152,6 +153,9 @@ export interface Dialect extends StoreDatabase {
     key: number,
     selection: Exclude<Selection, { ids: number[] }>,
   ): DbWork<number[]>;
+
+  /** Groups the chosen rows, computes aggregates over their cells, and answers a page of groups. */
+  aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage>;
 
   // Blocks: a large sheet's rows joined, a run of consecutive rows each (see row-blocks.ts)
   blockHeads(key: number): DbWork<BlockHead[]>;

@@ -1,7 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import { sortPositions } from '../query/sort-rows.ts';
-import type { ReadPlan } from '../query/plan.ts';
+import { isFiltered, type ReadPlan } from '../query/plan.ts';
 import { indexHolds } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions } from './plan-write.ts';
@@ -38,7 +38,7 @@ export function* chooseRows(
   let loaded: Map<number, StoredRow> | null = null;
   if ('ids' in selection) {
     positions = checkPositions(sheet.name, sheet.rowCount, selection.ids);
-  } else if (selection.filters.length === 0 && selection.any.length === 0) {
+  } else if (!isFiltered(selection)) {
     if (plan.sort.length === 0) return pageOfRange(sheet.rowCount, plan);
     positions = Array.from({ length: sheet.rowCount }, (_, i) => i);
   } else if (sheet.indexed && indexHolds(sheet.indexedColumns, selection)) {

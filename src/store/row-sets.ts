@@ -26,6 +26,8 @@ export interface EntryConditions {
   foldedLike(pattern: string, p: SqlParams): string;
   /** Entries within one bound: numbers for a number, text and dates for text, never booleans. */
   bound(bound: BoundFilter, p: SqlParams): string;
+  /** Entries whose shown text, case folded, contains `folded` (`_q`). */
+  foldedContains(folded: string, p: SqlParams): string;
 }
 
 /** Placeholders for parameters, numbered as they are added, so text order does not matter. */
@@ -110,6 +112,13 @@ function selectionSet(
     const sets = alternatives.map(leaf);
     if (sets.length > 0) terms.push(sets.reduce(or));
   }
+  const { search } = selection;
+  if (search !== undefined) {
+    // Every column is indexed for a search, so the sheet's entries are all there is to read.
+    terms.push({
+      include: `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND ${entries.foldedContains(search.folded, p)}`,
+    });
+  }
   return terms.length === 0 ? null : terms.reduce(and);
 }
 
@@ -120,6 +129,9 @@ function filterSet(
   conditions: EntryConditions,
   p: SqlParams,
 ): RowSet {
+  // A bound reads a range of its own, and must add no parameter here that it would leave unused
+  // (PostgreSQL cannot type a parameter no statement text reads).
+  if (isBound(filter)) return rangeSet(key, [filter], conditions, p);
   const entries = `SELECT rid FROM cells WHERE sheet = ${p.add(key)} AND col = ${p.add(filter.index)}`;
   const where = (condition: string) => ({ include: `${entries} AND ${condition}` });
   const equal = (values: FilterValue[]): RowSet => {
@@ -146,8 +158,7 @@ function filterSet(
     case 'ilike':
       return where(conditions.foldedLike(foldCase(filter.pattern), p));
     default:
-      if (!isBound(filter)) throw new Error(`no index condition for ${filter.op}`);
-      return rangeSet(key, [filter], conditions, p);
+      throw new Error(`no index condition for ${filter.op}`);
   }
 }
 

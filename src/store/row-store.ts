@@ -26,6 +26,8 @@ import { planWrite, versionMismatch } from './plan-write.ts';
 import { columnsEvent, rowEvents } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { MemoryRows } from './memory-rows.ts';
+import { aggregateRows } from './aggregate-rows.ts';
+import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
@@ -37,6 +39,7 @@ import type {
   ApiKeyRecord,
   CellRows,
   ChangeSource,
+  GroupAnswer,
   DeliveryRecord,
   HeldKey,
   KeyClaim,
@@ -233,6 +236,22 @@ export class RowStore implements SheetStore {
 
   async readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>> {
     return this.#read(sheet, plan, (record, chosen) => cellsOf(this.#db, record, chosen));
+  }
+
+  /**
+   * Groups and aggregates, computed by the database over the rows the plan chooses, labelled
+   * with the version of the sheet as the caller found it. As for a read, the first filter on a
+   * column of a large sheet (or the first `_q`) puts the columns it reads into the cell index.
+   */
+  async readAggregate(given: Sheet, plan: AggregatePlan): Promise<GroupAnswer> {
+    const db = this.#db;
+    let sheet = isRecord(given) ? given : await this.#record(given.id);
+    if (sheet.indexed && !indexHolds(sheet.indexedColumns, plan.selection)) {
+      sheet = await this.#indexColumns(sheet.id, filterColumns(plan.selection));
+    }
+    const record = sheet;
+    const groups = await db.read(() => aggregateRows(db, record, plan));
+    return { version: sheet.version, ...groups };
   }
 
   /**

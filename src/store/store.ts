@@ -1,3 +1,4 @@
+import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import type { Cell } from '../cells/cell.ts';
 import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../query/plan.ts';
@@ -149,6 +150,14 @@ export interface ReadAnswer<T> {
   streamed: boolean;
 }
 
+/** The groups of `_group` and `_agg`: the version read, how many before paging, and the page. */
+export interface GroupAnswer {
+  version: number;
+  total: number;
+  /** Each group's cells: the group columns' cells, then the aggregates' values. */
+  rows: Cell[][];
+}
+
 /** Rows as cells, with their positions, for answers that are not the stored JSON. */
 export interface CellRows {
   positions: number[];
@@ -255,6 +264,8 @@ export interface SheetStore {
   readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>>;
   /** The rows a plan chooses as cells, for CSV and other formats. */
   readCells(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<CellRows>>;
+  /** Groups and aggregates over the rows a plan chooses, computed by the database. */
+  readAggregate(sheet: Sheet, plan: AggregatePlan): Promise<GroupAnswer>;
 
   /**
    * Plans and applies writes in order, in one transaction that is durable when the promise

@@ -47,6 +47,10 @@ export const postgresEntries: EntryConditions = {
   like: (pattern, p) =>
     `${couldBeNumber(literalPrefix(pattern)) ? shown : 'txt'} LIKE ${p.add(likePattern(pattern))}`,
   foldedLike: (pattern, p) => `${folded} LIKE ${p.add(likePattern(pattern))}`,
+  // Written per partial index (text entries, number entries), so that on a store of many
+  // sheets a search can read its sheet's entries through them rather than every sheet's.
+  foldedContains: (text, p) =>
+    `((txt IS NOT NULL AND strpos(coalesce(folded, txt), ${p.add(text)}) > 0) OR (num IS NOT NULL AND strpos(shown, ${p.add(text)}) > 0))`,
   bound(bound, p) {
     const { text, number } = bound.value;
     if (number !== null) return `num ${boundSign(bound)} ${p.add(number)}`;

@@ -20,6 +20,26 @@ export const postgresFlavor: Flavor = {
   bytes: (expr) => expr,
   entries: postgresEntries,
   rowsByRid: '',
+  // OFFSET 0 keeps the subquery that parses a row from being merged into the one reading its
+  // cells, which would parse the row again for each cell read.
+  cellReading: {
+    document: 'json::jsonb',
+    fence: ' OFFSET 0',
+    key: (column) => column,
+    cell: (doc, key) => `nullif((${doc} -> ${key}::text)::text, 'null')`,
+    // Numbers are read exactly, from their text, and summed as numeric: a float8 sum past the
+    // range of a double is an error in PostgreSQL, not infinity. Results past it have no value,
+    // and those too small for a double (an average) are 0.
+    number: (doc, key) =>
+      `CASE WHEN jsonb_typeof(${doc} -> ${key}::text) = 'number' THEN (${doc} ->> ${key}::text)::numeric END`,
+    // Ordered by code point, as SQLite orders text.
+    text: (doc, key) =>
+      `(CASE WHEN jsonb_typeof(${doc} -> ${key}::text) IN ('string', 'boolean') THEN ${doc} ->> ${key}::text END) COLLATE "C"`,
+    numeric: (fn, values) => {
+      const result = `${fn}(${values})`;
+      return `CASE WHEN abs(${result}) > 1.7976931348623157e308 THEN NULL WHEN abs(${result}) < 2.5e-324 THEN 0 ELSE ${result}::float8 END`;
+    },
+  },
 };
 
 /**

@@ -4,6 +4,12 @@ import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type { DbWork } from '../db-work.ts';
 import { SheetSql } from './sheet-sql.ts';
+import {
+  aggregateStatement,
+  type GroupPage,
+  type GroupSpec,
+  type RowChoice,
+} from './aggregate-sql.ts';
 
 /** A filter selection: the rows of an indexed sheet that filters choose. */
 export type Filtering = Exclude<Selection, { ids: number[] }>;
@@ -90,6 +96,20 @@ export abstract class RowSql extends SheetSql {
       count: Number(found?.count ?? 0),
       json: Buffer.isBuffer(json) ? json : Buffer.from(json),
     };
+  }
+
+  *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage> {
+    const { text, values, read } = aggregateStatement(this.flavor, key, choice, spec);
+    const groups = (yield* this.all<Record<string, unknown>>(text, values)).map(read);
+    const first = groups[0];
+    if (first !== undefined) return { groups, total: first.total };
+    // An empty page says nothing of how many groups there are, unless it is the first.
+    if (spec.offset === 0 && spec.limit !== 0) return { groups: [], total: 0 };
+    // Without _group, all the rows chosen make one group, however few.
+    if (spec.group.length === 0) return { groups: [], total: 1 };
+    const count = aggregateStatement(this.flavor, key, choice, spec, true);
+    const [counted] = yield* this.all<{ total: number | string }>(count.text, count.values);
+    return { groups: [], total: Number(counted?.total ?? 0) };
   }
 
   // Blocks

@@ -1,4 +1,5 @@
 import type { EntryConditions } from '../row-sets.ts';
+import type { CellReading } from './aggregate-sql.ts';
 import type { DbWork } from '../db-work.ts';
 
 /**
@@ -29,6 +30,8 @@ export interface Flavor {
   entries: EntryConditions;
   /** Written after `FROM rows` where a filter's row ids must be read through their index. */
   rowsByRid: string;
+  /** Reading cells out of a row's stored JSON, for aggregates. */
+  cellReading: CellReading;
 }
 
 /** A driver's way of running one statement as a driver call of a unit of work. */

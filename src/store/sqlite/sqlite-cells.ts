@@ -58,6 +58,7 @@ export const sqliteEntries: EntryConditions = {
   foldedEqual: (text, p) => `${folded} = ${p.add(text)}`,
   like: likeCondition,
   foldedLike: (pattern, p) => `${folded} GLOB ${p.add(globPattern(pattern))}`,
+  foldedContains: (text, p) => `instr(${folded}, ${p.add(text)}) > 0`,
   bound(bound, p) {
     const sign = boundSign(bound);
     const { text, number: n } = bound.value;

@@ -22,6 +22,20 @@ export const sqliteFlavor: Flavor = {
   entries: sqliteEntries,
   // By row id through its index: without statistics SQLite would walk the whole sheet.
   rowsByRid: ' INDEXED BY rows_by_rid',
+  // SQLite keeps the last texts it parsed within a statement, so reading several cells of a row
+  // parses it once; a path quotes its key, escaped as JSON, so any column name is one label.
+  cellReading: {
+    document: 'json',
+    fence: '',
+    key: (column) => `$.${JSON.stringify(column)}`,
+    cell: (doc, key) => `nullif(${doc} -> ${key}, 'null')`,
+    number: (doc, key) =>
+      `CASE WHEN json_type(${doc}, ${key}) IN ('integer', 'real') THEN CAST(${doc} ->> ${key} AS REAL) END`,
+    text: (doc, key) =>
+      `CASE json_type(${doc}, ${key}) WHEN 'text' THEN ${doc} ->> ${key} WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END`,
+    // Doubles, summed with compensation; a sum past their range is infinite, answered as none.
+    numeric: (fn, values) => `${fn}(${values})`,
+  },
 };
 
 /** A statement as prepared, and which of the values each of its `?` takes (null: in order). */

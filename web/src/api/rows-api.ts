@@ -71,3 +71,12 @@ export const downloadRows = async (
     fileName: encoded === undefined ? null : decodeURIComponent(encoded),
   };
 };
+
+/** The groups of a `_group`/`_agg` query: one object per group, keys as the query names them. */
+export const readSummary = async (
+  sheetId: string,
+  queryString: string,
+): Promise<Record<string, unknown>[]> => {
+  const response = await send('GET', `${rowsPath(sheetId)}?${queryString}`);
+  return (await response.json()) as Record<string, unknown>[];
+};

@@ -8,6 +8,7 @@ import { hrefFor } from '../lib/routes.ts';
 import { plural, sourceLabel, timeLabel } from '../lib/sheet-labels.ts';
 import { EndpointsPanel } from './endpoints-panel.tsx';
 import { RowGrid } from './row-grid.tsx';
+import { SummaryPanel } from './summary-panel.tsx';
 
 /** One sheet: its facts, its endpoints with example requests, and its rows. */
 export function SheetView({ sheetId }: { sheetId: string }) {
@@ -47,6 +48,7 @@ export function SheetView({ sheetId }: { sheetId: string }) {
             }}
             onWrite={sheet.reload}
           />
+          <SummaryPanel sheet={current} filters={filters} />
         </>
       )}
     </section>

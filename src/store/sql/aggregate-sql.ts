@@ -1,0 +1,199 @@
+import type { AggregateFunction } from '../../query/parse-aggregate.ts';
+import { selectionCondition, SqlParams } from '../row-sets.ts';
+import type { Filtering } from './row-sql.ts';
+import type { Flavor } from './sql.ts';
+
+/**
+ * How a database reads cells out of a stored row's JSON (the object a read answers, kept by
+ * every write), so that aggregates run over the rows themselves: no index to keep, nothing
+ * added to a write. Written per dialect; the statement around it is shared.
+ */
+export interface CellReading {
+  /** A row's stored JSON, `json`, parsed once for the functions below to read. */
+  document: string;
+  /** Written after the SELECT that parses `document`, so that it is parsed once per row. */
+  fence: string;
+  /** How a column is named to `cell` and `number`, as bound to a parameter. */
+  key(column: string): string;
+  /** A cell as JSON text (`"31"` and `31` differ), or NULL when it is empty. */
+  cell(doc: string, key: string): string;
+  /** A number cell's value; NULL for any other cell, text of digits included. */
+  number(doc: string, key: string): string;
+  /**
+   * The text any other non-empty cell shows (text, a date's ISO text, `true`, `false`), in an
+   * order by code point; NULL for a number or an empty cell.
+   */
+  text(doc: string, key: string): string;
+  /** `sum`, `avg`, `min` or `max` of `number` values, as a double; NULL past a double's range. */
+  numeric(fn: NumericFunction, values: string): string;
+}
+
+export type NumericFunction = Exclude<AggregateFunction, 'count' | 'count_distinct'>;
+
+/** Which of a sheet's rows are aggregated. */
+export type RowChoice =
+  | { kind: 'all' }
+  | { kind: 'positions'; positions: number[] }
+  | { kind: 'matching'; selection: Filtering };
+
+/**
+ * What a statement groups and computes, by column name (the stored JSON's keys), and the page
+ * of groups it answers: sorted by `sort` (keys of the answer: group columns, then aggregates),
+ * then by their first row.
+ */
+export interface GroupSpec {
+  group: string[];
+  aggregates: { fn: AggregateFunction; column: string | null }[];
+  sort: { key: number; descending: boolean }[];
+  limit: number | null;
+  offset: number;
+}
+
+/**
+ * One group as the database answers it: each group column's cell as JSON text (null when
+ * empty), and each aggregate's value.
+ */
+export interface GroupRow {
+  cells: (string | null)[];
+  values: (number | null)[];
+}
+
+/** A page of groups, and how many groups there are before paging. */
+export interface GroupPage {
+  groups: GroupRow[];
+  total: number;
+}
+
+/** Positions are 32-bit in both stores: no page of groups is longer. */
+const allGroups = 2 ** 31 - 1;
+
+/**
+ * One statement that groups the chosen rows, computes every aggregate, sorts the groups and
+ * answers a page of them: the cells each needs are read from the row's JSON once, in a
+ * subquery; `sum`, `avg`, `min` and `max` see number cells only. Without `_sort`, groups come
+ * in the order their first row has in the sheet. Sorting is `_sort`'s on rows: numbers by value
+ * before any other cell by its text, reversed when descending, empty cells and aggregates with
+ * no value last either way. With `counting`, it answers only how many groups there are.
+ */
+export function aggregateStatement(
+  flavor: Flavor,
+  key: number,
+  choice: RowChoice,
+  spec: GroupSpec,
+  counting = false,
+): {
+  text: string;
+  values: unknown[];
+  read: (row: Record<string, unknown>) => GroupRow & { total: number };
+} {
+  const reading = flavor.cellReading;
+  const p = new SqlParams((n) => `$${n}`);
+  const picked: string[] = [];
+  const cellColumns = new Map<string, string>();
+  const numberColumns = new Map<string, string>();
+  const textColumns = new Map<string, string>();
+  const cellOf = (column: string) =>
+    named(cellColumns, column, 'c', (alias) =>
+      picked.push(`${reading.cell('doc', p.add(reading.key(column)))} AS ${alias}`),
+    );
+  const numberOf = (column: string) =>
+    named(numberColumns, column, 'n', (alias) =>
+      picked.push(`${reading.number('doc', p.add(reading.key(column)))} AS ${alias}`),
+    );
+  const textOf = (column: string) =>
+    named(textColumns, column, 't', (alias) =>
+      picked.push(`${reading.text('doc', p.add(reading.key(column)))} AS ${alias}`),
+    );
+  const groups = spec.group.map(cellOf);
+  const aggregates = spec.aggregates.map(({ fn, column }) => {
+    if (column === null) return 'count(*)';
+    switch (fn) {
+      case 'count':
+        return `count(${cellOf(column)})`;
+      case 'count_distinct':
+        return `count(DISTINCT ${cellOf(column)})`;
+      default:
+        return reading.numeric(fn, numberOf(column));
+    }
+  });
+  const order = spec.sort.flatMap(({ key: at, descending }) => {
+    const desc = descending ? ' DESC' : '';
+    const aggregate = aggregates[at - groups.length];
+    if (aggregate !== undefined) return [`(${aggregate}) IS NULL`, `${aggregate}${desc}`];
+    const column = spec.group[at] ?? '';
+    // Constant within a group: min() only lets the sort name them.
+    const [number, text] = [`min(${numberOf(column)})`, `min(${textOf(column)})`];
+    return [
+      `${groups[at] ?? ''} IS NULL`,
+      `${number} IS NULL${desc}`,
+      `${number}${desc}`,
+      `${text}${desc}`,
+    ];
+  });
+  const where = rowCondition(flavor, key, choice, p);
+  const from = `FROM (
+      SELECT ${['pos', ...picked].join(', ')}
+      FROM (SELECT pos, ${reading.document} AS doc FROM rows${where.byRid} WHERE sheet = ${p.add(key)}${where.condition}${reading.fence}) AS parsed
+    ) AS picked${groups.length === 0 ? '' : ` GROUP BY ${groups.join(', ')}`}`;
+  const columns = [
+    ...groups.map((g, i) => `${g} AS g${i}`),
+    ...aggregates.map((aggregate, i) => `${aggregate} AS a${i}`),
+    'count(*) OVER () AS total',
+  ];
+  const text = counting
+    ? `SELECT count(*) AS total FROM (SELECT 1 AS one ${from}) AS grouped`
+    : `SELECT ${columns.join(', ')} ${from}
+    ORDER BY ${[...order, 'min(pos)'].join(', ')}
+    LIMIT ${p.add(spec.limit ?? allGroups)} OFFSET ${p.add(spec.offset)}`;
+  return {
+    text,
+    values: p.values,
+    read: (row) => ({
+      cells: groups.map((_, i) => (row[`g${i}`] ?? null) as string | null),
+      total: Number(row.total),
+      values: spec.aggregates.map((_, i) => {
+        // PostgreSQL answers counts as bigint text; a sum past a double's range has no value.
+        const value = Number(row[`a${i}`] ?? Number.NaN);
+        return Number.isFinite(value) ? value : null;
+      }),
+    }),
+  };
+}
+
+/** The alias a column's reading has in the subquery, added the first time it is asked for. */
+function named(
+  aliases: Map<string, string>,
+  column: string,
+  prefix: string,
+  add: (alias: string) => void,
+): string {
+  let alias = aliases.get(column);
+  if (alias === undefined) {
+    alias = `${prefix}${aliases.size}`;
+    aliases.set(column, alias);
+    add(alias);
+  }
+  return alias;
+}
+
+function rowCondition(
+  flavor: Flavor,
+  key: number,
+  choice: RowChoice,
+  p: SqlParams,
+): { condition: string; byRid: string } {
+  switch (choice.kind) {
+    case 'all':
+      return { condition: '', byRid: '' };
+    case 'positions': {
+      const n = p.values.length + 1;
+      p.add(flavor.list(choice.positions));
+      return { condition: ` AND ${flavor.oneOf('pos', n, 'int')}`, byRid: '' };
+    }
+    case 'matching':
+      return {
+        condition: selectionCondition(choice.selection, key, flavor.entries, p),
+        byRid: flavor.rowsByRid,
+      };
+  }
+}
