@@ -28,6 +28,7 @@ import { durableWritesCase } from './cases/durable-writes-case.ts';
 import { excelCase, type ExcelPlan } from './cases/excel-case.ts';
 import { startUpCase } from './cases/start-up-case.ts';
 import { aggregateCase } from './cases/aggregate-case.ts';
+import { agentsCase } from './cases/agents-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './reports/targets.ts';
 
 /**
@@ -143,6 +144,7 @@ const selfContained: {
   { name: 'durable', run: (database) => durableWritesCase(database) },
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
   { name: 'groups', run: (database) => aggregateCase(database, quick) },
+  { name: 'agents', run: () => agentsCase({ writers: 50, seconds: quick ? 15 : 60 }) },
 ];
 
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));

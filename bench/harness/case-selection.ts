@@ -25,6 +25,7 @@ export const benchCases = [
   { letter: 'q', name: 'durable', postgres: true },
   { letter: 'r', name: 'startup', postgres: false },
   { letter: 's', name: 'groups', postgres: true },
+  { letter: 't', name: 'agents', postgres: false },
 ] as const satisfies readonly { letter: string; name: string; postgres: boolean }[];
 
 export type CaseName = (typeof benchCases)[number]['name'];
