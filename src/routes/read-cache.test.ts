@@ -143,3 +143,59 @@ test('an answer moved to a version a read kept already replaces it, counted once
   for (const sheetId of ['b', 'c', 'd'])
     assert.notEqual(await kept(cache, whole(3, sheetId)), null);
 });
+
+/** Asks the cache for `at` as a route does, counting the reads it makes and keeping as told. */
+async function ask(cache: ReadCache, at: AnswerKey, reads: { count: number }): Promise<void> {
+  await cache.answer(at, async (keep) => {
+    reads.count++;
+    const read = answer('[{"a":1}]');
+    const body = keep ? cache.set(at, read) : read.body;
+    return { kind: 'whole', body, total: read.total, version: at.version };
+  });
+}
+
+const filtered = (version: number, query: string): AnswerKey => ({
+  sheetId: 'sheet',
+  version,
+  variant: `json\n${query}`,
+  wholeSheet: false,
+});
+
+test('a read asked for once is not kept; asked a second time, it is, and the third needs no store', async () => {
+  const cache = new ReadCache(1_000_000);
+  const reads = { count: 0 };
+  await ask(cache, filtered(1, 'a=1'), reads);
+  assert.equal(await kept(cache, filtered(1, 'a=2')), null, 'nothing kept for a read asked once');
+  await ask(cache, filtered(1, 'a=1'), reads);
+  await ask(cache, filtered(1, 'a=1'), reads);
+  assert.equal(reads.count, 2);
+});
+
+test('a read asked for at an older version is kept at its first ask at the new one', async () => {
+  const cache = new ReadCache(1_000_000);
+  const reads = { count: 0 };
+  await ask(cache, filtered(1, 'a=1'), reads);
+  await ask(cache, filtered(2, 'a=1'), reads);
+  await ask(cache, filtered(2, 'a=1'), reads);
+  assert.equal(reads.count, 2);
+});
+
+test('a whole sheet is kept at its first read', async () => {
+  const cache = new ReadCache(1_000_000);
+  const reads = { count: 0 };
+  await ask(cache, whole(1), reads);
+  await ask(cache, whole(1), reads);
+  assert.equal(reads.count, 1);
+});
+
+test('reads that differ each time never push a kept answer out', async () => {
+  // Room for about one answer: before admission, each new read evicted the one kept.
+  const cache = new ReadCache(40);
+  const reads = { count: 0 };
+  await ask(cache, filtered(1, 'popular'), reads);
+  await ask(cache, filtered(1, 'popular'), reads);
+  for (let limit = 0; limit < 100; limit++) await ask(cache, filtered(1, `_limit=${limit}`), reads);
+  const before = reads.count;
+  await ask(cache, filtered(1, 'popular'), reads);
+  assert.equal(reads.count, before, 'the popular answer is still kept');
+});

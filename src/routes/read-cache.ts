@@ -42,6 +42,34 @@ interface Kept extends CachedAnswer {
 /** Bytes of rows waiting to be joined that any answer may take, however small it is. */
 const smallAnswer = 64 * 1024;
 
+/** Reads remembered to admit their answers on a second ask: this many, twice over. */
+export const rememberedReads = 8192;
+
+/**
+ * Which reads were asked for before, whatever version of the sheet they found: the cache's
+ * doorkeeper, as TinyLFU's. An answer is kept only when its read was asked for before, so a URL
+ * asked once (a page size that varies, a search typed once) neither pays for being joined and
+ * kept nor evicts answers that will be asked again. Two generations bound the memory: when the
+ * newer fills, the older is forgotten.
+ */
+class AskedBefore {
+  #current = new Set<string>();
+  #previous = new Set<string>();
+
+  /** Whether this read was asked for before; remembers that it was asked now. */
+  check(at: AnswerKey): boolean {
+    const key = `${at.sheetId}\n${at.variant}`;
+    if (this.#current.has(key)) return true;
+    const asked = this.#previous.has(key);
+    if (this.#current.size >= rememberedReads) {
+      this.#previous = this.#current;
+      this.#current = new Set();
+    }
+    this.#current.add(key);
+    return asked;
+  }
+}
+
 /**
  * Answers to reads, kept as the bytes sent, under keys that include the sheet's version: a write
  * makes every older answer unreachable, so nothing is ever served stale. Least recently used
@@ -63,6 +91,7 @@ export class ReadCache {
   /** Keys of the kept answers that hold a whole sheet, by sheet. */
   readonly #wholeSheets = new Map<string, Set<string>>();
   readonly #reading = new Map<string, Promise<WholeAnswer | null>>();
+  readonly #asked = new AskedBefore();
   #bytes = 0;
 
   constructor(
@@ -74,9 +103,11 @@ export class ReadCache {
   /**
    * The answer under `at`: the one kept, else the one another request is reading, else the one
    * `read` reads now, shared while it is read. An answer streamed as it is read cannot be shared:
-   * those waiting for it then read their own.
+   * those waiting for it then read their own. `read` is told whether its answer is worth keeping
+   * (`set`): when it holds the whole sheet, or the same read was asked for before, at this
+   * version or another.
    */
-  answer(at: AnswerKey, read: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
+  answer(at: AnswerKey, read: (keep: boolean) => Promise<ReadAnswer>): Promise<ReadAnswer> {
     const key = keyOf(at);
     const kept = this.#entries.get(key);
     this.onLookup(kept !== undefined);
@@ -88,9 +119,11 @@ export class ReadCache {
       return Promise.resolve({ kind: 'whole', body, total, version: at.version });
     }
     const reading = this.#reading.get(key);
-    if (reading !== undefined) return reading.then((shared) => shared ?? read());
-    if (this.maxBytes === 0) return read();
-    const answer = read();
+    if (reading !== undefined) return reading.then((shared) => shared ?? read(false));
+    if (this.maxBytes === 0) return read(false);
+    // A whole sheet's answer is kept at once: a sheet has one, it is the read a page repeats,
+    // and rows appended extend it (see `appended`).
+    const answer = read(this.#asked.check(at) || at.wholeSheet);
     const shared = answer.then(
       (read) => (read.kind === 'whole' ? read : null),
       () => null,

@@ -115,13 +115,11 @@ export async function rowRoutes(
       wholeSheet: format === 'json' && readsWholeSheet(plan),
     };
     // A large answer is sent as it is read, and never held whole, nor cached, nor shared.
-    const answer = await cache.answer(at, async () => {
+    const answer = await cache.answer(at, async (keep) => {
       const read = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
       if (read.streamed) return { kind: 'streamed', ...read };
-      const body = cache.set(
-        { ...at, version: read.version },
-        { body: await whole(read.body), total: read.total },
-      );
+      const answer = { body: await whole(read.body), total: read.total };
+      const body = keep ? cache.set({ ...at, version: read.version }, answer) : answer.body;
       return { kind: 'whole', body, total: read.total, version: read.version };
     });
     pageHeaders(reply, url, plan, answer.total);
@@ -162,14 +160,12 @@ export async function rowRoutes(
       variant: `${format}\n${url.slice(url.indexOf('?') + 1)}`,
       wholeSheet: false,
     };
-    const answer = await cache.answer(at, async () => {
+    const answer = await cache.answer(at, async (keep) => {
       const read = await sheets.readAggregate(sheet, plan);
       const text =
         format === 'csv' ? await groupsCsv(plan.keys, read.rows) : groupsJson(plan.keys, read.rows);
-      const body = cache.set(
-        { ...at, version: read.version },
-        { body: bodyOf([text]), total: read.total },
-      );
+      const answer = { body: bodyOf([text]), total: read.total };
+      const body = keep ? cache.set({ ...at, version: read.version }, answer) : answer.body;
       return { kind: 'whole', body, total: read.total, version: read.version };
     });
     pageHeaders(reply, url, plan, answer.total);
