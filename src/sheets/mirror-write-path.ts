@@ -15,7 +15,13 @@ import {
 } from '../store/store.ts';
 import { sameColumns, type Sheet } from '../model/sheet.ts';
 import type { Checked, SheetMirror } from './sheet-mirror.ts';
-import type { CommitResult, WritePath } from './write-path.ts';
+import {
+  ranRecorded,
+  unsent,
+  type CommitResult,
+  type WriteFate,
+  type WritePath,
+} from './write-path.ts';
 
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
 interface Plan {
@@ -48,7 +54,7 @@ export class MirrorWritePath implements WritePath {
     stale: Sheet,
     writes: WriteRequest[],
     { firstArrival }: { firstArrival: number },
-  ): Promise<CommitResult[]> {
+  ): Promise<WriteFate[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
     return this.store.database.withSheetLock(stale.id, (lock) =>
       this.#commit(stale, writes, deadline, lock),
@@ -60,7 +66,7 @@ export class MirrorWritePath implements WritePath {
     writes: WriteRequest[],
     deadline: number,
     lock: HeldLock,
-  ): Promise<CommitResult[]> {
+  ): Promise<WriteFate[]> {
     const loaded = await this.store.loadRows(stale.id);
     let checked: Checked = { ...loaded, base: null, tags: new Map() };
     const positional = writes.some(({ op }) => choosesRows(op));
@@ -74,8 +80,13 @@ export class MirrorWritePath implements WritePath {
     const earlier: Plan[] = [];
     let marked = false;
     for (;;) {
-      if (!sameColumns(sheet.columns, stale.columns)) {
-        if (earlier.length === 0) return writes.map(() => headerChanged(sheet.name));
+      if (!sameColumns(sheet.columns, stale.columns) && earlier.length === 0) {
+        const problem = headerChanged(sheet.name);
+        if (!marked) return writes.map(() => ({ kind: 'refused', problem }));
+        // A plan of the push went out and cannot land: the push is closed, its keys freed, and
+        // the writes are answered as never applied (not kept: the retry is planned anew).
+        await this.store.clearPushing(sheet.id, pushId);
+        return writes.map(() => ranRecorded(problem));
       }
       // Rows the copy has not taken yet will be a version of their own, as a re-read makes them.
       const planned = { ...sheet, version: sheet.version + (base === null ? 0 : 1) };
@@ -96,30 +107,39 @@ export class MirrorWritePath implements WritePath {
         else if (settled !== null) {
           await this.store.clearPushing(sheet.id, pushId, settled.end.answers);
         }
-        return answers(plan, sheet.version);
+        // Decided without a push: the keys keep these answers, unless the push's end did.
+        return answers(plan, sheet.version).map((answer) =>
+          marked ? ranRecorded(answer) : { kind: 'ran', answer, recorded: false },
+        );
       }
       if (!marked) {
         if (Date.now() >= deadline) {
           if (base !== null) await this.#take(sheet, rows);
-          return plan.planned.map(() => deadlinePassed());
+          return plan.planned.map(() => unsent(deadlinePassed()));
         }
         await lock.verify();
         const expect = { version: sheet.version, pushing: sheet.pushing ?? null };
         const keys = keyed(writes, plan);
         // The keys are recorded with the mark, before anything is sent.
         const mark = { pushId, expect, plan: plan.id, keys };
-        if (!(await this.store.markPushing(sheet.id, mark))) return writes.map(() => moved());
-        for (const { held } of keys) held.carried = true;
+        if (!(await this.store.markPushing(sheet.id, mark))) {
+          return writes.map(() => unsent(moved()));
+        }
+        // From here on the push's mark carries the keys: whatever follows, its end settles them.
         marked = true;
       } else if (!(await stillHeld(lock))) {
         // Another server may hold the sheet now: no new plan goes out from this one.
-        return plan.planned.map((write) => (write instanceof Problem ? write : lockLost()));
+        return plan.planned.map((write) =>
+          ranRecorded(write instanceof Problem ? write : lockLost()),
+        );
       } else if (writes.some(({ idempotency }) => idempotency !== undefined)) {
         // A new plan of the push: its keys learn its answers before it is sent, should it land.
         const recorded = await this.store
           .pushIdempotencyKeys(sheet.id, pushId, plan.id, keyed(writes, plan))
           .catch(() => false);
-        if (!recorded) return plan.planned.map(() => (earlier.length > 0 ? lockLost() : moved()));
+        if (!recorded) {
+          return plan.planned.map(() => ranRecorded(earlier.length > 0 ? lockLost() : moved()));
+        }
       }
       let outcome;
       try {
@@ -142,14 +162,24 @@ export class MirrorWritePath implements WritePath {
             await this.store.clearPushing(sheet.id, pushId).catch(() => {});
             if (base !== null) await this.#take(sheet, rows).catch(() => {});
           }
-          return plan.planned.map((write) => (write instanceof Problem ? write : settled));
+          return plan.planned.map((write) =>
+            ranRecorded(write instanceof Problem ? write : settled),
+          );
         }
         outcome = { landed: true as const, plan: settled };
       }
       if (outcome.landed) {
         const landed = outcome.plan === plan.id ? plan : earlier.find((p) => p.id === outcome.plan);
         if (landed === undefined) throw new Error(`unknown plan ${outcome.plan}`);
-        return this.#applyLanded(sheet.id, pushId, landed, landed === plan, lock, base);
+        const results = await this.#applyLanded(
+          sheet.id,
+          pushId,
+          landed,
+          landed === plan,
+          lock,
+          base,
+        );
+        return results.map(ranRecorded);
       }
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
@@ -234,7 +264,9 @@ function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
     const planned = plan.planned[i];
     if (idempotency === undefined || planned === undefined) return [];
     const result = planned instanceof Problem ? planned : { ...planned, version: undefined };
-    return [{ held: idempotency, outcome: keptAnswer(result) }];
+    // A header that changed under a push is no answer of the write's own: its retry plans anew.
+    const moved = planned instanceof Problem && planned.code === 'header-changed';
+    return [{ held: idempotency, outcome: moved ? null : keptAnswer(result) }];
   });
 }
 

@@ -344,7 +344,6 @@ export class RowStore implements SheetStore {
         const result = yield* applyWrite(source, events, op, ifMatch, actor);
         results.push(result);
         if (held !== undefined && key !== null) {
-          held.carried = true;
           const outcome = JSON.stringify(keyOutcome(result));
           yield* db.updateIdempotencyKey({ ...key, state: 'done', outcome }, held.token);
         }
@@ -353,9 +352,6 @@ export class RowStore implements SheetStore {
       const { record, lastHeads, appendedOnly: appended } = source;
       return { results, record, lastHeads, from, appended };
     });
-    // Committed, or cut off having changed no row: then a key that did not land stays running,
-    // and a retry past its lease runs the same write, which changes nothing, again.
-    for (const { idempotency } of writes) if (idempotency?.carried) idempotency.recorded = true;
     this.#remember(record);
     tails.set(record.key, record.version, lastHeads);
     if (appended !== null && appended.length > 0) {
@@ -449,8 +445,6 @@ export class RowStore implements SheetStore {
       return { results, record: source.record };
     });
     if (applied === null) return null;
-    for (const { idempotency } of writes)
-      if (idempotency !== undefined) idempotency.recorded = true;
     this.#remember(applied.record);
     return applied.results;
   }

@@ -61,10 +61,6 @@ export interface KeyId {
 /** A key this server holds while its request runs; `token` tells this hold from a later one. */
 export interface HeldKey extends KeyId {
   token: string;
-  /** Set by a store that records the key's outcome in the write's own transaction. */
-  carried?: boolean;
-  /** Set once that transaction committed: the outcome is recorded with the write. */
-  recorded?: boolean;
 }
 
 /** What a keyed write answered, kept to be answered again: its outcome, or its problem. */
@@ -293,7 +289,7 @@ export interface SheetStore {
    * transaction. Only while the sheet still carries push `pushId`'s marker (the fence): null,
    * and nothing applied, otherwise. The push's keys are settled in the same transaction: those
    * of `writes` with their results, the others with their answers for `plan` (the plan that
-   * landed); each write's `idempotency` is then marked `recorded`.
+   * landed).
    */
   applyPlanned(
     sheetId: string,
