@@ -53,6 +53,13 @@ export interface Push {
   tags: Map<number, PushTag>;
   /** Aborted when the server lost the sheet's lock: no further attempt starts. */
   signal?: AbortSignal;
+  /**
+   * Whether this server still holds the sheet's lock, asked of the database: a provider calls it
+   * before every request that may change the spreadsheet (each attempt, each block), and sends
+   * nothing more once it answers false. Neither Google nor Graph can be fenced, so one request
+   * already sent when the lock is lost stays out (see the docs); this keeps it to one.
+   */
+  holdsLock?: () => Promise<boolean>;
 }
 
 /** What a check of the tab against the copy found: no change, or the tab as it is. */
@@ -106,4 +113,11 @@ export interface SheetProvider {
   settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
+  /**
+   * How long after a push's deadline one of its requests may still change the spreadsheet with
+   * nothing to stop it: a server that takes a sheet over from one that lost its lock waits that
+   * long before settling the push (writes meanwhile answer 503). Absent or 0 when the provider is
+   * fenced by the push itself (Google: the push's tag refuses any attempt once settled).
+   */
+  readonly unfencedMs?: number;
 }

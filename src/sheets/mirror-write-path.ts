@@ -56,9 +56,19 @@ export class MirrorWritePath implements WritePath {
     { firstArrival }: { firstArrival: number },
   ): Promise<WriteFate[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
-    return this.store.database.withSheetLock(stale.id, (lock) =>
-      this.#commit(stale, writes, deadline, lock),
-    );
+    return this.store.database.withSheetLock(stale.id, async (lock) => {
+      const push = { id: '', marked: false };
+      try {
+        return await this.#commit(stale, writes, deadline, lock, push);
+      } catch (error) {
+        if (!(error instanceof LockLost)) throw error;
+        // The store refused a write of this server's (its epoch is no longer the sheet's), or
+        // its lock is gone: another server holds the sheet, and settles a push left marked.
+        return writes.map(() => (push.marked ? ranRecorded(lockLost()) : unsent(moved())));
+      } finally {
+        if (push.marked) this.mirror.pushEnded(push.id);
+      }
+    });
   }
 
   async #commit(
@@ -66,16 +76,19 @@ export class MirrorWritePath implements WritePath {
     writes: WriteRequest[],
     deadline: number,
     lock: HeldLock,
+    /** This commit's push, once marked: told to `commit`, which answers a lost lock by it. */
+    push: { id: string; marked: boolean },
   ): Promise<WriteFate[]> {
     const loaded = await this.store.loadRows(stale.id);
     let checked: Checked = { ...loaded, base: null, tags: new Map() };
     const positional = writes.some(({ op }) => choosesRows(op));
     if (positional || this.mirror.needsRead(loaded.sheet)) {
-      checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline);
+      checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline, lock);
     }
     let { sheet, rows, base, tags } = checked;
     const tag = randomInt(1, 2 ** 31);
     const pushId = String(tag);
+    push.id = pushId;
     /** Plans sent earlier under this push's tag that may still land. */
     const earlier: Plan[] = [];
     let marked = false;
@@ -85,7 +98,7 @@ export class MirrorWritePath implements WritePath {
         if (!marked) return writes.map(() => ({ kind: 'refused', problem }));
         // A plan of the push went out and cannot land: the push is closed, its keys freed, and
         // the writes are answered as never applied (not kept: the retry is planned anew).
-        await this.store.clearPushing(sheet.id, pushId);
+        await this.store.clearPushing(sheet.id, pushId, undefined, lock.epoch);
         return writes.map(() => ranRecorded(problem));
       }
       // Rows the copy has not taken yet will be a version of their own, as a re-read makes them.
@@ -103,9 +116,9 @@ export class MirrorWritePath implements WritePath {
         const settled = marked
           ? { pushId, end: { plan: null, answers: keyed(writes, plan) } }
           : null;
-        if (base !== null) sheet = await this.#take(sheet, rows, settled);
+        if (base !== null) sheet = await this.#take(sheet, rows, lock, settled);
         else if (settled !== null) {
-          await this.store.clearPushing(sheet.id, pushId, settled.end.answers);
+          await this.store.clearPushing(sheet.id, pushId, settled.end.answers, lock.epoch);
         }
         // Decided without a push: the keys keep these answers, unless the push's end did.
         return answers(plan, sheet.version).map((answer) =>
@@ -114,19 +127,28 @@ export class MirrorWritePath implements WritePath {
       }
       if (!marked) {
         if (Date.now() >= deadline) {
-          if (base !== null) await this.#take(sheet, rows);
+          if (base !== null) await this.#take(sheet, rows, lock);
           return plan.planned.map(() => unsent(deadlinePassed()));
         }
         await lock.verify();
         const expect = { version: sheet.version, pushing: sheet.pushing ?? null };
         const keys = keyed(writes, plan);
         // The keys are recorded with the mark, before anything is sent.
-        const mark = { pushId, expect, plan: plan.id, keys };
+        const unfenced = this.provider.unfencedMs ?? 0;
+        const mark = {
+          pushId,
+          expect,
+          plan: plan.id,
+          keys,
+          epoch: lock.epoch,
+          ...(unfenced > 0 && { settleAfter: deadline + unfenced }),
+        };
         if (!(await this.store.markPushing(sheet.id, mark))) {
           return writes.map(() => unsent(moved()));
         }
         // From here on the push's mark carries the keys: whatever follows, its end settles them.
         marked = true;
+        push.marked = true;
       } else if (!(await stillHeld(lock))) {
         // Another server may hold the sheet now: no new plan goes out from this one.
         return plan.planned.map((write) =>
@@ -152,6 +174,7 @@ export class MirrorWritePath implements WritePath {
           deadline,
           tags,
           signal: lock.signal,
+          holdsLock: () => stillHeld(lock),
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
@@ -159,8 +182,8 @@ export class MirrorWritePath implements WritePath {
         if (settled instanceof Problem) {
           // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.
           if (settled.code !== 'upstream-outcome-unknown') {
-            await this.store.clearPushing(sheet.id, pushId).catch(() => {});
-            if (base !== null) await this.#take(sheet, rows).catch(() => {});
+            await this.store.clearPushing(sheet.id, pushId, undefined, lock.epoch).catch(() => {});
+            if (base !== null) await this.#take(sheet, rows, lock).catch(() => {});
           }
           return plan.planned.map((write) =>
             ranRecorded(write instanceof Problem ? write : settled),
@@ -183,7 +206,7 @@ export class MirrorWritePath implements WritePath {
       }
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
-      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, pushId));
+      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, lock, pushId));
     }
   }
 
@@ -191,15 +214,18 @@ export class MirrorWritePath implements WritePath {
   async #take(
     sheet: Sheet,
     rows: Cell[][],
+    lock: HeldLock,
     settled: { pushId: string; end: PushEnd } | null = null,
   ): Promise<Sheet> {
     const { id, columns } = sheet;
+    const fence = { epoch: lock.epoch, pushing: settled?.pushId ?? null };
     const { sheet: current } = await this.store.replaceRows(
       id,
       columns,
       rows,
       null,
-      ...(settled === null ? [] : [settled]),
+      settled ?? undefined,
+      fence,
     );
     this.mirror.synced(sheet.id);
     return current;
@@ -244,14 +270,16 @@ export class MirrorWritePath implements WritePath {
           'api',
           base,
           plan.id,
+          lock.epoch,
         );
         if (applied !== null) {
           this.mirror.synced(sheetId);
           let next = 0;
           return plan.planned.map((w) => (w instanceof Problem ? w : (applied[next++] ?? w)));
         }
-      } catch (error) {
-        if (!landedAnyway(error)) throw error;
+      } catch {
+        // Whatever failed here (the lock lost, the store away, the sheet deleted meanwhile),
+        // the spreadsheet has the writes: their answers stand, and a copy left is re-read.
       }
     }
     return answers(plan, null);
@@ -273,15 +301,6 @@ function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
 /** Writes whose rows are chosen on the sheet as it is: all but plain appends. */
 function choosesRows(op: WriteOp): boolean {
   return op.kind !== 'append';
-}
-
-/** Failures of the store (or of its lock) after the spreadsheet took the writes. */
-function landedAnyway(error: unknown): boolean {
-  return (
-    error instanceof LockLost ||
-    (error instanceof Problem &&
-      (error.code === 'store-unavailable' || error.code === 'store-outcome-unknown'))
-  );
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
 import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { WritePlan } from './plan-write.ts';
 import type { CredentialStore } from './provider-credentials.ts';
+import type { PushFence } from './dialect.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -118,6 +119,22 @@ export interface PushMark {
   /** The plan sent first, and the keys of the batch with their answers should it land. */
   plan?: string;
   keys?: PushedKey[];
+  /** The lock epoch the pushing server holds: the mark is set only while it is the sheet's. */
+  epoch?: number;
+  /**
+   * Epoch ms after which none of the push's requests can still be in flight: a server that takes
+   * the sheet over settles the push no earlier (see `PushFence`). Absent: at once.
+   */
+  settleAfter?: number;
+}
+
+/**
+ * What `replaceRows` made on behalf of a push (or a commit) checks before it changes anything:
+ * the lock epoch its server holds and the push mark it expects the sheet to carry (null: none).
+ */
+export interface ReplaceFence {
+  epoch: number;
+  pushing: string | null;
 }
 
 /** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
@@ -127,6 +144,12 @@ export class LockLost extends Error {
 
 /** The sheet's lock as held by `withSheetLock`'s work. */
 export interface HeldLock {
+  /**
+   * The sheet's lock epoch as this hold made it: taking the lock makes it one greater (a fencing
+   * token). Every store write made for a push names it, and changes nothing once another server
+   * took the lock since (its epoch is greater).
+   */
+  readonly epoch: number;
   /** Aborted when the lock is known to be lost (its connection to the database died). */
   readonly signal: AbortSignal;
   /** Throws `lock-lost` unless the lock is still held, asking the database where it must. */
@@ -286,8 +309,8 @@ export interface SheetStore {
    * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
    * `base`, the rows the writes were planned on (a read of the spreadsheet the copy has not
    * taken yet), the copy first takes those rows, as `replaceRows` would, in the same
-   * transaction. Only while the sheet still carries push `pushId`'s marker (the fence): null,
-   * and nothing applied, otherwise. The push's keys are settled in the same transaction: those
+   * transaction. Only while the sheet still carries push `pushId`'s marker and (given) its lock
+   * epoch is still `epoch` (the fence): null, and nothing applied, otherwise. The push's keys are settled in the same transaction: those
    * of `writes` with their results, the others with their answers for `plan` (the plan that
    * landed).
    */
@@ -298,12 +321,15 @@ export interface SheetStore {
     source: ChangeSource,
     base?: Cell[][] | null,
     plan?: string | null,
+    epoch?: number | null,
   ): Promise<WriteResult[] | null>;
   /**
    * Makes a sheet hold these columns and rows, a fresh read of its spreadsheet, changing only the
    * rows that differ (`changed` is false, and the version stays, when none do), and sets the push
    * marker to `marker` (by default clears it: the copy matches the spreadsheet). With `settled`,
    * a push closed before the read, its keys are settled by how it ended in the same transaction.
+   * With `fence`, only while the sheet's lock epoch and mark are as it says: otherwise it throws
+   * `LockLost` and changes nothing.
    */
   replaceRows(
     sheetId: string,
@@ -311,6 +337,7 @@ export interface SheetStore {
     rows: Cell[][],
     marker?: string | null,
     settled?: { pushId: string; end: PushEnd },
+    fence?: ReplaceFence,
   ): Promise<{ sheet: Sheet; changed: boolean }>;
   /**
    * Marks a sheet as pushing, if it is still as `mark.expect` says (the fence), and ties the
@@ -320,10 +347,18 @@ export interface SheetStore {
   markPushing(sheetId: string, mark: PushMark): Promise<boolean>;
   /**
    * Clears push `pushId`'s marker, if the sheet still carries it: nothing of it landed. Its keys
-   * are freed with it, or take `answers` (those of writes that needed no push).
+   * are freed with it, or take `answers` (those of writes that needed no push). With `epoch`,
+   * nothing changes once the sheet's lock epoch moved past it.
    */
-  clearPushing(sheetId: string, pushId: string, answers?: PushedKey[]): Promise<void>;
+  clearPushing(
+    sheetId: string,
+    pushId: string,
+    answers?: PushedKey[],
+    epoch?: number | null,
+  ): Promise<void>;
   pushingMarker(sheetId: string): Promise<string | null>;
+  /** The sheet's lock epoch and when its push's requests can no longer be in flight. */
+  pushFence(sheetId: string): Promise<PushFence | null>;
 
   // Idempotency keys (see idempotency-records.ts)
   /**

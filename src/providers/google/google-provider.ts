@@ -220,7 +220,12 @@ export class GoogleProvider implements LiveProvider {
         // The first attempt was paced by writeSlot(); every retry is a write request too.
         await this.#slots.take();
       }
-      if (Date.now() >= push.deadline || push.signal?.aborted === true) {
+      // No attempt leaves a server that no longer holds the sheet: another may have settled it.
+      if (
+        Date.now() >= push.deadline ||
+        push.signal?.aborted === true ||
+        (push.holdsLock !== undefined && !(await push.holdsLock()))
+      ) {
         throw giveUp(last, mayLand, source);
       }
       if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });

@@ -296,6 +296,15 @@ const migrations: Migration<PoolClient>[] = [
       ) WHERE indexed;
     `),
   },
+  {
+    // The lock epoch: taking a sheet's lock makes it one greater, and every store write made for a
+    // push is checked against it. And when a push's requests can no longer be in flight.
+    version: 14,
+    up: sql(`
+      ALTER TABLE sheets ADD COLUMN lock_epoch bigint NOT NULL DEFAULT 0;
+      ALTER TABLE sheets ADD COLUMN push_settle_after bigint;
+    `),
+  },
 ];
 
 interface LegacySheet {

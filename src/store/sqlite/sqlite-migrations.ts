@@ -266,6 +266,16 @@ const migrations: Migration<Db>[] = [
         ) WHERE indexed;
       `),
   },
+  {
+    // The lock epoch: taking a sheet's lock makes it one greater, and every store write made for a
+    // push is checked against it. And when a push's requests can no longer be in flight.
+    version: 13,
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE sheets ADD COLUMN lock_epoch INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sheets ADD COLUMN push_settle_after INTEGER;
+      `),
+  },
 ];
 
 interface LegacySheet {
