@@ -13,7 +13,7 @@ import {
   type SheetStore,
   type WriteRequest,
 } from '../store/store.ts';
-import { sameColumns, type Sheet } from '../model/sheet.ts';
+import { sameColumns, tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { Checked, SheetMirror } from './sheet-mirror.ts';
 import {
   ranRecorded,
@@ -82,7 +82,9 @@ export class MirrorWritePath implements WritePath {
     const loaded = await this.store.loadRows(stale.id);
     let checked: Checked = { ...loaded, base: null, tags: new Map() };
     const positional = writes.some(({ op }) => choosesRows(op));
-    if (positional || this.mirror.needsRead(loaded.sheet)) {
+    // A sheet whose tab was gone is checked again: writes go nowhere but to its tab.
+    const gone = tabGoneAt(loaded.sheet.source) !== null;
+    if (positional || gone || this.mirror.needsRead(loaded.sheet)) {
       checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline, lock);
     }
     let { sheet, rows, base, tags } = checked;
@@ -178,6 +180,7 @@ export class MirrorWritePath implements WritePath {
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
+        if (error.code === 'tab-gone') await this.mirror.tabGone(sheet);
         const settled = await this.#settle(sheet, tag, error);
         if (settled instanceof Problem) {
           // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.

@@ -2,7 +2,7 @@ import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { HeldLock, PushEnd, SheetStore } from '../store/store.ts';
-import { sameColumns, type Sheet } from '../model/sheet.ts';
+import { sameColumns, tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { SheetTurns } from './sheet-turns.ts';
 
 export const defaultFreshnessSeconds = 10;
@@ -89,8 +89,16 @@ export class SheetMirror {
       const adopted = await this.adopt(sheet, table, lock, null, settled);
       return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
     }
-    const check = await provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline);
+    const check = await this.#unlessGone(sheet, () =>
+      provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline),
+    );
     if (!check.changed) {
+      if (tabGoneAt(sheet.source) !== null) {
+        // The tab is back: the sheet no longer says it is gone.
+        const source = { ...sheet.source };
+        delete (source as { goneAt?: string }).goneAt;
+        sheet = (await this.store.updateSheet(sheet.id, { source })) ?? sheet;
+      }
       this.synced(sheet.id);
       return { sheet, rows, base: null, tags: check.pushTags ?? new Map() };
     }
@@ -191,8 +199,37 @@ export class SheetMirror {
     const waitMs = await this.#previousHolderMs(sheet);
     if (waitMs > 0) throw takingOver(sheet, waitMs);
     const deadline = Date.now() + provider.deadlineMs;
-    const { table, settled } = await this.#settleAndRead(sheet, provider, deadline);
-    return this.adopt(sheet, table, lock, null, settled);
+    let read;
+    try {
+      read = await this.#unlessGone(sheet, () => this.#settleAndRead(sheet, provider, deadline));
+    } catch (error) {
+      // The tab is gone: reads serve the copy last read from it, until it is back.
+      if (!(error instanceof Problem && error.code === 'tab-gone')) throw error;
+      return this.#current(sheetId);
+    }
+    return this.adopt(sheet, read.table, lock, null, read.settled);
+  }
+
+  /**
+   * Runs a read of the sheet's tab; when the tab is gone (by its id: a tab now holding its
+   * title is another), the sheet says so from then on, and nothing is read or written elsewhere.
+   */
+  async #unlessGone<T>(sheet: Sheet, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof Problem && error.code === 'tab-gone') await this.tabGone(sheet);
+      throw error;
+    }
+  }
+
+  /** Records that the sheet's tab is gone (see `tabGoneAt`), once. */
+  async tabGone(sheet: Sheet): Promise<void> {
+    if (tabGoneAt(sheet.source) === null) {
+      const goneAt = new Date().toISOString();
+      await this.store.updateSheet(sheet.id, { source: { ...sheet.source, goneAt } });
+    }
+    this.synced(sheet.id);
   }
 
   /**

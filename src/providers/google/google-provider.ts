@@ -24,7 +24,7 @@ import {
 import type { ConnectRequest, LiveProvider, ProviderStatus, WatchSupport } from '../registry.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { defaultBudgetSettings, RequestBudget } from '../request-budget.ts';
-import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
+import { giveUp, judgeGoogleError, outcomeUnknown, tabGone, voidPlan } from './google-errors.ts';
 import { createDriveVersionProbe, type DriveVersionProbe } from './drive-version.ts';
 import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
 import { TabVersions } from '../tab-versions.ts';
@@ -150,18 +150,21 @@ export class GoogleProvider implements LiveProvider {
     return table;
   }
 
+  /**
+   * Reads the tab by its id, which a tab keeps whatever it is called: by its title first (one
+   * request), then, when that title now names another tab (or none), by looking its id up among
+   * the spreadsheet's tabs. A tab whose id is gone is `tab-gone`: nothing else is read for it.
+   */
   async #readRenamed(google: GoogleSource, deadline?: number): Promise<ProviderTable> {
     try {
-      return await this.#readTab(google, deadline);
+      const table = await this.#readTab(google, deadline);
+      if (googleSource(table.source).tabId === google.tabId) return table;
     } catch (error) {
       if (!(error instanceof Problem && error.code === 'tab-not-found')) throw error;
-      // The tab may have been renamed: it keeps its id.
-      const renamed = (await this.#tabs(google.spreadsheetId)).find(
-        (t) => t.tabId === google.tabId,
-      );
-      if (renamed === undefined) throw error;
-      return this.#readTab({ ...google, tab: renamed.title });
     }
+    const renamed = (await this.#tabs(google.spreadsheetId)).find((t) => t.tabId === google.tabId);
+    if (renamed === undefined) throw tabGone(google);
+    return this.#readTab({ ...google, tab: renamed.title }, deadline);
   }
 
   writeSlot(): Promise<void> {
@@ -246,6 +249,11 @@ export class GoogleProvider implements LiveProvider {
           if (tag !== undefined) return this.#tagged(tag, plans, verdict.problem);
         }
         if (verdict.mayHaveApplied === true) mayLand = true;
+        if (!mayLand && verdict.problem.code === 'provider-error') {
+          // Refused as asked: most likely because the tab (by its id) is gone meanwhile.
+          const tabs = await this.#tabs(source.spreadsheetId).catch(() => null);
+          if (tabs !== null && !tabs.some((t) => t.tabId === source.tabId)) throw tabGone(source);
+        }
         last = verdict.problem;
         if (!verdict.retry) throw mayLand ? outcomeUnknown(source, verdict.problem) : last;
         try {
