@@ -19,10 +19,27 @@ export interface PushTag {
   deadline: number;
 }
 
+/**
+ * A provider whose pushes leave tags in the spreadsheet keeps them within a budget per
+ * spreadsheet, counted in the store by every server (see `SheetStore.reservePushTag`).
+ */
+export interface TagBudget {
+  /** Characters of tags one spreadsheet may hold. */
+  chars: number;
+  /** The spreadsheet a sheet's tab is in: its tabs share one budget. */
+  documentOf(sheet: Sheet): string;
+  /** A push's tag as counted: its size, and until when it may still guard a late attempt. */
+  entry(tag: number, value: PushTag): { tag: number; chars: number; guardUntil: number };
+}
+
 /** What became of a push. */
 export type PushOutcome =
-  /** One of the push's plans landed (`plan`): the others never can. */
-  | { landed: true; plan: string }
+  /**
+   * One of the push's plans landed (`plan`): the others never can. `unguarded`: every attempt
+   * sent was answered, so none can land later and its tag guards nothing any more. `pruned`:
+   * the tags the push removed from the spreadsheet.
+   */
+  | { landed: true; plan: string; unguarded?: boolean; pruned?: number[] }
   /**
    * It did not land, and the spreadsheet is no longer what the writes were planned on: plan
    * again on `table`, under the same tag, so that still at most one plan of the push lands.
@@ -51,6 +68,8 @@ export interface Push {
   deadline: number;
   /** The push tags the tab carried when last read, for the provider to prune old ones. */
   tags: Map<number, PushTag>;
+  /** Tags of any tab of the spreadsheet that guard nothing any more, to remove with the push. */
+  prune?: number[];
   /** Aborted when the server lost the sheet's lock: no further attempt starts. */
   signal?: AbortSignal;
   /**
@@ -120,4 +139,6 @@ export interface SheetProvider {
    * fenced by the push itself (Google: the push's tag refuses any attempt once settled).
    */
   readonly unfencedMs?: number;
+  /** Set when pushes leave tags in the spreadsheet (Google): their budget per spreadsheet. */
+  readonly tagBudget?: TagBudget;
 }

@@ -1,7 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { Cell } from '../cells/cell.ts';
-import type { SheetProvider } from '../providers/provider.ts';
+import type { PushOutcome, SheetProvider } from '../providers/provider.ts';
 import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
@@ -93,6 +94,8 @@ export class MirrorWritePath implements WritePath {
     push.id = pushId;
     /** Plans sent earlier under this push's tag that may still land. */
     const earlier: Plan[] = [];
+    /** Tags of the spreadsheet that guard nothing any more, removed with the push. */
+    let prune: number[] = [];
     let marked = false;
     for (;;) {
       if (!sameColumns(sheet.columns, stale.columns) && earlier.length === 0) {
@@ -133,6 +136,13 @@ export class MirrorWritePath implements WritePath {
           return plan.planned.map(() => unsent(deadlinePassed()));
         }
         await lock.verify();
+        // The push's tag is counted in its spreadsheet's budget before anything is sent.
+        const room = await this.#reserveTag(sheet, tag, plan.id, deadline);
+        if (room === null) {
+          if (base !== null) await this.#take(sheet, rows, lock);
+          return plan.planned.map(() => unsent(tagsBusy()));
+        }
+        prune = room;
         const expect = { version: sheet.version, pushing: sheet.pushing ?? null };
         const keys = keyed(writes, plan);
         // The keys are recorded with the mark, before anything is sent.
@@ -175,12 +185,15 @@ export class MirrorWritePath implements WritePath {
           positional,
           deadline,
           tags,
+          prune,
           signal: lock.signal,
           holdsLock: () => stillHeld(lock),
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
         if (error.code === 'tab-gone') await this.mirror.tabGone(sheet);
+        // No attempt can land, and the push's tag was never made: it is no longer counted.
+        if (error.code !== 'upstream-outcome-unknown') await this.#tagsAfter(sheet, tag, [tag]);
         const settled = await this.#settle(sheet, tag, error);
         if (settled instanceof Problem) {
           // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.
@@ -195,6 +208,9 @@ export class MirrorWritePath implements WritePath {
         outcome = { landed: true as const, plan: settled };
       }
       if (outcome.landed) {
+        // Tags the push removed are no longer counted; nor is its own once it guards nothing.
+        const { pruned = [], unguarded = false } = outcome as PushLanded;
+        await this.#tagsAfter(sheet, tag, pruned, unguarded);
         const landed = outcome.plan === plan.id ? plan : earlier.find((p) => p.id === outcome.plan);
         if (landed === undefined) throw new Error(`unknown plan ${outcome.plan}`);
         const results = await this.#applyLanded(
@@ -210,6 +226,42 @@ export class MirrorWritePath implements WritePath {
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
       ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, lock, pushId));
+    }
+  }
+
+  /**
+   * Counts the push's tag in its spreadsheet's budget, shared by every server, waiting while the
+   * tags that may still guard an attempt leave no room (none is removed early: it could let a late
+   * attempt land twice). Answers the tags that guard nothing any more; null past the deadline.
+   */
+  async #reserveTag(
+    sheet: Sheet,
+    tag: number,
+    plan: string,
+    deadline: number,
+  ): Promise<number[] | null> {
+    const budget = this.provider.tagBudget;
+    if (budget === undefined) return [];
+    const document = budget.documentOf(sheet);
+    const entry = budget.entry(tag, { plan, deadline });
+    for (;;) {
+      const room = await this.store.reservePushTag(document, entry, budget.chars, Date.now());
+      if (room.reserved) return room.expired;
+      if (Date.now() + tagWaitMs >= deadline) return null;
+      await sleep(tagWaitMs);
+    }
+  }
+
+  /** Stops counting tags gone from the spreadsheet, and ends the guard of one that needs none. */
+  async #tagsAfter(sheet: Sheet, tag: number, gone: number[], unguarded = false): Promise<void> {
+    const budget = this.provider.tagBudget;
+    if (budget === undefined) return;
+    const document = budget.documentOf(sheet);
+    try {
+      await this.store.forgetPushTags(document, gone);
+      if (unguarded) await this.store.guardPushTag(document, tag, Date.now());
+    } catch {
+      // Counted a while longer: the next push removes them again, or their guard ends.
     }
   }
 
@@ -289,6 +341,8 @@ export class MirrorWritePath implements WritePath {
   }
 }
 
+type PushLanded = Extract<PushOutcome, { landed: true }>;
+
 /** The batch's keys, each with the answer it keeps should `plan` land. */
 function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
   return writes.flatMap(({ idempotency }, i) => {
@@ -346,6 +400,18 @@ function lockLost(): Problem {
     'This server lost the sheet to another while the write was out; it may or may not be in the spreadsheet, and the sheet is read again before it is served. Read the rows before sending the write again.',
     {},
     { 'retry-after': '1' },
+  );
+}
+
+/** How often a push waiting for room in its spreadsheet's tag budget looks again. */
+const tagWaitMs = 200;
+
+function tagsBusy(): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    'The spreadsheet holds as many push tags as its budget allows, each still guarding a recent write against a late second copy, and none freed up before the deadline; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': '5' },
   );
 }
 

@@ -147,7 +147,19 @@ export class SheetMirror {
       fence,
     );
     this.synced(sheet.id);
+    await this.#countTags(sheet, table);
     return current;
+  }
+
+  /**
+   * Counts the tags a read found in their spreadsheet's budget, those left by an earlier version
+   * included (with no deadline, they guard nothing): the next push past their guard removes them.
+   */
+  async #countTags(sheet: Sheet, table: ProviderTable): Promise<void> {
+    const budget = this.providerFor(sheet)?.tagBudget;
+    if (budget === undefined || table.pushTags.size === 0) return;
+    const entries = [...table.pushTags].map(([tag, value]) => budget.entry(tag, value));
+    await this.store.notePushTags(budget.documentOf(sheet), entries).catch(() => {});
   }
 
   /** Whether the copy must be checked against the spreadsheet before it is trusted. */

@@ -11,6 +11,7 @@ import type {
   ApiKeyRecord,
   DeliveryRecord,
   HeldLock,
+  PushTagEntry,
   KeyId,
   StoreDatabase,
   WebhookProgress,
@@ -141,6 +142,12 @@ export interface Dialect extends StoreDatabase {
   setPushSettleAfter(key: number, at: number | null): DbWork<void>;
   /** Removes a sheet with its rows, cells, keys and events. */
   deleteSheet(key: number): DbWork<void>;
+
+  // Push tags (see push-tag-sql.ts)
+  lockPushTags(spreadsheet: string): DbWork<void>;
+  pushTagsOf(spreadsheet: string): DbWork<PushTagEntry[]>;
+  savePushTag(spreadsheet: string, entry: PushTagEntry): DbWork<void>;
+  deletePushTags(spreadsheet: string, tags: number[]): DbWork<void>;
   /** Removes what imports cut off by a crash left behind. */
   dropAbandonedImports(): DbWork<void>;
 

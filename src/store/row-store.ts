@@ -52,6 +52,7 @@ import type {
   PushedKey,
   PushEnd,
   PushMark,
+  PushTagEntry,
   ReadAnswer,
   ReplaceFence,
   RowEvent,
@@ -563,6 +564,49 @@ export class RowStore implements SheetStore {
 
   pushFence(sheetId: string): Promise<PushFence | null> {
     return this.#db.read(() => this.#db.pushFence(sheetId));
+  }
+
+  reservePushTag(
+    spreadsheet: string,
+    entry: PushTagEntry,
+    budget: number,
+    now: number,
+  ): Promise<{ reserved: boolean; expired: number[] }> {
+    const db = this.#db;
+    return db.write(function* () {
+      yield* db.lockPushTags(spreadsheet);
+      const counted = yield* db.pushTagsOf(spreadsheet);
+      const expired = counted.filter((t) => t.guardUntil <= now && t.tag !== entry.tag);
+      const live = counted.filter((t) => t.guardUntil > now && t.tag !== entry.tag);
+      // Tags past their guard are removed in the push's own batch, before its tag is made.
+      const used = live.reduce((sum, t) => sum + t.chars, 0);
+      const reserved = used + entry.chars <= budget;
+      if (reserved) yield* db.savePushTag(spreadsheet, entry);
+      return { reserved, expired: expired.map((t) => t.tag) };
+    });
+  }
+
+  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void> {
+    const db = this.#db;
+    return db.write(function* () {
+      yield* db.lockPushTags(spreadsheet);
+      const counted = new Set((yield* db.pushTagsOf(spreadsheet)).map((t) => t.tag));
+      for (const entry of entries)
+        if (!counted.has(entry.tag)) yield* db.savePushTag(spreadsheet, entry);
+    });
+  }
+
+  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void> {
+    const db = this.#db;
+    return db.write(function* () {
+      const counted = (yield* db.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
+      if (counted !== undefined) yield* db.savePushTag(spreadsheet, { ...counted, guardUntil });
+    });
+  }
+
+  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
+    if (tags.length === 0) return Promise.resolve();
+    return this.#db.write(() => this.#db.deletePushTags(spreadsheet, tags));
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {

@@ -137,6 +137,16 @@ export interface ReplaceFence {
   pushing: string | null;
 }
 
+/** A push's tag as the store counts it in its spreadsheet's budget. */
+export interface PushTagEntry {
+  /** The tag's id (its developer metadata id). */
+  tag: number;
+  /** Its size in characters, as the spreadsheet holds it (key and value). */
+  chars: number;
+  /** Epoch ms until which an attempt of its push may still land: it is kept until then. */
+  guardUntil: number;
+}
+
 /** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
 export class LockLost extends Error {
   override name = 'LockLost';
@@ -359,6 +369,25 @@ export interface SheetStore {
   pushingMarker(sheetId: string): Promise<string | null>;
   /** The sheet's lock epoch and when its push's requests can no longer be in flight. */
   pushFence(sheetId: string): Promise<PushFence | null>;
+
+  // Push tags, counted per spreadsheet by every server sharing the store
+  /**
+   * Counts `entry`, a push's tag, in `spreadsheet`'s budget of `budget` characters, if the tags
+   * that may still guard an attempt (`guardUntil` after `now`) leave room for it. Answers whether
+   * it is counted, and the tags that guard nothing any more, to be removed with the push.
+   */
+  reservePushTag(
+    spreadsheet: string,
+    entry: PushTagEntry,
+    budget: number,
+    now: number,
+  ): Promise<{ reserved: boolean; expired: number[] }>;
+  /** Counts tags a read found that are not counted yet (such as an earlier version's). */
+  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void>;
+  /** Moves a counted tag's guard (its attempts are all answered: it guards nothing any more). */
+  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void>;
+  /** Stops counting tags removed from the spreadsheet. */
+  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void>;
 
   // Idempotency keys (see idempotency-records.ts)
   /**

@@ -96,6 +96,13 @@ export interface GoogleSheetsEmulator {
   renameTab(spreadsheetId: string, tab: string, title: string): void;
   /** A person deleting a tab, with the developer metadata on it. */
   deleteTab(spreadsheetId: string, tab: string): void;
+  /**
+   * Refuses (400, changing nothing) any batchUpdate after which the spreadsheet's developer
+   * metadata would hold more than `chars` characters (keys and values); null lifts the cap.
+   */
+  capDeveloperMetadata(spreadsheetId: string, chars: number | null): void;
+  /** The characters of developer metadata (keys and values) the spreadsheet holds. */
+  developerMetadataChars(spreadsheetId: string): number;
   stats(): EmulatorStats;
   resetStats(): void;
   /** Expires every access token handed out, as if an hour had passed. */
@@ -285,6 +292,19 @@ class Emulator implements GoogleSheetsEmulator {
       (entry) => !('sheetId' in entry.location) || entry.location.sheetId !== gone.sheetId,
     );
     book.version++;
+  }
+
+  capDeveloperMetadata(spreadsheetId: string, chars: number | null): void {
+    const book = this.book(spreadsheetId);
+    if (chars === null) delete book.metadataCharsCap;
+    else book.metadataCharsCap = chars;
+  }
+
+  developerMetadataChars(spreadsheetId: string): number {
+    return this.book(spreadsheetId).metadata.reduce(
+      (sum, entry) => sum + entry.metadataKey.length + entry.metadataValue.length,
+      0,
+    );
   }
 
   resetStats(): void {

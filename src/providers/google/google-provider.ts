@@ -10,6 +10,7 @@ import type {
   PushOutcome,
   PushTag,
   TabCheck,
+  TagBudget,
   UpstreamEvent,
 } from '../provider.ts';
 import {
@@ -30,7 +31,13 @@ import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
 import { TabVersions } from '../tab-versions.ts';
 import type { GoogleIdentity } from './google-auth.ts';
 import type { GoogleSettings } from './google-settings.ts';
-import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
+import {
+  batchRequests,
+  pushTagRequests,
+  tagChars,
+  tagRetentionMs,
+  tagsToPrune,
+} from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
 import { googleSource, type GoogleSource } from './google-source.ts';
 
@@ -38,6 +45,13 @@ import { googleSource, type GoogleSource } from './google-source.ts';
 const gridFields =
   'sheets(properties(sheetId,title,index),developerMetadata(metadataId,metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
 const tabFields = 'sheets(properties(sheetId,title,index))';
+
+/**
+ * Characters of push tags a spreadsheet holds at most, by default: Google publishes no bound on
+ * developer metadata, and this leaves room for some 400 tags (about 40 characters each) guarding
+ * their pushes at once, past what 60 writes a minute keep for 5 minutes.
+ */
+const defaultTagBudgetChars = 16_000;
 
 /** Google Sheets through its own client library, with retries within a deadline. */
 export class GoogleProvider implements LiveProvider {
@@ -65,6 +79,20 @@ export class GoogleProvider implements LiveProvider {
 
   get deadlineMs(): number {
     return this.settings.deadlineMs;
+  }
+
+  /** Push tags are developer metadata, which Google bounds per spreadsheet. */
+  get tagBudget(): TagBudget {
+    const retention = this.settings.tagRetentionMs ?? tagRetentionMs;
+    return {
+      chars: this.settings.tagBudgetChars ?? defaultTagBudgetChars,
+      documentOf: (sheet) => googleSource(sheet.source).spreadsheetId,
+      entry: (tag, value) => ({
+        tag,
+        chars: tagChars(value),
+        guardUntil: value.deadline + retention,
+      }),
+    };
   }
 
   /** Whether writes can go upstream: an API key alone can only read. */
@@ -197,13 +225,21 @@ export class GoogleProvider implements LiveProvider {
     // The push moves the version: the tab is read at the next check, whatever lands.
     this.#versions.forget(source);
     this.#checkCanWrite();
+    const retention = this.settings.tagRetentionMs ?? tagRetentionMs;
+    // Old tags of this tab, and of the spreadsheet's other tabs as the store counts them.
+    const pruned = [
+      ...new Set([
+        ...tagsToPrune(push.tags, push.tag, Date.now(), retention),
+        ...(push.prune ?? []),
+      ]),
+    ].filter((id) => id !== push.tag);
     const requests = [
       ...batchRequests(source.tabId, sheet.columns.length, effects),
       ...pushTagRequests(
         source.tabId,
         push.tag,
         { plan: push.plan, deadline: push.deadline },
-        tagsToPrune(push.tags, push.tag, Date.now()),
+        pruned,
       ),
     ];
     const plans = [push.plan, ...push.earlier];
@@ -238,7 +274,8 @@ export class GoogleProvider implements LiveProvider {
           { retry: false, timeout: attemptTimeout(push.deadline) },
         );
         this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
-        return { landed: true, plan: push.plan };
+        // Every attempt before this one was answered (none may land): the tag guards nothing.
+        return { landed: true, plan: push.plan, unguarded: !mayLand, pruned };
       } catch (error) {
         const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
         this.#failed('write', verdict);

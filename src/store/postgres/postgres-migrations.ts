@@ -305,6 +305,21 @@ const migrations: Migration<PoolClient>[] = [
       ALTER TABLE sheets ADD COLUMN push_settle_after bigint;
     `),
   },
+  {
+    // The push tags a spreadsheet holds, counted for its budget by every server, and a row per
+    // spreadsheet that a reservation locks.
+    version: 15,
+    up: sql(`
+      CREATE TABLE push_tag_budgets (spreadsheet text PRIMARY KEY);
+      CREATE TABLE push_tags (
+        spreadsheet text NOT NULL,
+        tag bigint NOT NULL,
+        chars integer NOT NULL,
+        guard_until bigint NOT NULL,
+        PRIMARY KEY (spreadsheet, tag)
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {

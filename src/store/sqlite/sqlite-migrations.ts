@@ -276,6 +276,22 @@ const migrations: Migration<Db>[] = [
         ALTER TABLE sheets ADD COLUMN push_settle_after INTEGER;
       `),
   },
+  {
+    // The push tags a spreadsheet holds, counted for its budget by every server, and a row per
+    // spreadsheet that a reservation locks.
+    version: 14,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE push_tag_budgets (spreadsheet TEXT PRIMARY KEY);
+        CREATE TABLE push_tags (
+          spreadsheet TEXT NOT NULL,
+          tag INTEGER NOT NULL,
+          chars INTEGER NOT NULL,
+          guard_until INTEGER NOT NULL,
+          PRIMARY KEY (spreadsheet, tag)
+        );
+      `),
+  },
 ];
 
 interface LegacySheet {
