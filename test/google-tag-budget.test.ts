@@ -16,7 +16,7 @@ const budget = 120;
 
 test(`${backend}: tabs of one spreadsheet share its tag budget: a push waits while guarding tags fill it, never removing one, and the spreadsheet's cap is never passed`, async (t) => {
   const google = await setup(t, {
-    settings: { deadlineMs: 3000, tagBudgetChars: budget, tagRetentionMs: 500 },
+    settings: { deadlineMs: 4000, tagBudgetChars: budget, tagRetentionMs: 500 },
   });
   const { emulator, spreadsheetId } = google;
   const people = await connect(google, { freshnessSeconds: 3600 });
@@ -33,13 +33,17 @@ test(`${backend}: tabs of one spreadsheet share its tag budget: a push waits whi
   emulator.capDeveloperMetadata(spreadsheetId, budget);
   const post = (id: string, body: object) =>
     call(`${google.url}/api/v1/${id}`, { method: 'POST', body });
-  // Three pushes whose first answer is lost once applied: their tags guard past the deadline.
+  // Three pushes whose first answer is lost once applied: their tags guard past the deadline,
+  // each at least 0.6 s past the one before.
   const started = Date.now();
-  for (const [id, body] of [
-    [people, { name: 'A1' }],
-    [other, { x: 2 }],
-    [people, { name: 'A2' }],
-  ] as const) {
+  for (const [i, [id, body]] of (
+    [
+      [people, { name: 'A1' }],
+      [other, { x: 2 }],
+      [people, { name: 'A2' }],
+    ] as const
+  ).entries()) {
+    await sleep(Math.max(0, started + 600 * i - Date.now()));
     emulator.failNext(1, { when: 'after', status: 500, only: 'writes' });
     const answer = await post(id, body);
     assert.equal(answer.status, 201, answer.text);
@@ -48,7 +52,7 @@ test(`${backend}: tabs of one spreadsheet share its tag budget: a push waits whi
   const [first, ...guarding] = tags();
   assert.equal(guarding.length, 2);
   // Past the first tag's guard, not the others': the next push waits for it, then removes it.
-  await sleep(Math.max(0, started + 1200 - Date.now()));
+  await sleep(Math.max(0, started + 1800 - Date.now()));
   const fourth = await post(other, { x: 3 });
   assert.equal(fourth.status, 201, fourth.text);
   const after = tags();
