@@ -82,3 +82,23 @@ test('the store unavailable before the push: 503 "nothing changed", and nothing 
   assert.equal(google.emulator.stats().writes, 0);
   assert.deepEqual(await bothSides(google, id), { api: before, sheet: before });
 });
+
+test('the sheet deleted while Google applied its write: the write that landed answers success, not a failure', async (t) => {
+  const { google, id } = await storeSetup(t);
+  let deleted!: Promise<boolean>;
+  google.emulator.afterNext('write', () => {
+    // Google has the row; before its answer arrives, an administrator deletes the sheet.
+    google.emulator.latencyMs = 300;
+    setImmediate(() => (google.emulator.latencyMs = 0));
+    deleted = google.store.deleteSheet(id);
+  });
+  const answer = await call(`${google.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zed' },
+  });
+  assert.equal(await deleted, true);
+  assert.equal(answer.status, 201, answer.text);
+  assert.deepEqual(answer.body, { created: 1 });
+  const rows = google.emulator.rows(google.spreadsheetId, 'People');
+  assert.equal(rows.filter((row) => row[0] === 'Zed').length, 1);
+});

@@ -163,3 +163,140 @@ test(
     assert.deepEqual((await bothSides(google, id)).sheet, before);
   },
 );
+
+test(`${backend}: a push's store writes made under an older lock epoch change nothing`, async (t) => {
+  const { store, dispose } = await openTestStore();
+  t.after(dispose);
+  const { id, version } = await sheetOf(store);
+  // This server took the lock, then another took it after it (the epoch moved on).
+  const stale = await store.database.withSheetLock(id, async (lock) => lock.epoch);
+  const current = await store.database.withSheetLock(id, async (lock) => lock.epoch);
+  assert.ok(current > stale, `epoch ${current} after ${stale}`);
+  const expect = { version, pushing: null };
+  assert.equal(await store.markPushing(id, { pushId: '7', expect, epoch: stale }), false);
+  assert.ok(await store.markPushing(id, { pushId: '9', expect, epoch: current }));
+  // The stale server's re-read, apply and clear leave the other server's push and copy alone.
+  await assert.rejects(
+    store.replaceRows(id, ['name'], [['Old']], null, undefined, { epoch: stale, pushing: '9' }),
+    LockLost,
+  );
+  assert.equal(await store.applyPlanned(id, '9', [append('Zed')], 'api', null, null, stale), null);
+  await store.clearPushing(id, '9', undefined, stale);
+  assert.equal(await store.pushingMarker(id), '9');
+  assert.deepEqual(await names(store, id), ['Ann']);
+  // The server that holds the lock applies its own.
+  const applied = await store.applyPlanned(id, '9', [append('Max')], 'api', null, null, current);
+  assert.deepEqual(
+    applied?.map((result) => result.outcome),
+    [{ created: 1 }],
+  );
+  assert.deepEqual(await names(store, id), ['Ann', 'Max']);
+  assert.equal(await store.pushingMarker(id), null);
+});
+
+test(
+  `${backend}: a server whose lock died while Google held its attempt writes nothing over the push of the server that took the sheet`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    // This server gives up on an attempt after 2 s; the other waits for its own for 6 s.
+    const google = await setup(t, { app: { cacheSize: 0 }, settings: { deadlineMs: 6000 } });
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    const other = await createApp(
+      {
+        store: google.store,
+        providers: registryOf({ google: google.newProvider({ deadlineMs: 20_000 }) }),
+      },
+      { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
+    );
+    const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+    t.after(() => other.close());
+    // A person edits the tab: the first server plans its write on the tab as read, not the copy.
+    google.emulator.editCell(google.spreadsheetId, 'People', 'B4', 46);
+    google.emulator.failNext(1, { mode: 'late', only: 'writes' });
+    const first = call(`${google.url}/api/v1/${id}?name=Bob`, {
+      method: 'PATCH',
+      body: { age: 99 },
+    });
+    await until(() => google.emulator.heldCount === 1);
+    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    // The other server settles the first push (its tag, void) and then holds its own out.
+    google.emulator.afterNext('write', () =>
+      google.emulator.failNext(1, { mode: 'late', only: 'writes' }),
+    );
+    const key = { 'idempotency-key': '"max-1"' };
+    const send = () =>
+      call(`${otherUrl}/api/v1/${id}`, { method: 'POST', headers: key, body: { name: 'Max' } });
+    const second = send();
+    await until(() => google.emulator.heldCount === 2);
+    const refused = await first;
+    assert.equal(refused.status, 503, refused.text);
+    // Google gets to both at last: the first is refused whole (its tag exists), the second lands.
+    assert.equal(google.emulator.applyHeld(), 2);
+    const landed = await second;
+    assert.equal(landed.status, 201, landed.text);
+    const { api, sheet } = await bothSides(google, id);
+    assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
+    assert.equal(sheet.filter((row) => row.name === 'Max').length, 1);
+    assert.equal(sheet.find((row) => row.name === 'Bob')?.age, 27);
+    assert.equal(await google.store.pushingMarker(id), null);
+    const again = await send();
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  },
+);
+
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+test(
+  `${backend}: a server taking over the push of one that lost its lock waits while its requests may land unfenced: writes answer 503, reads the last copy`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    const google = await setup(t, { app: { cacheSize: 0 }, settings: { deadlineMs: 3000 } });
+    // As for a provider whose requests a push cannot fence (Excel): 1.5 s past the deadline.
+    Object.assign(google.google, { unfencedMs: 1500 });
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    const other = await createApp(
+      { store: google.store, providers: registryOf({ google: google.newProvider() }) },
+      { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
+    );
+    const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+    t.after(() => other.close());
+    google.emulator.failNext(1, { mode: 'late', only: 'writes' });
+    const sentAt = Date.now();
+    const first = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
+    await until(() => google.emulator.heldCount === 1);
+    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    const rows = `${otherUrl}/api/v1/${id}`;
+    const early = await call(rows, { method: 'POST', body: { name: 'Max' } });
+    assert.equal(early.status, 503, early.text);
+    assert.equal((early.body as { code: string }).code, 'upstream-unavailable');
+    assert.ok(
+      Number(early.headers.get('retry-after')) >= 1,
+      early.headers.get('retry-after') ?? '',
+    );
+    const read = await call(rows);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(
+      (read.body as { name: string }[]).map((row) => row.name),
+      ['Ann', 'Bob', 'Joan'],
+    );
+    assert.equal((await first).status, 503);
+    google.emulator.applyHeld();
+    // Past the push's deadline and the wait, the other server settles it and writes.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + 4600 - Date.now())));
+    const later = await call(rows, { method: 'POST', body: { name: 'Max' } });
+    assert.equal(later.status, 201, later.text);
+    const { api, sheet } = await bothSides(google, id);
+    assert.deepEqual(api, sheet);
+    assert.deepEqual(
+      sheet.map((row) => row.name),
+      ['Ann', 'Bob', 'Joan', 'Max'],
+    );
+  },
+);

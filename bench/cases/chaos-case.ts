@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import pg from 'pg';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -71,10 +72,12 @@ export interface Upstream {
 }
 
 export interface ChaosRun {
-  store: 'SQLite' | 'PostgreSQL';
+  store: 'SQLite' | 'PostgreSQL' | 'PostgreSQL, two servers';
   plan: ChaosPlan;
   /** When PostgreSQL was down, in ms from the first request; null when it was not stopped. */
   outage: { fromMs: number; toMs: number } | null;
+  /** Two servers: how many times a sheet lock's connection was ended while it was held. */
+  lockLosses?: number;
   elapsedMs: number;
   attempts: Attempt[];
   /** The PATCHes of rows by id, and their answers. */
@@ -104,6 +107,7 @@ export async function chaosCase(plan: ChaosPlan, database: Database): Promise<Ch
     const runs = [
       await chaosRun('SQLite', plan, dir, null),
       await chaosRun('PostgreSQL', plan, dir, database),
+      await chaosRun('PostgreSQL, two servers', plan, dir, database),
     ];
     const result = { faultRates, runs, targets: runs.flatMap(chaosTargets) };
     printChaos(result);
@@ -122,6 +126,8 @@ async function chaosRun(
   log(`  ${store}`);
   const emulator = await startGoogleSheetsEmulator();
   let server: Server | null = null;
+  let second: Server | null = null;
+  const twoServers = store === 'PostgreSQL, two servers';
   try {
     emulator.quota = { writesPerWindow: 60, windowMs: 60_000 };
     const account = emulator.serviceAccount();
@@ -138,23 +144,36 @@ async function chaosRun(
       // Sheetport's copy is read back at the end: no answer may come from a cache.
       SHEETPORT_CACHE_SIZE: '0',
     };
-    if (database !== null) settings.SHEETPORT_DATABASE_URL = await database.create('chaos');
+    if (database !== null) {
+      settings.SHEETPORT_DATABASE_URL = await database.create(twoServers ? 'chaos_two' : 'chaos');
+    }
     server = await startEmptySheetport(`sheetport, ${store}`, join(dir, store), settings);
+    if (twoServers) {
+      second = await startEmptySheetport(
+        `sheetport 2, ${store}`,
+        join(dir, `${store} 2`),
+        settings,
+      );
+    }
     // A day's freshness: a read answers Sheetport's own copy unless Sheetport itself doubts it.
     const sheetId = await connect(server.url, spreadsheetId, { freshnessSeconds: 86_400 });
     emulator.resetStats();
     emulator.faultRates = faultRates;
     const startEpochMs = Date.now();
     const started = performance.now();
-    const outage = database === null ? null : playOutage(database, plan, started);
     const stopAt = started + plan.seconds * 1000;
+    // Two servers: no outage, but the sheet lock's connection ended again and again mid-push.
+    const outage = database === null || twoServers ? null : playOutage(database, plan, started);
+    const losses = twoServers
+      ? playLockLosses(settings.SHEETPORT_DATABASE_URL ?? '', stopAt)
+      : null;
     const person = playPerson(emulator, spreadsheetId, tab, stopAt, 11);
-    const { attempts, patches } = await runWriters(
-      `${server.url}/api/v1/${sheetId}`,
-      plan,
-      started,
+    const urls = [server, ...(second === null ? [] : [second])].map(
+      ({ url }) => `${url}/api/v1/${sheetId}`,
     );
+    const { attempts, patches } = await runWriters(urls, plan, started);
     const outageWindow = outage === null ? null : await outage;
+    const lockLosses = losses === null ? undefined : await losses;
     const personEdits = await person;
     const elapsedMs = performance.now() - started;
     emulator.faultRates = null;
@@ -165,6 +184,7 @@ async function chaosRun(
       store,
       plan,
       outage: outageWindow,
+      ...(lockLosses === undefined ? {} : { lockLosses }),
       elapsedMs,
       attempts,
       patches,
@@ -181,9 +201,38 @@ async function chaosRun(
       startEpochMs,
     };
   } finally {
+    await second?.stop();
     await server?.stop();
     await emulator.close();
   }
+}
+
+/**
+ * Ends, every 1.5 s until `stopAt`, the database sessions holding a sheet's advisory lock (a
+ * push's lock, while Google answers): the server that held it loses it mid-push, and the other
+ * server may take the sheet while the first one's request is still out. Answers how many ended.
+ */
+async function playLockLosses(databaseUrl: string, stopAt: number): Promise<number> {
+  let ended = 0;
+  while (performance.now() < stopAt) {
+    await sleep(1500);
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    try {
+      await admin.connect();
+      const result = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks
+         WHERE locktype = 'advisory' AND granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+      ended += result.rowCount ?? 0;
+    } catch {
+      // The database is busy or the session gone already: the next round tries again.
+    } finally {
+      await admin.end().catch(() => undefined);
+    }
+  }
+  log(`    ${ended} lock connections ended`);
+  return ended;
 }
 
 /** Stops PostgreSQL in the middle of the run for `outageSeconds`, then starts it again. */
@@ -211,7 +260,7 @@ async function playOutage(
  * flight are waited for.
  */
 async function runWriters(
-  url: string,
+  urls: string[],
   plan: ChaosPlan,
   started: number,
 ): Promise<{ attempts: Attempt[]; patches: Attempt[] }> {
@@ -220,6 +269,7 @@ async function runWriters(
   const stopAt = started + plan.seconds * 1000;
   /** Sends until an answer that is not worth another try; true once the change is there. */
   const send = async (
+    url: string,
     id: string,
     log: Attempt[],
     request: (attempt: number) => Promise<Answer>,
@@ -238,14 +288,16 @@ async function runWriters(
     return false;
   };
   const writer = async (writer: number) => {
+    // With two servers, writers alternate between them.
+    const url = urls[writer % urls.length] as string;
     for (let seq = 0; performance.now() < stopAt; seq++) {
       const id = `w${writer}-${seq}`;
       const at = new Date().toISOString();
       const row = (attempt: number) => ({ id, writer, seq, attempt, at });
-      const written = await send(id, attempts, (n) => post(url, 'POST', row(n)), 201);
+      const written = await send(url, id, attempts, (n) => post(url, 'POST', row(n)), 201);
       if (written && writer % 5 === 0) {
         const query = `${url}?id=${encodeURIComponent(id)}`;
-        await send(id, patches, () => post(query, 'PATCH', { at: patched(id) }), 200);
+        await send(url, id, patches, () => post(query, 'PATCH', { at: patched(id) }), 200);
       }
     }
   };
@@ -359,7 +411,7 @@ function checkWindows(records: RequestRecord[]): ChaosRun['upstream']['checkWind
 
 function chaosTargets(run: ChaosRun): TargetOutcome[] {
   const { checks } = run;
-  const where = `k. chaos, ${run.store}${run.outage === null ? '' : ' with a database outage'}`;
+  const where = `k. chaos, ${run.store}${run.outage === null ? '' : ' with a database outage'}${run.lockLosses === undefined ? '' : ' losing sheet locks'}`;
   return [
     target(
       `${where}: acknowledged rows missing from the spreadsheet`,

@@ -41,7 +41,11 @@ function printRun(run: ChaosRun): void {
     run.outage === null
       ? ''
       : `, PostgreSQL down from ${seconds(run.outage.fromMs)} s to ${seconds(run.outage.toMs)} s`;
-  print(`\n-- ${run.store}${outage} --`);
+  const losses =
+    run.lockLosses === undefined
+      ? ''
+      : `, a sheet lock's connection ended ${run.lockLosses} times mid-run (writers alternate between the servers)`;
+  print(`\n-- ${run.store}${outage}${losses} --`);
   const latencies = run.attempts.map((attempt) => attempt.endMs - attempt.startMs);
   const acknowledgedAt = run.attempts
     .filter((attempt) => attempt.status === 201)

@@ -40,6 +40,7 @@ export const problemKinds = {
   'spreadsheet-forbidden': { status: 403, title: 'Spreadsheet not shared with Sheetport' },
   'spreadsheet-not-found': { status: 404, title: 'Spreadsheet not found' },
   'tab-not-found': { status: 404, title: 'Tab not found' },
+  'tab-gone': { status: 409, title: 'The mirrored tab is gone from its spreadsheet' },
   'not-a-spreadsheet': { status: 400, title: 'The file is not a spreadsheet' },
   'unknown-provider': { status: 400, title: 'No such spreadsheet provider' },
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },

@@ -31,6 +31,16 @@ export interface MirroredSource {
   readonly [field: string]: unknown;
 }
 
+/**
+ * When the tab a mirrored sheet follows (by its id) was found gone from its spreadsheet, as the
+ * source keeps it (`goneAt`, ISO time); null while it is there. Reads then serve the last copy,
+ * and writes are refused with `tab-gone`; the next read that finds the tab again clears it.
+ */
+export function tabGoneAt(source: SheetSource): string | null {
+  const goneAt = (source as { goneAt?: unknown }).goneAt;
+  return typeof goneAt === 'string' ? goneAt : null;
+}
+
 /** The sources that live only in the store, with no provider behind them. */
 export const storedOnly = ['scratch', 'upload'] as const;
 

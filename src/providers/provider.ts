@@ -19,10 +19,27 @@ export interface PushTag {
   deadline: number;
 }
 
+/**
+ * A provider whose pushes leave tags in the spreadsheet keeps them within a budget per
+ * spreadsheet, counted in the store by every server (see `SheetStore.reservePushTag`).
+ */
+export interface TagBudget {
+  /** Characters of tags one spreadsheet may hold. */
+  chars: number;
+  /** The spreadsheet a sheet's tab is in: its tabs share one budget. */
+  documentOf(sheet: Sheet): string;
+  /** A push's tag as counted: its size, and until when it may still guard a late attempt. */
+  entry(tag: number, value: PushTag): { tag: number; chars: number; guardUntil: number };
+}
+
 /** What became of a push. */
 export type PushOutcome =
-  /** One of the push's plans landed (`plan`): the others never can. */
-  | { landed: true; plan: string }
+  /**
+   * One of the push's plans landed (`plan`): the others never can. `unguarded`: every attempt
+   * sent was answered, so none can land later and its tag guards nothing any more. `pruned`:
+   * the tags the push removed from the spreadsheet.
+   */
+  | { landed: true; plan: string; unguarded?: boolean; pruned?: number[] }
   /**
    * It did not land, and the spreadsheet is no longer what the writes were planned on: plan
    * again on `table`, under the same tag, so that still at most one plan of the push lands.
@@ -51,8 +68,17 @@ export interface Push {
   deadline: number;
   /** The push tags the tab carried when last read, for the provider to prune old ones. */
   tags: Map<number, PushTag>;
+  /** Tags of any tab of the spreadsheet that guard nothing any more, to remove with the push. */
+  prune?: number[];
   /** Aborted when the server lost the sheet's lock: no further attempt starts. */
   signal?: AbortSignal;
+  /**
+   * Whether this server still holds the sheet's lock, asked of the database: a provider calls it
+   * before every request that may change the spreadsheet (each attempt, each block), and sends
+   * nothing more once it answers false. Neither Google nor Graph can be fenced, so one request
+   * already sent when the lock is lost stays out (see the docs); this keeps it to one.
+   */
+  holdsLock?: () => Promise<boolean>;
 }
 
 /** What a check of the tab against the copy found: no change, or the tab as it is. */
@@ -106,4 +132,13 @@ export interface SheetProvider {
   settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
+  /**
+   * How long after a push's deadline one of its requests may still change the spreadsheet with
+   * nothing to stop it: a server that takes a sheet over from one that lost its lock waits that
+   * long before settling the push (writes meanwhile answer 503). Absent or 0 when the provider is
+   * fenced by the push itself (Google: the push's tag refuses any attempt once settled).
+   */
+  readonly unfencedMs?: number;
+  /** Set when pushes leave tags in the spreadsheet (Google): their budget per spreadsheet. */
+  readonly tagBudget?: TagBudget;
 }

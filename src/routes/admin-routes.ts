@@ -3,7 +3,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet } from '../model/sheet.ts';
+import { tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { SheetsCreated } from '../files/every-tab.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import {
@@ -52,6 +52,7 @@ export function describeSheet(sheet: Sheet) {
     columns: sheet.columns,
     rowCount: sheet.rowCount,
     source: sheet.source,
+    ...(tabGoneAt(sheet.source) !== null && { tabGone: tabGoneAt(sheet.source) }),
     settings: {
       ...sheet.settings,
       access: accessOf(sheet),

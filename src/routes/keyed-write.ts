@@ -3,6 +3,7 @@ import type { Caller } from '../access/access-control.ts';
 import { Problem } from '../errors/problem.ts';
 import type { WriteOutcome } from '../model/write-effect.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
+import { fateAnswer, type WriteFate } from '../sheets/write-path.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import type { Actor, HeldKey, KeyOutcome } from '../store/store.ts';
 import { sendProblem } from './error-handler.ts';
@@ -35,11 +36,11 @@ export async function keyedWrite(
   request: FastifyRequest<{ Params: { sheetId: string } }>,
   reply: FastifyReply,
   caller: Caller,
-  write: (held: HeldKey | undefined) => Promise<WriteResult>,
+  write: (held: HeldKey | undefined) => Promise<WriteFate>,
 ): Promise<FastifyReply> {
   const method = request.method as WriteMethod;
   const key = parseIdempotencyKey(request.headers['idempotency-key']);
-  if (key === null) return sendResult(reply, method, await write(undefined));
+  if (key === null) return sendFate(reply, method, await write(undefined));
   const { sheetId } = request.params;
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const fingerprint = requestFingerprint({ method, sheetId, query, body: request.body });
@@ -63,17 +64,24 @@ export async function keyedWrite(
   }
   const { held } = claim;
   const release = keys.hold(held);
-  let result: WriteResult;
+  let fate: WriteFate;
   try {
-    result = await write(held);
+    fate = await write(held);
   } catch (error) {
+    // Thrown before the write was queued: it was refused as asked, and nothing was sent.
     release();
-    await keys.end(held, error);
+    await keys.end(held, error instanceof Problem ? { kind: 'refused', problem: error } : null);
     throw error;
   }
   release();
-  await keys.end(held, result);
-  return sendResult(reply, method, result);
+  await keys.end(held, fate);
+  return sendFate(reply, method, fate);
+}
+
+function sendFate(reply: FastifyReply, method: WriteMethod, fate: WriteFate): FastifyReply {
+  const answer = fateAnswer(fate);
+  if (answer instanceof Problem) throw answer;
+  return sendResult(reply, method, answer);
 }
 
 function sendResult(reply: FastifyReply, method: WriteMethod, result: WriteResult): FastifyReply {

@@ -20,7 +20,7 @@ import { clientGoneSignal } from './client-gone.ts';
 import type { AccessControl, Caller } from '../access/access-control.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
 import type { HeldKey } from '../store/store.ts';
-import type { WriteResult } from '../model/write-effect.ts';
+import type { WriteFate } from '../sheets/write-path.ts';
 import { actorOf, keyedWrite } from './keyed-write.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
@@ -221,7 +221,7 @@ export async function rowRoutes(
     caller: Caller,
     held: HeldKey | undefined,
     signal: ClientGone,
-  ): Promise<WriteResult> {
+  ): Promise<WriteFate> {
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.loadFresh(request, request.params.sheetId);
     const method = request.method as (typeof writeMethods)[number];

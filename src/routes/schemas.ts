@@ -269,6 +269,13 @@ export function sheetDescription(providers: readonly ProviderKind[]) {
       columns: Type.Array(Type.String()),
       rowCount: Type.Integer(),
       source: sheetSource(providers),
+      tabGone: Type.Optional(
+        Type.String({
+          format: 'date-time',
+          description:
+            'When the mirrored tab (known by its id) was found gone from its spreadsheet: reads serve the rows last read from it, and writes answer 409 tab-gone until it is back.',
+        }),
+      ),
       settings: Type.Object({
         deleteEnabled: Type.Boolean(),
         access: Type.String(),

@@ -1,7 +1,7 @@
 import { Problem } from '../errors/problem.ts';
 import { keyOutcome } from '../store/idempotency-records.ts';
 import type { HeldKey, KeyClaim, KeyId, KeyOutcome, SheetStore } from '../store/store.ts';
-import type { WriteResult } from '../model/write-effect.ts';
+import { fateAnswer, type WriteFate } from './write-path.ts';
 
 export interface IdempotencySettings {
   /**
@@ -50,23 +50,23 @@ export class IdempotencyKeys {
   }
 
   /**
-   * Ends a hold with the write's result or error. A store that recorded the outcome with the
-   * write leaves nothing to do, nor does a key tied to a provider push (its mark carries it, and
-   * settling the push answers it: this changes nothing stored then). Otherwise 2xx and 4xx
-   * answers are kept to be sent again; 429 and 503 (nothing done, try later) and other failures
-   * free the key; an outcome not known leaves it answering 409, held by the write's own
-   * transaction or push when one carried it, or else marked unknown.
+   * Ends a hold with the write's fate (null: a failure that says nothing, such as a bug; the key is
+   * freed). A write whose key's answer was stored with it (its transaction, or the mark of the
+   * push that carries it, which settling answers) leaves nothing to do. A write never sent frees
+   * its key at once, whatever it answered. Otherwise 2xx and 4xx answers are kept to be sent
+   * again; 429 and 503 (nothing done, try later) and other failures free the key; a write that
+   * ran with an outcome not known leaves it answering 409, marked unknown.
    */
-  async end(held: HeldKey, result: WriteResult | unknown): Promise<void> {
-    if (held.recorded === true) return;
+  async end(held: HeldKey, fate: WriteFate | null): Promise<void> {
     let outcome: KeyOutcome | 'unknown' | null;
-    if (!(result instanceof Problem)) {
-      outcome = isWriteResult(result) ? keyOutcome(result) : null;
-    } else if (undecided.has(result.code)) {
-      if (held.carried === true) return;
-      outcome = 'unknown';
-    } else {
-      outcome = result.status >= 500 || retryable.has(result.status) ? null : keyOutcome(result);
+    if (fate === null || fate.kind === 'unsent') outcome = null;
+    else if (fate.kind === 'ran' && fate.recorded) return;
+    else {
+      const answer = fateAnswer(fate);
+      if (!(answer instanceof Problem)) outcome = keyOutcome(answer);
+      else if (fate.kind === 'ran' && undecided.has(answer.code)) outcome = 'unknown';
+      else
+        outcome = answer.status >= 500 || retryable.has(answer.status) ? null : keyOutcome(answer);
     }
     await this.store.settleIdempotencyKey(held, outcome).catch(this.onError);
   }
@@ -82,8 +82,4 @@ export class IdempotencyKeys {
     clearInterval(this.#pruning);
     this.#pruning = undefined;
   }
-}
-
-function isWriteResult(value: unknown): value is WriteResult {
-  return typeof value === 'object' && value !== null && 'outcome' in value && 'effects' in value;
 }

@@ -1,7 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { Cell } from '../cells/cell.ts';
-import type { SheetProvider } from '../providers/provider.ts';
+import type { PushOutcome, SheetProvider } from '../providers/provider.ts';
 import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
@@ -13,9 +14,15 @@ import {
   type SheetStore,
   type WriteRequest,
 } from '../store/store.ts';
-import { sameColumns, type Sheet } from '../model/sheet.ts';
+import { sameColumns, tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { Checked, SheetMirror } from './sheet-mirror.ts';
-import type { CommitResult, WritePath } from './write-path.ts';
+import {
+  ranRecorded,
+  unsent,
+  type CommitResult,
+  type WriteFate,
+  type WritePath,
+} from './write-path.ts';
 
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
 interface Plan {
@@ -48,11 +55,21 @@ export class MirrorWritePath implements WritePath {
     stale: Sheet,
     writes: WriteRequest[],
     { firstArrival }: { firstArrival: number },
-  ): Promise<CommitResult[]> {
+  ): Promise<WriteFate[]> {
     const deadline = firstArrival + this.provider.deadlineMs;
-    return this.store.database.withSheetLock(stale.id, (lock) =>
-      this.#commit(stale, writes, deadline, lock),
-    );
+    return this.store.database.withSheetLock(stale.id, async (lock) => {
+      const push = { id: '', marked: false };
+      try {
+        return await this.#commit(stale, writes, deadline, lock, push);
+      } catch (error) {
+        if (!(error instanceof LockLost)) throw error;
+        // The store refused a write of this server's (its epoch is no longer the sheet's), or
+        // its lock is gone: another server holds the sheet, and settles a push left marked.
+        return writes.map(() => (push.marked ? ranRecorded(lockLost()) : unsent(moved())));
+      } finally {
+        if (push.marked) this.mirror.pushEnded(push.id);
+      }
+    });
   }
 
   async #commit(
@@ -60,22 +77,34 @@ export class MirrorWritePath implements WritePath {
     writes: WriteRequest[],
     deadline: number,
     lock: HeldLock,
-  ): Promise<CommitResult[]> {
+    /** This commit's push, once marked: told to `commit`, which answers a lost lock by it. */
+    push: { id: string; marked: boolean },
+  ): Promise<WriteFate[]> {
     const loaded = await this.store.loadRows(stale.id);
     let checked: Checked = { ...loaded, base: null, tags: new Map() };
     const positional = writes.some(({ op }) => choosesRows(op));
-    if (positional || this.mirror.needsRead(loaded.sheet)) {
-      checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline);
+    // A sheet whose tab was gone is checked again: writes go nowhere but to its tab.
+    const gone = tabGoneAt(loaded.sheet.source) !== null;
+    if (positional || gone || this.mirror.needsRead(loaded.sheet)) {
+      checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline, lock);
     }
     let { sheet, rows, base, tags } = checked;
     const tag = randomInt(1, 2 ** 31);
     const pushId = String(tag);
+    push.id = pushId;
     /** Plans sent earlier under this push's tag that may still land. */
     const earlier: Plan[] = [];
+    /** Tags of the spreadsheet that guard nothing any more, removed with the push. */
+    let prune: number[] = [];
     let marked = false;
     for (;;) {
-      if (!sameColumns(sheet.columns, stale.columns)) {
-        if (earlier.length === 0) return writes.map(() => headerChanged(sheet.name));
+      if (!sameColumns(sheet.columns, stale.columns) && earlier.length === 0) {
+        const problem = headerChanged(sheet.name);
+        if (!marked) return writes.map(() => ({ kind: 'refused', problem }));
+        // A plan of the push went out and cannot land: the push is closed, its keys freed, and
+        // the writes are answered as never applied (not kept: the retry is planned anew).
+        await this.store.clearPushing(sheet.id, pushId, undefined, lock.epoch);
+        return writes.map(() => ranRecorded(problem));
       }
       // Rows the copy has not taken yet will be a version of their own, as a re-read makes them.
       const planned = { ...sheet, version: sheet.version + (base === null ? 0 : 1) };
@@ -92,34 +121,59 @@ export class MirrorWritePath implements WritePath {
         const settled = marked
           ? { pushId, end: { plan: null, answers: keyed(writes, plan) } }
           : null;
-        if (base !== null) sheet = await this.#take(sheet, rows, settled);
+        if (base !== null) sheet = await this.#take(sheet, rows, lock, settled);
         else if (settled !== null) {
-          await this.store.clearPushing(sheet.id, pushId, settled.end.answers);
+          await this.store.clearPushing(sheet.id, pushId, settled.end.answers, lock.epoch);
         }
-        return answers(plan, sheet.version);
+        // Decided without a push: the keys keep these answers, unless the push's end did.
+        return answers(plan, sheet.version).map((answer) =>
+          marked ? ranRecorded(answer) : { kind: 'ran', answer, recorded: false },
+        );
       }
       if (!marked) {
         if (Date.now() >= deadline) {
-          if (base !== null) await this.#take(sheet, rows);
-          return plan.planned.map(() => deadlinePassed());
+          if (base !== null) await this.#take(sheet, rows, lock);
+          return plan.planned.map(() => unsent(deadlinePassed()));
         }
         await lock.verify();
+        // The push's tag is counted in its spreadsheet's budget before anything is sent.
+        const room = await this.#reserveTag(sheet, tag, plan.id, deadline);
+        if (room === null) {
+          if (base !== null) await this.#take(sheet, rows, lock);
+          return plan.planned.map(() => unsent(tagsBusy()));
+        }
+        prune = room;
         const expect = { version: sheet.version, pushing: sheet.pushing ?? null };
         const keys = keyed(writes, plan);
         // The keys are recorded with the mark, before anything is sent.
-        const mark = { pushId, expect, plan: plan.id, keys };
-        if (!(await this.store.markPushing(sheet.id, mark))) return writes.map(() => moved());
-        for (const { held } of keys) held.carried = true;
+        const unfenced = this.provider.unfencedMs ?? 0;
+        const mark = {
+          pushId,
+          expect,
+          plan: plan.id,
+          keys,
+          epoch: lock.epoch,
+          ...(unfenced > 0 && { settleAfter: deadline + unfenced }),
+        };
+        if (!(await this.store.markPushing(sheet.id, mark))) {
+          return writes.map(() => unsent(moved()));
+        }
+        // From here on the push's mark carries the keys: whatever follows, its end settles them.
         marked = true;
+        push.marked = true;
       } else if (!(await stillHeld(lock))) {
         // Another server may hold the sheet now: no new plan goes out from this one.
-        return plan.planned.map((write) => (write instanceof Problem ? write : lockLost()));
+        return plan.planned.map((write) =>
+          ranRecorded(write instanceof Problem ? write : lockLost()),
+        );
       } else if (writes.some(({ idempotency }) => idempotency !== undefined)) {
         // A new plan of the push: its keys learn its answers before it is sent, should it land.
         const recorded = await this.store
           .pushIdempotencyKeys(sheet.id, pushId, plan.id, keyed(writes, plan))
           .catch(() => false);
-        if (!recorded) return plan.planned.map(() => (earlier.length > 0 ? lockLost() : moved()));
+        if (!recorded) {
+          return plan.planned.map(() => ranRecorded(earlier.length > 0 ? lockLost() : moved()));
+        }
       }
       let outcome;
       try {
@@ -131,29 +185,83 @@ export class MirrorWritePath implements WritePath {
           positional,
           deadline,
           tags,
+          prune,
           signal: lock.signal,
+          holdsLock: () => stillHeld(lock),
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
+        if (error.code === 'tab-gone') await this.mirror.tabGone(sheet);
+        // No attempt can land, and the push's tag was never made: it is no longer counted.
+        if (error.code !== 'upstream-outcome-unknown') await this.#tagsAfter(sheet, tag, [tag]);
         const settled = await this.#settle(sheet, tag, error);
         if (settled instanceof Problem) {
           // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.
           if (settled.code !== 'upstream-outcome-unknown') {
-            await this.store.clearPushing(sheet.id, pushId).catch(() => {});
-            if (base !== null) await this.#take(sheet, rows).catch(() => {});
+            await this.store.clearPushing(sheet.id, pushId, undefined, lock.epoch).catch(() => {});
+            if (base !== null) await this.#take(sheet, rows, lock).catch(() => {});
           }
-          return plan.planned.map((write) => (write instanceof Problem ? write : settled));
+          return plan.planned.map((write) =>
+            ranRecorded(write instanceof Problem ? write : settled),
+          );
         }
         outcome = { landed: true as const, plan: settled };
       }
       if (outcome.landed) {
+        // Tags the push removed are no longer counted; nor is its own once it guards nothing.
+        const { pruned = [], unguarded = false } = outcome as PushLanded;
+        await this.#tagsAfter(sheet, tag, pruned, unguarded);
         const landed = outcome.plan === plan.id ? plan : earlier.find((p) => p.id === outcome.plan);
         if (landed === undefined) throw new Error(`unknown plan ${outcome.plan}`);
-        return this.#applyLanded(sheet.id, pushId, landed, landed === plan, lock, base);
+        const results = await this.#applyLanded(
+          sheet.id,
+          pushId,
+          landed,
+          landed === plan,
+          lock,
+          base,
+        );
+        return results.map(ranRecorded);
       }
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
-      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, pushId));
+      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, lock, pushId));
+    }
+  }
+
+  /**
+   * Counts the push's tag in its spreadsheet's budget, shared by every server, waiting while the
+   * tags that may still guard an attempt leave no room (none is removed early: it could let a late
+   * attempt land twice). Answers the tags that guard nothing any more; null past the deadline.
+   */
+  async #reserveTag(
+    sheet: Sheet,
+    tag: number,
+    plan: string,
+    deadline: number,
+  ): Promise<number[] | null> {
+    const budget = this.provider.tagBudget;
+    if (budget === undefined) return [];
+    const document = budget.documentOf(sheet);
+    const entry = budget.entry(tag, { plan, deadline });
+    for (;;) {
+      const room = await this.store.reservePushTag(document, entry, budget.chars, Date.now());
+      if (room.reserved) return room.expired;
+      if (Date.now() + tagWaitMs >= deadline) return null;
+      await sleep(tagWaitMs);
+    }
+  }
+
+  /** Stops counting tags gone from the spreadsheet, and ends the guard of one that needs none. */
+  async #tagsAfter(sheet: Sheet, tag: number, gone: number[], unguarded = false): Promise<void> {
+    const budget = this.provider.tagBudget;
+    if (budget === undefined) return;
+    const document = budget.documentOf(sheet);
+    try {
+      await this.store.forgetPushTags(document, gone);
+      if (unguarded) await this.store.guardPushTag(document, tag, Date.now());
+    } catch {
+      // Counted a while longer: the next push removes them again, or their guard ends.
     }
   }
 
@@ -161,15 +269,18 @@ export class MirrorWritePath implements WritePath {
   async #take(
     sheet: Sheet,
     rows: Cell[][],
+    lock: HeldLock,
     settled: { pushId: string; end: PushEnd } | null = null,
   ): Promise<Sheet> {
     const { id, columns } = sheet;
+    const fence = { epoch: lock.epoch, pushing: settled?.pushId ?? null };
     const { sheet: current } = await this.store.replaceRows(
       id,
       columns,
       rows,
       null,
-      ...(settled === null ? [] : [settled]),
+      settled ?? undefined,
+      fence,
     );
     this.mirror.synced(sheet.id);
     return current;
@@ -214,19 +325,23 @@ export class MirrorWritePath implements WritePath {
           'api',
           base,
           plan.id,
+          lock.epoch,
         );
         if (applied !== null) {
           this.mirror.synced(sheetId);
           let next = 0;
           return plan.planned.map((w) => (w instanceof Problem ? w : (applied[next++] ?? w)));
         }
-      } catch (error) {
-        if (!landedAnyway(error)) throw error;
+      } catch {
+        // Whatever failed here (the lock lost, the store away, the sheet deleted meanwhile),
+        // the spreadsheet has the writes: their answers stand, and a copy left is re-read.
       }
     }
     return answers(plan, null);
   }
 }
+
+type PushLanded = Extract<PushOutcome, { landed: true }>;
 
 /** The batch's keys, each with the answer it keeps should `plan` land. */
 function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
@@ -234,22 +349,15 @@ function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
     const planned = plan.planned[i];
     if (idempotency === undefined || planned === undefined) return [];
     const result = planned instanceof Problem ? planned : { ...planned, version: undefined };
-    return [{ held: idempotency, outcome: keptAnswer(result) }];
+    // A header that changed under a push is no answer of the write's own: its retry plans anew.
+    const moved = planned instanceof Problem && planned.code === 'header-changed';
+    return [{ held: idempotency, outcome: moved ? null : keptAnswer(result) }];
   });
 }
 
 /** Writes whose rows are chosen on the sheet as it is: all but plain appends. */
 function choosesRows(op: WriteOp): boolean {
   return op.kind !== 'append';
-}
-
-/** Failures of the store (or of its lock) after the spreadsheet took the writes. */
-function landedAnyway(error: unknown): boolean {
-  return (
-    error instanceof LockLost ||
-    (error instanceof Problem &&
-      (error.code === 'store-unavailable' || error.code === 'store-outcome-unknown'))
-  );
 }
 
 /**
@@ -292,6 +400,18 @@ function lockLost(): Problem {
     'This server lost the sheet to another while the write was out; it may or may not be in the spreadsheet, and the sheet is read again before it is served. Read the rows before sending the write again.',
     {},
     { 'retry-after': '1' },
+  );
+}
+
+/** How often a push waiting for room in its spreadsheet's tag budget looks again. */
+const tagWaitMs = 200;
+
+function tagsBusy(): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    'The spreadsheet holds as many push tags as its budget allows, each still guarding a recent write against a late second copy, and none freed up before the deadline; nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': '5' },
   );
 }
 

@@ -1,8 +1,8 @@
 import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
-import type { PushEnd, SheetStore } from '../store/store.ts';
-import { sameColumns, type Sheet } from '../model/sheet.ts';
+import type { HeldLock, PushEnd, SheetStore } from '../store/store.ts';
+import { sameColumns, tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { SheetTurns } from './sheet-turns.ts';
 
 export const defaultFreshnessSeconds = 10;
@@ -30,6 +30,8 @@ export class SheetMirror {
   /** When each sheet was last read upstream by this server. */
   readonly #syncedAt = new Map<string, number>();
   readonly #inFlight = new Map<string, Promise<Sheet>>();
+  /** Pushes this server made whose requests are all over (the commit that sent them ended). */
+  readonly #ended = new Set<string>();
 
   constructor(
     private readonly store: SheetStore,
@@ -45,7 +47,9 @@ export class SheetMirror {
     if (refresh === undefined) {
       refresh = this.turns
         .takeTurn(sheet.id, () =>
-          this.store.database.withSheetLock(sheet.id, () => this.refreshIfStale(sheet.id)),
+          this.store.database.withSheetLock(sheet.id, (lock) =>
+            this.refreshIfStale(sheet.id, lock),
+          ),
         )
         .finally(() => this.#inFlight.delete(sheet.id));
       this.#inFlight.set(sheet.id, refresh);
@@ -56,14 +60,17 @@ export class SheetMirror {
   /** Re-reads now, whatever the window. */
   refresh(sheetId: string): Promise<Sheet> {
     return this.turns.takeTurn(sheetId, () =>
-      this.store.database.withSheetLock(sheetId, () => this.#reread(sheetId)),
+      this.store.database.withSheetLock(sheetId, (lock) => this.#reread(sheetId, lock)),
     );
   }
 
   /** For work already running in the sheet's queue and lock. */
-  async refreshIfStale(sheetId: string): Promise<Sheet> {
+  async refreshIfStale(sheetId: string, lock: HeldLock): Promise<Sheet> {
     const sheet = await this.#current(sheetId);
-    return this.#needsRead(sheet) ? this.#reread(sheetId) : sheet;
+    if (!this.#needsRead(sheet)) return sheet;
+    // A push of a server that lost the sheet may still land: the last copy is served meanwhile.
+    if ((await this.#previousHolderMs(sheet)) > 0) return sheet;
+    return this.#reread(sheetId, lock);
   }
 
   /**
@@ -73,45 +80,61 @@ export class SheetMirror {
    * takes it with the writes, after the push, so that nothing slow sits between this read and
    * the push. A new header or tab title is taken at once.
    */
-  async check(sheet: Sheet, rows: Cell[][], deadline: number): Promise<Checked> {
+  async check(sheet: Sheet, rows: Cell[][], deadline: number, lock: HeldLock): Promise<Checked> {
     const provider = this.#provider(sheet);
     if (sheet.pushing !== null && sheet.pushing !== undefined) {
+      const waitMs = await this.#previousHolderMs(sheet);
+      if (waitMs > 0) throw takingOver(sheet, waitMs);
       const { table, settled } = await this.#settleAndRead(sheet, provider, deadline);
-      const adopted = await this.adopt(sheet, table, null, settled);
+      const adopted = await this.adopt(sheet, table, lock, null, settled);
       return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
     }
-    const check = await provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline);
+    const check = await this.#unlessGone(sheet, () =>
+      provider.changedSince(sheet, { columns: sheet.columns, rows }, deadline),
+    );
     if (!check.changed) {
+      if (tabGoneAt(sheet.source) !== null) {
+        // The tab is back: the sheet no longer says it is gone.
+        const source = { ...sheet.source };
+        delete (source as { goneAt?: string }).goneAt;
+        sheet = (await this.store.updateSheet(sheet.id, { source })) ?? sheet;
+      }
       this.synced(sheet.id);
       return { sheet, rows, base: null, tags: check.pushTags ?? new Map() };
     }
-    return this.pending(sheet, check.table);
+    return this.pending(sheet, check.table, lock);
   }
 
   /** A tab read for a commit: its rows as a base to plan on, or taken at once (see `check`). */
   async pending(
     sheet: Sheet,
     table: ProviderTable,
+    lock: HeldLock,
     marker: string | null = null,
   ): Promise<Checked> {
     const sameShape =
       sameColumns(table.columns, sheet.columns) &&
       JSON.stringify(table.source) === JSON.stringify(sheet.source);
     if (sameShape) return { sheet, rows: table.rows, base: table.rows, tags: table.pushTags };
-    const adopted = await this.adopt(sheet, table, marker);
+    const adopted = await this.adopt(sheet, table, lock, marker);
     return { sheet: adopted, rows: table.rows, base: null, tags: table.pushTags };
   }
 
   /**
-   * Makes the copy hold a tab just read; `marker` stays set when a push is still out. `settled`:
-   * a push closed before the read, whose keys learn how it ended with the copy.
+   * Makes the copy hold a tab just read; `marker` (which the sheet carries) stays set when a push
+   * is still out. `settled`: a push closed before the read, whose keys learn how it ended with
+   * the copy. Only while this server's `lock` is the sheet's, and the sheet carries the mark it
+   * was read with (the fence).
    */
   async adopt(
     sheet: Sheet,
     table: ProviderTable,
+    lock: HeldLock,
     marker: string | null = null,
     settled?: { pushId: string; end: PushEnd },
   ): Promise<Sheet> {
+    // The mark the sheet carries now: the push still out (`marker`), or the one read with it.
+    const fence = { epoch: lock.epoch, pushing: marker ?? sheet.pushing ?? null };
     if (JSON.stringify(table.source) !== JSON.stringify(sheet.source)) {
       await this.store.updateSheet(sheet.id, { source: table.source });
     }
@@ -120,10 +143,23 @@ export class SheetMirror {
       table.columns,
       table.rows,
       marker,
-      ...(settled === undefined ? [] : [settled]),
+      settled,
+      fence,
     );
     this.synced(sheet.id);
+    await this.#countTags(sheet, table);
     return current;
+  }
+
+  /**
+   * Counts the tags a read found in their spreadsheet's budget, those left by an earlier version
+   * included (with no deadline, they guard nothing): the next push past their guard removes them.
+   */
+  async #countTags(sheet: Sheet, table: ProviderTable): Promise<void> {
+    const budget = this.providerFor(sheet)?.tagBudget;
+    if (budget === undefined || table.pushTags.size === 0) return;
+    const entries = [...table.pushTags].map(([tag, value]) => budget.entry(tag, value));
+    await this.store.notePushTags(budget.documentOf(sheet), entries).catch(() => {});
   }
 
   /** Whether the copy must be checked against the spreadsheet before it is trusted. */
@@ -140,6 +176,25 @@ export class SheetMirror {
     this.#syncedAt.delete(sheetId);
   }
 
+  /** Records that the requests of this server's push `pushId` are all over. */
+  pushEnded(pushId: string): void {
+    this.#ended.add(pushId);
+    // Only the latest matter: a push is settled by the next read or write of its sheet.
+    if (this.#ended.size > endedKept) this.#ended.delete(this.#ended.values().next().value ?? '');
+  }
+
+  /**
+   * How long to wait before settling the push the sheet is marked by: 0 for this server's own
+   * (its requests are over) and for a provider fenced by the push itself; otherwise, for a push
+   * of a server that lost the sheet (or died), until none of its requests can still land.
+   */
+  async #previousHolderMs(sheet: Sheet): Promise<number> {
+    if (sheet.pushing === null || sheet.pushing === undefined) return 0;
+    if (this.#ended.has(sheet.pushing)) return 0;
+    const settleAfter = (await this.store.pushFence(sheet.id))?.settleAfter ?? null;
+    return settleAfter === null ? 0 : Math.max(0, settleAfter - Date.now());
+  }
+
   /** Stale by the window, or marked by a push that has not been matched in the copy. */
   #needsRead(sheet: Sheet): boolean {
     if (this.providerFor(sheet) === null) return false;
@@ -149,13 +204,44 @@ export class SheetMirror {
     return syncedAt === undefined || Date.now() - syncedAt >= window;
   }
 
-  async #reread(sheetId: string): Promise<Sheet> {
+  async #reread(sheetId: string, lock: HeldLock): Promise<Sheet> {
     const sheet = await this.#current(sheetId);
     const provider = this.providerFor(sheet);
     if (provider === null) return sheet;
+    const waitMs = await this.#previousHolderMs(sheet);
+    if (waitMs > 0) throw takingOver(sheet, waitMs);
     const deadline = Date.now() + provider.deadlineMs;
-    const { table, settled } = await this.#settleAndRead(sheet, provider, deadline);
-    return this.adopt(sheet, table, null, settled);
+    let read;
+    try {
+      read = await this.#unlessGone(sheet, () => this.#settleAndRead(sheet, provider, deadline));
+    } catch (error) {
+      // The tab is gone: reads serve the copy last read from it, until it is back.
+      if (!(error instanceof Problem && error.code === 'tab-gone')) throw error;
+      return this.#current(sheetId);
+    }
+    return this.adopt(sheet, read.table, lock, null, read.settled);
+  }
+
+  /**
+   * Runs a read of the sheet's tab; when the tab is gone (by its id: a tab now holding its
+   * title is another), the sheet says so from then on, and nothing is read or written elsewhere.
+   */
+  async #unlessGone<T>(sheet: Sheet, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof Problem && error.code === 'tab-gone') await this.tabGone(sheet);
+      throw error;
+    }
+  }
+
+  /** Records that the sheet's tab is gone (see `tabGoneAt`), once. */
+  async tabGone(sheet: Sheet): Promise<void> {
+    if (tabGoneAt(sheet.source) === null) {
+      const goneAt = new Date().toISOString();
+      await this.store.updateSheet(sheet.id, { source: { ...sheet.source, goneAt } });
+    }
+    this.synced(sheet.id);
   }
 
   /**
@@ -186,6 +272,19 @@ export class SheetMirror {
     if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
     return sheet;
   }
+}
+
+/** How many of its own ended pushes a server remembers. */
+const endedKept = 1000;
+
+/** The answer while a push of a server that lost the sheet may still land. */
+function takingOver(sheet: Sheet, waitMs: number): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    `Another server lost sheet "${sheet.name}" while its write was out; this server waits for that write's requests to end before it reads the spreadsheet and takes the sheet over. Nothing was changed. Try again after the Retry-After delay.`,
+    {},
+    { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+  );
 }
 
 /** A push's marker is its tag id; markers of an older form name no tag to settle. */

@@ -16,10 +16,10 @@ import type {
 } from '../store/store.ts';
 import type { Cell } from '../cells/cell.ts';
 import type { Sheet } from '../model/sheet.ts';
-import type { WriteResult } from '../model/write-effect.ts';
 import type { SheetMirror } from './sheet-mirror.ts';
 import { EventFeed } from './event-feed.ts';
 import type { ClientGone, WriteQueue } from './write-queue.ts';
+import { fateAnswer, type WriteFate } from './write-path.ts';
 
 /** What sheets are served through, built beforehand (see app.ts). */
 export interface SheetsDeps {
@@ -146,20 +146,21 @@ export class Sheets {
   /**
    * Queues a write planned against `sheet` as it was; answered once it is durable. A write to a
    * provider-backed sheet waits for its turn no longer than the provider's deadline, and one whose
-   * `signal` aborted (its client is gone) is never sent.
+   * `signal` aborted (its client is gone) is never sent. Answers the write's fate.
    */
   async write(
     sheet: Sheet,
     request: WriteRequest,
     { signal }: { signal?: ClientGone } = {},
-  ): Promise<WriteResult> {
+  ): Promise<WriteFate> {
     const deadlineMs = this.providerFor(sheet)?.deadlineMs;
-    const result = await this.#queue.submit(sheet, request, {
+    const fate = await this.#queue.submit(sheet, request, {
       ...(signal === undefined ? {} : { signal }),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
     });
-    if (result.effects.length > 0) this.events.notify(sheet.id);
-    return result;
+    const answer = fateAnswer(fate);
+    if (!(answer instanceof Problem) && answer.effects.length > 0) this.events.notify(sheet.id);
+    return fate;
   }
 
   createSheet(draft: NewSheet, rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>): Promise<Sheet> {

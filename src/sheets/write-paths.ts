@@ -42,7 +42,7 @@ function unconfigured(sheet: Sheet, providers: ProviderRegistry): WritePath {
         'provider-not-configured',
         `Sheet "${sheet.name}" mirrors a ${label} spreadsheet, but this server has no ${label} access configured; see the README.`,
       );
-      return writes.map(() => problem);
+      return writes.map(() => ({ kind: 'refused', problem }));
     },
   };
 }

@@ -1,9 +1,8 @@
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { SheetStore, WriteRequest } from '../store/store.ts';
 import { sameColumns, type Sheet } from '../model/sheet.ts';
-import type { WriteResult } from '../model/write-effect.ts';
 import type { SheetTurns } from './sheet-turns.ts';
-import type { WritePath } from './write-path.ts';
+import { failedCommit, unsent, type WriteFate, type WritePath } from './write-path.ts';
 
 /** Whether a write's client has left: its connection closed before the answer was sent. */
 export interface ClientGone {
@@ -21,7 +20,8 @@ interface Pending {
   deadline: number;
   /** Set once its client is gone: then there is nobody to tell, and it is not sent. */
   signal: ClientGone | undefined;
-  resolve: (result: WriteResult) => void;
+  /** Every write ends with its fate; only a failure that is not a Problem (a bug) rejects. */
+  resolve: (fate: WriteFate) => void;
   reject: (error: unknown) => void;
 }
 
@@ -50,14 +50,15 @@ export class WriteQueue {
   /**
    * Queues a write. `deadlineMs` (a provider's) bounds how long it may wait for its turn; once its
    * `signal` aborts (its client closed the connection) it is dropped instead of committed.
+   * Answers the write's fate: a write dropped unsent says so, for its key to be freed.
    */
   submit(
     sheet: Sheet,
     request: WriteRequest,
     { signal, deadlineMs }: { signal?: ClientGone; deadlineMs?: number } = {},
-  ): Promise<WriteResult> {
-    if (this.turns.closed !== null) return Promise.reject(this.turns.closed);
-    if (signal?.aborted === true) return Promise.reject(clientGone());
+  ): Promise<WriteFate> {
+    if (this.turns.closed !== null) return Promise.resolve(unsent(this.turns.closed));
+    if (signal?.aborted === true) return Promise.resolve(unsent(clientGone()));
     const sheetId = sheet.id;
     return new Promise((resolve, reject) => {
       let pending = this.#pending.get(sheetId);
@@ -103,7 +104,7 @@ export class WriteQueue {
     this.turns.close(problem);
     for (const [sheetId, pending] of this.#pending) {
       this.#pending.delete(sheetId);
-      for (const write of pending) write.reject(problem);
+      for (const write of pending) write.resolve(unsent(problem));
     }
   }
 
@@ -130,8 +131,13 @@ export class WriteQueue {
         taken = this.#take(sheetId);
         await this.#commit(sheet, path, taken);
       } catch (error) {
-        // Whatever failed, the writes it took get the failure, and the next ones their turn.
-        for (const write of taken.length > 0 ? taken : this.#take(sheetId)) write.reject(error);
+        // Whatever failed, the writes it took get the failure, and the next ones their turn;
+        // writes not yet taken were never sent.
+        const sent = taken.length > 0;
+        for (const write of sent ? taken : this.#take(sheetId)) {
+          if (!(error instanceof Problem)) write.reject(error);
+          else write.resolve(sent ? failedCommit(error) : unsent(error));
+        }
       }
     }
   }
@@ -154,20 +160,21 @@ export class WriteQueue {
             : sameColumns(write.columns, sheet.columns)
               ? null
               : headerChanged(sheet.name);
-      if (refusal !== null) write.reject(refusal);
+      if (refusal !== null) write.resolve(unsent(refusal));
       return refusal === null;
     });
     if (batch.length === 0) return;
     this.onBatch(sheet.source.provider, batch.length);
-    const results = await path.commit(
+    const fates = await path.commit(
       sheet,
       batch.map((write) => write.request),
       { firstArrival: Math.min(...batch.map((write) => write.arrival)) },
     );
     batch.forEach((write, i) => {
-      const result = results[i];
-      if (result instanceof Problem || result === undefined) write.reject(result);
-      else write.resolve(result);
+      const fate = fates[i];
+      if (fate === undefined)
+        write.reject(new Error('a commit answered fewer writes than it took'));
+      else write.resolve(fate);
     });
   }
 }

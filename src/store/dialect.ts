@@ -11,6 +11,7 @@ import type {
   ApiKeyRecord,
   DeliveryRecord,
   HeldLock,
+  PushTagEntry,
   KeyId,
   StoreDatabase,
   WebhookProgress,
@@ -82,11 +83,20 @@ export function outcomeUnknown(): Problem {
   );
 }
 
-/** The lock of a store whose locks cannot be lost (one process owns it). */
-export const lockNeverLost: HeldLock = {
-  signal: new AbortController().signal,
-  verify: async () => {},
-};
+/** The lock of a store whose locks cannot be lost (one process owns it), at `epoch`. */
+export function lockNeverLost(epoch: number): HeldLock {
+  return { epoch, signal: new AbortController().signal, verify: async () => {} };
+}
+
+/**
+ * What a push's store writes are checked against: the sheet's lock epoch (see `HeldLock.epoch`)
+ * and, while a push is out, the time (epoch ms) after which none of its requests can still be in
+ * flight, null when there is none to wait for.
+ */
+export interface PushFence {
+  epoch: number;
+  settleAfter: number | null;
+}
 
 /** A read-only snapshot held open across several units, for a read sent in pieces. */
 export interface Snapshot {
@@ -127,8 +137,17 @@ export interface Dialect extends StoreDatabase {
    * are in (in the same statement: on PostgreSQL each update leaves a row version behind).
    */
   saveSheet(sheet: SheetRecord, publish?: boolean): DbWork<void>;
+  /** The sheet's lock epoch, and when its push's requests can no longer be in flight. */
+  pushFence(id: string): DbWork<PushFence | null>;
+  setPushSettleAfter(key: number, at: number | null): DbWork<void>;
   /** Removes a sheet with its rows, cells, keys and events. */
   deleteSheet(key: number): DbWork<void>;
+
+  // Push tags (see push-tag-sql.ts)
+  lockPushTags(spreadsheet: string): DbWork<void>;
+  pushTagsOf(spreadsheet: string): DbWork<PushTagEntry[]>;
+  savePushTag(spreadsheet: string, entry: PushTagEntry): DbWork<void>;
+  deletePushTags(spreadsheet: string, tags: number[]): DbWork<void>;
   /** Removes what imports cut off by a crash left behind. */
   dropAbandonedImports(): DbWork<void>;
 

@@ -9,6 +9,7 @@ import {
   outcomeUnknown,
   storeUnavailable,
   type Dialect,
+  type PushFence,
   type SheetRecord,
   type Snapshot,
 } from './dialect.ts';
@@ -34,6 +35,7 @@ import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows } from './stored-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
+import { LockLost } from './store.ts';
 import type {
   Actor,
   ApiKeyRecord,
@@ -50,7 +52,9 @@ import type {
   PushedKey,
   PushEnd,
   PushMark,
+  PushTagEntry,
   ReadAnswer,
+  ReplaceFence,
   RowEvent,
   RowsAppended,
   SheetChanges,
@@ -344,7 +348,6 @@ export class RowStore implements SheetStore {
         const result = yield* applyWrite(source, events, op, ifMatch, actor);
         results.push(result);
         if (held !== undefined && key !== null) {
-          held.carried = true;
           const outcome = JSON.stringify(keyOutcome(result));
           yield* db.updateIdempotencyKey({ ...key, state: 'done', outcome }, held.token);
         }
@@ -353,9 +356,6 @@ export class RowStore implements SheetStore {
       const { record, lastHeads, appendedOnly: appended } = source;
       return { results, record, lastHeads, from, appended };
     });
-    // Committed, or cut off having changed no row: then a key that did not land stays running,
-    // and a retry past its lease runs the same write, which changes nothing, again.
-    for (const { idempotency } of writes) if (idempotency?.carried) idempotency.recorded = true;
     this.#remember(record);
     tails.set(record.key, record.version, lastHeads);
     if (appended !== null && appended.length > 0) {
@@ -406,6 +406,7 @@ export class RowStore implements SheetStore {
     origin: ChangeSource,
     base: Cell[][] | null = null,
     plan: string | null = null,
+    epoch: number | null = null,
   ): Promise<WriteResult[] | null> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
@@ -414,7 +415,7 @@ export class RowStore implements SheetStore {
       events.length = 0;
       const current = yield* sheetOrMissing(db, sheetId, true);
       // Another server took the sheet (or re-read it) since this push was marked: not ours.
-      if (current.pushing !== pushId) return null;
+      if (current.pushing !== pushId || !(yield* holdsEpoch(db, sheetId, epoch))) return null;
       const source = new StoredRows(db, current, indexThreshold);
       if (base !== null) {
         // The tab as checked before the push, which the writes were planned on: first the copy
@@ -449,8 +450,6 @@ export class RowStore implements SheetStore {
       return { results, record: source.record };
     });
     if (applied === null) return null;
-    for (const { idempotency } of writes)
-      if (idempotency !== undefined) idempotency.recorded = true;
     this.#remember(applied.record);
     return applied.results;
   }
@@ -461,13 +460,19 @@ export class RowStore implements SheetStore {
     rows: Cell[][],
     marker: string | null = null,
     settled?: { pushId: string; end: PushEnd },
+    fence?: ReplaceFence,
   ): Promise<{ sheet: Sheet; changed: boolean }> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const { record, changed } = await db.write(function* () {
+      let record = yield* sheetOrMissing(db, sheetId, true);
+      if (fence !== undefined) {
+        // Another server took the sheet, or marked a push of its own: this read is not to be taken.
+        const held = yield* holdsEpoch(db, sheetId, fence.epoch);
+        if (!held || record.pushing !== fence.pushing) throw new LockLost(fenced(sheetId));
+      }
       // The push was closed before the read: its keys learn how it ended with the copy.
       if (settled !== undefined) yield* settlePush(db, sheetId, settled.pushId, settled.end);
-      let record = yield* sheetOrMissing(db, sheetId, true);
       const sameHeader =
         record.columns.length === columns.length &&
         record.columns.every((c, i) => c === columns[i]);
@@ -522,12 +527,14 @@ export class RowStore implements SheetStore {
       const record = yield* sheetOrMissing(db, sheetId, true);
       const { version, pushing } = mark.expect;
       if (record.version !== version || record.pushing !== pushing) return null;
+      if (!(yield* holdsEpoch(db, sheetId, mark.epoch ?? null))) return null;
       // The batch's keys are tied to the push before it is sent: a store failure after Google
       // applied it cannot lose them, and the push's settling answers them.
       const { plan, keys = [] } = mark;
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
       yield* db.saveSheet(record);
+      yield* db.setPushSettleAfter(record.key, mark.settleAfter ?? null);
       return record;
     });
     if (record === null) return false;
@@ -535,17 +542,71 @@ export class RowStore implements SheetStore {
     return true;
   }
 
-  async clearPushing(sheetId: string, pushId: string, answers?: PushedKey[]): Promise<void> {
+  async clearPushing(
+    sheetId: string,
+    pushId: string,
+    answers?: PushedKey[],
+    epoch: number | null = null,
+  ): Promise<void> {
     const db = this.#db;
     const record = await db.write(function* () {
-      yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
       const record = yield* sheetOrMissing(db, sheetId, true);
+      // A server that lost the sheet changes nothing: the one that holds it settles the push.
+      if (!(yield* holdsEpoch(db, sheetId, epoch))) return null;
+      yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
       if (record.pushing !== pushId) return null;
       record.pushing = null;
       yield* db.saveSheet(record);
       return record;
     });
     if (record !== null) this.#remember(record);
+  }
+
+  pushFence(sheetId: string): Promise<PushFence | null> {
+    return this.#db.read(() => this.#db.pushFence(sheetId));
+  }
+
+  reservePushTag(
+    spreadsheet: string,
+    entry: PushTagEntry,
+    budget: number,
+    now: number,
+  ): Promise<{ reserved: boolean; expired: number[] }> {
+    const db = this.#db;
+    return db.write(function* () {
+      yield* db.lockPushTags(spreadsheet);
+      const counted = yield* db.pushTagsOf(spreadsheet);
+      const expired = counted.filter((t) => t.guardUntil <= now && t.tag !== entry.tag);
+      const live = counted.filter((t) => t.guardUntil > now && t.tag !== entry.tag);
+      // Tags past their guard are removed in the push's own batch, before its tag is made.
+      const used = live.reduce((sum, t) => sum + t.chars, 0);
+      const reserved = used + entry.chars <= budget;
+      if (reserved) yield* db.savePushTag(spreadsheet, entry);
+      return { reserved, expired: expired.map((t) => t.tag) };
+    });
+  }
+
+  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void> {
+    const db = this.#db;
+    return db.write(function* () {
+      yield* db.lockPushTags(spreadsheet);
+      const counted = new Set((yield* db.pushTagsOf(spreadsheet)).map((t) => t.tag));
+      for (const entry of entries)
+        if (!counted.has(entry.tag)) yield* db.savePushTag(spreadsheet, entry);
+    });
+  }
+
+  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void> {
+    const db = this.#db;
+    return db.write(function* () {
+      const counted = (yield* db.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
+      if (counted !== undefined) yield* db.savePushTag(spreadsheet, { ...counted, guardUntil });
+    });
+  }
+
+  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
+    if (tags.length === 0) return Promise.resolve();
+    return this.#db.write(() => this.#db.deletePushTags(spreadsheet, tags));
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {
@@ -800,6 +861,16 @@ export class RowStore implements SheetStore {
       this.#cache.delete(oldest);
     }
   }
+}
+
+/** Whether the sheet's lock epoch is still `epoch` (null: a write made under no lock). */
+function* holdsEpoch(db: Dialect, sheetId: string, epoch: number | null): DbWork<boolean> {
+  if (epoch === null) return true;
+  return (yield* db.pushFence(sheetId))?.epoch === epoch;
+}
+
+function fenced(sheetId: string): string {
+  return `Another server took sheet ${sheetId}; this server's read of it was not taken.`;
 }
 
 function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {

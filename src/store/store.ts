@@ -6,6 +6,7 @@ import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
 import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { WritePlan } from './plan-write.ts';
 import type { CredentialStore } from './provider-credentials.ts';
+import type { PushFence } from './dialect.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -61,10 +62,6 @@ export interface KeyId {
 /** A key this server holds while its request runs; `token` tells this hold from a later one. */
 export interface HeldKey extends KeyId {
   token: string;
-  /** Set by a store that records the key's outcome in the write's own transaction. */
-  carried?: boolean;
-  /** Set once that transaction committed: the outcome is recorded with the write. */
-  recorded?: boolean;
 }
 
 /** What a keyed write answered, kept to be answered again: its outcome, or its problem. */
@@ -122,6 +119,32 @@ export interface PushMark {
   /** The plan sent first, and the keys of the batch with their answers should it land. */
   plan?: string;
   keys?: PushedKey[];
+  /** The lock epoch the pushing server holds: the mark is set only while it is the sheet's. */
+  epoch?: number;
+  /**
+   * Epoch ms after which none of the push's requests can still be in flight: a server that takes
+   * the sheet over settles the push no earlier (see `PushFence`). Absent: at once.
+   */
+  settleAfter?: number;
+}
+
+/**
+ * What `replaceRows` made on behalf of a push (or a commit) checks before it changes anything:
+ * the lock epoch its server holds and the push mark it expects the sheet to carry (null: none).
+ */
+export interface ReplaceFence {
+  epoch: number;
+  pushing: string | null;
+}
+
+/** A push's tag as the store counts it in its spreadsheet's budget. */
+export interface PushTagEntry {
+  /** The tag's id (its developer metadata id). */
+  tag: number;
+  /** Its size in characters, as the spreadsheet holds it (key and value). */
+  chars: number;
+  /** Epoch ms until which an attempt of its push may still land: it is kept until then. */
+  guardUntil: number;
 }
 
 /** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
@@ -131,6 +154,12 @@ export class LockLost extends Error {
 
 /** The sheet's lock as held by `withSheetLock`'s work. */
 export interface HeldLock {
+  /**
+   * The sheet's lock epoch as this hold made it: taking the lock makes it one greater (a fencing
+   * token). Every store write made for a push names it, and changes nothing once another server
+   * took the lock since (its epoch is greater).
+   */
+  readonly epoch: number;
   /** Aborted when the lock is known to be lost (its connection to the database died). */
   readonly signal: AbortSignal;
   /** Throws `lock-lost` unless the lock is still held, asking the database where it must. */
@@ -290,10 +319,10 @@ export interface SheetStore {
    * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
    * `base`, the rows the writes were planned on (a read of the spreadsheet the copy has not
    * taken yet), the copy first takes those rows, as `replaceRows` would, in the same
-   * transaction. Only while the sheet still carries push `pushId`'s marker (the fence): null,
-   * and nothing applied, otherwise. The push's keys are settled in the same transaction: those
+   * transaction. Only while the sheet still carries push `pushId`'s marker and (given) its lock
+   * epoch is still `epoch` (the fence): null, and nothing applied, otherwise. The push's keys are settled in the same transaction: those
    * of `writes` with their results, the others with their answers for `plan` (the plan that
-   * landed); each write's `idempotency` is then marked `recorded`.
+   * landed).
    */
   applyPlanned(
     sheetId: string,
@@ -302,12 +331,15 @@ export interface SheetStore {
     source: ChangeSource,
     base?: Cell[][] | null,
     plan?: string | null,
+    epoch?: number | null,
   ): Promise<WriteResult[] | null>;
   /**
    * Makes a sheet hold these columns and rows, a fresh read of its spreadsheet, changing only the
    * rows that differ (`changed` is false, and the version stays, when none do), and sets the push
    * marker to `marker` (by default clears it: the copy matches the spreadsheet). With `settled`,
    * a push closed before the read, its keys are settled by how it ended in the same transaction.
+   * With `fence`, only while the sheet's lock epoch and mark are as it says: otherwise it throws
+   * `LockLost` and changes nothing.
    */
   replaceRows(
     sheetId: string,
@@ -315,6 +347,7 @@ export interface SheetStore {
     rows: Cell[][],
     marker?: string | null,
     settled?: { pushId: string; end: PushEnd },
+    fence?: ReplaceFence,
   ): Promise<{ sheet: Sheet; changed: boolean }>;
   /**
    * Marks a sheet as pushing, if it is still as `mark.expect` says (the fence), and ties the
@@ -324,10 +357,37 @@ export interface SheetStore {
   markPushing(sheetId: string, mark: PushMark): Promise<boolean>;
   /**
    * Clears push `pushId`'s marker, if the sheet still carries it: nothing of it landed. Its keys
-   * are freed with it, or take `answers` (those of writes that needed no push).
+   * are freed with it, or take `answers` (those of writes that needed no push). With `epoch`,
+   * nothing changes once the sheet's lock epoch moved past it.
    */
-  clearPushing(sheetId: string, pushId: string, answers?: PushedKey[]): Promise<void>;
+  clearPushing(
+    sheetId: string,
+    pushId: string,
+    answers?: PushedKey[],
+    epoch?: number | null,
+  ): Promise<void>;
   pushingMarker(sheetId: string): Promise<string | null>;
+  /** The sheet's lock epoch and when its push's requests can no longer be in flight. */
+  pushFence(sheetId: string): Promise<PushFence | null>;
+
+  // Push tags, counted per spreadsheet by every server sharing the store
+  /**
+   * Counts `entry`, a push's tag, in `spreadsheet`'s budget of `budget` characters, if the tags
+   * that may still guard an attempt (`guardUntil` after `now`) leave room for it. Answers whether
+   * it is counted, and the tags that guard nothing any more, to be removed with the push.
+   */
+  reservePushTag(
+    spreadsheet: string,
+    entry: PushTagEntry,
+    budget: number,
+    now: number,
+  ): Promise<{ reserved: boolean; expired: number[] }>;
+  /** Counts tags a read found that are not counted yet (such as an earlier version's). */
+  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void>;
+  /** Moves a counted tag's guard (its attempts are all answered: it guards nothing any more). */
+  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void>;
+  /** Stops counting tags removed from the spreadsheet. */
+  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void>;
 
   // Idempotency keys (see idempotency-records.ts)
   /**

@@ -156,6 +156,16 @@ export function applyBatchUpdate(
     const reply = apply(book, isObject(params) ? params : {}, fail);
     return reply ? { [kind]: reply } : {};
   });
+  const metadataChars = book.metadata.reduce(
+    (sum, entry) => sum + entry.metadataKey.length + entry.metadataValue.length,
+    0,
+  );
+  if (book.metadataCharsCap !== undefined && metadataChars > book.metadataCharsCap) {
+    // Google publishes no such limit; a cap lets tests hold Sheetport to a budget of its own.
+    throw invalidArgument(
+      `The spreadsheet's developer metadata would hold ${metadataChars} characters, over its cap of ${book.metadataCharsCap}.`,
+    );
+  }
   const response: sheets_v4.Schema$BatchUpdateSpreadsheetResponse = {
     spreadsheetId: book.id,
     replies,

@@ -92,6 +92,17 @@ export interface GoogleSheetsEmulator {
   deleteRows(spreadsheetId: string, tab: string, at: number, count?: number): void;
   /** A person dragging row `from` to sit at `to` (both counted before the move). */
   moveRow(spreadsheetId: string, tab: string, from: number, to: number): void;
+  /** A person renaming a tab: it keeps its id (its sheetId) and everything on it. */
+  renameTab(spreadsheetId: string, tab: string, title: string): void;
+  /** A person deleting a tab, with the developer metadata on it. */
+  deleteTab(spreadsheetId: string, tab: string): void;
+  /**
+   * Refuses (400, changing nothing) any batchUpdate after which the spreadsheet's developer
+   * metadata would hold more than `chars` characters (keys and values); null lifts the cap.
+   */
+  capDeveloperMetadata(spreadsheetId: string, chars: number | null): void;
+  /** The characters of developer metadata (keys and values) the spreadsheet holds. */
+  developerMetadataChars(spreadsheetId: string): number;
   stats(): EmulatorStats;
   resetStats(): void;
   /** Expires every access token handed out, as if an hour had passed. */
@@ -266,6 +277,34 @@ class Emulator implements GoogleSheetsEmulator {
     if (row === undefined) throw new Error(`No row ${from}`);
     all.splice(to, 0, row);
     this.setRows(spreadsheetId, tab, all);
+  }
+
+  renameTab(spreadsheetId: string, tab: string, title: string): void {
+    this.tab(spreadsheetId, tab).title = title;
+    this.book(spreadsheetId).version++;
+  }
+
+  deleteTab(spreadsheetId: string, tab: string): void {
+    const book = this.book(spreadsheetId);
+    const gone = this.tab(spreadsheetId, tab);
+    book.tabs = book.tabs.filter((candidate) => candidate !== gone);
+    book.metadata = book.metadata.filter(
+      (entry) => !('sheetId' in entry.location) || entry.location.sheetId !== gone.sheetId,
+    );
+    book.version++;
+  }
+
+  capDeveloperMetadata(spreadsheetId: string, chars: number | null): void {
+    const book = this.book(spreadsheetId);
+    if (chars === null) delete book.metadataCharsCap;
+    else book.metadataCharsCap = chars;
+  }
+
+  developerMetadataChars(spreadsheetId: string): number {
+    return this.book(spreadsheetId).metadata.reduce(
+      (sum, entry) => sum + entry.metadataKey.length + entry.metadataValue.length,
+      0,
+    );
   }
 
   resetStats(): void {

@@ -21,6 +21,8 @@ export interface Book {
   isPublic: boolean;
   /** Drive's `version` of the file: moves on every change to the spreadsheet. */
   version: number;
+  /** Characters of developer metadata (keys and values) the spreadsheet may hold; none: no cap. */
+  metadataCharsCap?: number;
 }
 
 export interface TabInput {

@@ -17,7 +17,7 @@ export interface Setup {
   env: Record<string, string>;
   google: GoogleProvider;
   /** A provider like the server's, for a second server on the same store and emulator. */
-  newProvider(): GoogleProvider;
+  newProvider(overrides?: Partial<GoogleSettings>): GoogleProvider;
 }
 
 export const people = [
@@ -80,10 +80,10 @@ export async function setup(
     writesPerMinute: 1000,
     ...options.settings,
   };
-  const newProvider = () => {
+  const newProvider = (overrides: Partial<GoogleSettings> = {}) => {
     const identity = googleIdentity(settings);
     assert.ok(identity !== null);
-    return new GoogleProvider(identity, settings, { baseMs: 20, maxMs: 200 });
+    return new GoogleProvider(identity, { ...settings, ...overrides }, { baseMs: 20, maxMs: 200 });
   };
   const google = newProvider();
   const extra = { ...(options.wrapStore && { wrapStore: options.wrapStore }) };

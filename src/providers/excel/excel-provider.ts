@@ -290,10 +290,11 @@ export class ExcelProvider implements LiveProvider {
   #worksheetContext(source: ExcelSource): CallContext {
     return {
       what: `worksheet "${source.tab}" of workbook ${source.item}`,
+      // The worksheet is found by its id alone: one that is gone is never looked for by name.
       notFound: () =>
         new Problem(
-          'tab-not-found',
-          `Workbook ${source.item} no longer has worksheet "${source.tab}" (id ${source.worksheetId}), or the workbook is gone.`,
+          'tab-gone',
+          `Workbook ${source.item} no longer has worksheet "${source.tab}" (id ${source.worksheetId}), or the workbook is gone. Reads serve the rows last read from it; writes are refused until it is back.`,
         ),
     };
   }

@@ -150,3 +150,11 @@ export function giveUp(last: Problem | null, mayLand: boolean, source: GoogleSou
     );
   return mayLand ? outcomeUnknown(source, problem) : problem;
 }
+
+/** The tab a sheet mirrors, by its id, is no longer in its spreadsheet. */
+export function tabGone(source: GoogleSource): Problem {
+  return new Problem(
+    'tab-gone',
+    `Tab "${source.tab}" (id ${source.tabId}) is no longer in spreadsheet ${source.spreadsheetId}: it was deleted, or moved to another spreadsheet. Reads serve the rows last read from it; writes are refused until it is back. Connect another tab as a new sheet to write there.`,
+  );
+}

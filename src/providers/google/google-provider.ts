@@ -10,6 +10,7 @@ import type {
   PushOutcome,
   PushTag,
   TabCheck,
+  TagBudget,
   UpstreamEvent,
 } from '../provider.ts';
 import {
@@ -24,13 +25,19 @@ import {
 import type { ConnectRequest, LiveProvider, ProviderStatus, WatchSupport } from '../registry.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { defaultBudgetSettings, RequestBudget } from '../request-budget.ts';
-import { giveUp, judgeGoogleError, outcomeUnknown, voidPlan } from './google-errors.ts';
+import { giveUp, judgeGoogleError, outcomeUnknown, tabGone, voidPlan } from './google-errors.ts';
 import { createDriveVersionProbe, type DriveVersionProbe } from './drive-version.ts';
 import { sameHeader, sameRows, tableOfTab } from './google-table.ts';
 import { TabVersions } from '../tab-versions.ts';
 import type { GoogleIdentity } from './google-auth.ts';
 import type { GoogleSettings } from './google-settings.ts';
-import { batchRequests, pushTagRequests, tagsToPrune } from './google-requests.ts';
+import {
+  batchRequests,
+  pushTagRequests,
+  tagChars,
+  tagRetentionMs,
+  tagsToPrune,
+} from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
 import { googleSource, type GoogleSource } from './google-source.ts';
 
@@ -38,6 +45,13 @@ import { googleSource, type GoogleSource } from './google-source.ts';
 const gridFields =
   'sheets(properties(sheetId,title,index),developerMetadata(metadataId,metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
 const tabFields = 'sheets(properties(sheetId,title,index))';
+
+/**
+ * Characters of push tags a spreadsheet holds at most, by default: Google publishes no bound on
+ * developer metadata, and this leaves room for some 400 tags (about 40 characters each) guarding
+ * their pushes at once, past what 60 writes a minute keep for 5 minutes.
+ */
+const defaultTagBudgetChars = 16_000;
 
 /** Google Sheets through its own client library, with retries within a deadline. */
 export class GoogleProvider implements LiveProvider {
@@ -65,6 +79,20 @@ export class GoogleProvider implements LiveProvider {
 
   get deadlineMs(): number {
     return this.settings.deadlineMs;
+  }
+
+  /** Push tags are developer metadata, which Google bounds per spreadsheet. */
+  get tagBudget(): TagBudget {
+    const retention = this.settings.tagRetentionMs ?? tagRetentionMs;
+    return {
+      chars: this.settings.tagBudgetChars ?? defaultTagBudgetChars,
+      documentOf: (sheet) => googleSource(sheet.source).spreadsheetId,
+      entry: (tag, value) => ({
+        tag,
+        chars: tagChars(value),
+        guardUntil: value.deadline + retention,
+      }),
+    };
   }
 
   /** Whether writes can go upstream: an API key alone can only read. */
@@ -150,18 +178,21 @@ export class GoogleProvider implements LiveProvider {
     return table;
   }
 
+  /**
+   * Reads the tab by its id, which a tab keeps whatever it is called: by its title first (one
+   * request), then, when that title now names another tab (or none), by looking its id up among
+   * the spreadsheet's tabs. A tab whose id is gone is `tab-gone`: nothing else is read for it.
+   */
   async #readRenamed(google: GoogleSource, deadline?: number): Promise<ProviderTable> {
     try {
-      return await this.#readTab(google, deadline);
+      const table = await this.#readTab(google, deadline);
+      if (googleSource(table.source).tabId === google.tabId) return table;
     } catch (error) {
       if (!(error instanceof Problem && error.code === 'tab-not-found')) throw error;
-      // The tab may have been renamed: it keeps its id.
-      const renamed = (await this.#tabs(google.spreadsheetId)).find(
-        (t) => t.tabId === google.tabId,
-      );
-      if (renamed === undefined) throw error;
-      return this.#readTab({ ...google, tab: renamed.title });
     }
+    const renamed = (await this.#tabs(google.spreadsheetId)).find((t) => t.tabId === google.tabId);
+    if (renamed === undefined) throw tabGone(google);
+    return this.#readTab({ ...google, tab: renamed.title }, deadline);
   }
 
   writeSlot(): Promise<void> {
@@ -194,13 +225,21 @@ export class GoogleProvider implements LiveProvider {
     // The push moves the version: the tab is read at the next check, whatever lands.
     this.#versions.forget(source);
     this.#checkCanWrite();
+    const retention = this.settings.tagRetentionMs ?? tagRetentionMs;
+    // Old tags of this tab, and of the spreadsheet's other tabs as the store counts them.
+    const pruned = [
+      ...new Set([
+        ...tagsToPrune(push.tags, push.tag, Date.now(), retention),
+        ...(push.prune ?? []),
+      ]),
+    ].filter((id) => id !== push.tag);
     const requests = [
       ...batchRequests(source.tabId, sheet.columns.length, effects),
       ...pushTagRequests(
         source.tabId,
         push.tag,
         { plan: push.plan, deadline: push.deadline },
-        tagsToPrune(push.tags, push.tag, Date.now()),
+        pruned,
       ),
     ];
     const plans = [push.plan, ...push.earlier];
@@ -220,7 +259,12 @@ export class GoogleProvider implements LiveProvider {
         // The first attempt was paced by writeSlot(); every retry is a write request too.
         await this.#slots.take();
       }
-      if (Date.now() >= push.deadline || push.signal?.aborted === true) {
+      // No attempt leaves a server that no longer holds the sheet: another may have settled it.
+      if (
+        Date.now() >= push.deadline ||
+        push.signal?.aborted === true ||
+        (push.holdsLock !== undefined && !(await push.holdsLock()))
+      ) {
         throw giveUp(last, mayLand, source);
       }
       if (attempt > 0) this.onUpstream?.({ request: 'write', retry: true });
@@ -230,7 +274,8 @@ export class GoogleProvider implements LiveProvider {
           { retry: false, timeout: attemptTimeout(push.deadline) },
         );
         this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
-        return { landed: true, plan: push.plan };
+        // Every attempt before this one was answered (none may land): the tag guards nothing.
+        return { landed: true, plan: push.plan, unguarded: !mayLand, pruned };
       } catch (error) {
         const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
         this.#failed('write', verdict);
@@ -241,6 +286,11 @@ export class GoogleProvider implements LiveProvider {
           if (tag !== undefined) return this.#tagged(tag, plans, verdict.problem);
         }
         if (verdict.mayHaveApplied === true) mayLand = true;
+        if (!mayLand && verdict.problem.code === 'provider-error') {
+          // Refused as asked: most likely because the tab (by its id) is gone meanwhile.
+          const tabs = await this.#tabs(source.spreadsheetId).catch(() => null);
+          if (tabs !== null && !tabs.some((t) => t.tabId === source.tabId)) throw tabGone(source);
+        }
         last = verdict.problem;
         if (!verdict.retry) throw mayLand ? outcomeUnknown(source, verdict.problem) : last;
         try {

@@ -111,21 +111,26 @@ export function pushTagsOf(metadata: sheets_v4.Schema$DeveloperMetadata[]): Map<
 }
 
 /** How long a push's tag is kept after its deadline: attempts still held by Google may land. */
-const tagRetentionMs = 5 * 60_000;
-/**
- * Tags kept at most (the newest): about 45 characters each, some 18,000 characters in all, as
- * Google bounds the developer metadata a spreadsheet holds; at Google's default quota of 60
- * writes a minute a tab never holds more than 300 tags younger than the retention.
- */
-const maxTags = 400;
+export const tagRetentionMs = 5 * 60_000;
 
-/** The tags past their retention, and the oldest beyond `maxTags`; never the push's own. */
-export function tagsToPrune(tags: Map<number, PushTag>, own: number, now: number): number[] {
-  const others = [...tags]
-    .filter(([id]) => id !== own)
-    .sort(([, a], [, b]) => b.deadline - a.deadline);
-  return others
-    .filter(([, tag], i) => i >= maxTags - 1 || tag.deadline < now - tagRetentionMs)
+/** A tag's size as the spreadsheet holds it: its key and its value, in characters. */
+export function tagChars(value: PushTag): number {
+  return pushKey.length + `${value.plan}@${value.deadline}`.length;
+}
+
+/**
+ * The tags past their retention, never the push's own. None is removed earlier, whatever their
+ * number: a tag younger than that may still refuse a late attempt of its push. How many a
+ * spreadsheet holds is bounded by its budget instead (see `reservePushTag`).
+ */
+export function tagsToPrune(
+  tags: Map<number, PushTag>,
+  own: number,
+  now: number,
+  retentionMs = tagRetentionMs,
+): number[] {
+  return [...tags]
+    .filter(([id, tag]) => id !== own && tag.deadline < now - retentionMs)
     .map(([id]) => id);
 }
 

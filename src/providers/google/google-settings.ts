@@ -16,6 +16,10 @@ export interface GoogleSettings {
   writeWindowMs?: number;
   /** Sheets reads per minute of the identity, of which watching takes a share; 60 when unset. */
   readsPerMinute?: number;
+  /** Characters of push tags a spreadsheet may hold (see `reservePushTag`); 16,000 when unset. */
+  tagBudgetChars?: number;
+  /** How long a tag is kept past its push's deadline; 5 minutes when unset (tests: shorter). */
+  tagRetentionMs?: number;
 }
 
 /** The variables that configure Google access, for the configuration schema to include. */
@@ -37,6 +41,7 @@ export const googleEnv = {
   SHEETPORT_GOOGLE_DEADLINE_MS: Type.Integer({ default: 30_000, minimum: 1000, maximum: 600_000 }),
   SHEETPORT_GOOGLE_WRITES_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
   SHEETPORT_GOOGLE_READS_PER_MINUTE: Type.Integer({ default: 60, minimum: 1 }),
+  SHEETPORT_GOOGLE_TAG_BUDGET_CHARS: Type.Integer({ default: 16_000, minimum: 500 }),
 };
 
 /** The settings from the variables of `googleEnv`, once the schema has checked them. */
@@ -53,5 +58,6 @@ export function googleSettings(
     deadlineMs: env.SHEETPORT_GOOGLE_DEADLINE_MS,
     writesPerMinute: env.SHEETPORT_GOOGLE_WRITES_PER_MINUTE,
     readsPerMinute: env.SHEETPORT_GOOGLE_READS_PER_MINUTE,
+    tagBudgetChars: env.SHEETPORT_GOOGLE_TAG_BUDGET_CHARS,
   };
 }

@@ -1,20 +1,25 @@
 import type { PoolClient } from 'pg';
 import { LockLost } from '../dialect.ts';
 import type { HeldLock } from '../store.ts';
+import { bumpLockEpoch } from '../sql/sheet-sql.ts';
 import { unreachableAs } from './postgres-errors.ts';
 
 /**
  * A session lock on the sheet, held on a connection of its own while `work` runs. The lock
  * lives as long as that connection: when it dies the lock is gone (another server may take
- * it), which `work` learns from the signal or from `verify`, a query on that connection.
+ * it), which `work` learns from the signal or from `verify`, a query on that connection. Taking
+ * it moves the sheet's epoch, which fences off the store writes of a server that lost it.
  */
 export async function holdSheetLock<T>(
   client: PoolClient,
   sheetId: string,
   work: (lock: HeldLock) => Promise<T>,
 ): Promise<T> {
+  let epoch: number;
   try {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [sheetId]);
+    const bumped = await client.query<{ lock_epoch: string }>(bumpLockEpoch, [sheetId]);
+    epoch = Number(bumped.rows[0]?.lock_epoch ?? 0);
   } catch (error) {
     client.release(true);
     throw unreachableAs(error);
@@ -24,6 +29,7 @@ export async function holdSheetLock<T>(
   client.on('error', onLost);
   client.on('end', onLost);
   const lock: HeldLock = {
+    epoch,
     signal: lost.signal,
     verify: async () => {
       if (!lost.signal.aborted) await client.query('SELECT 1').catch(onLost);

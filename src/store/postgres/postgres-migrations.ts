@@ -296,6 +296,30 @@ const migrations: Migration<PoolClient>[] = [
       ) WHERE indexed;
     `),
   },
+  {
+    // The lock epoch: taking a sheet's lock makes it one greater, and every store write made for a
+    // push is checked against it. And when a push's requests can no longer be in flight.
+    version: 14,
+    up: sql(`
+      ALTER TABLE sheets ADD COLUMN lock_epoch bigint NOT NULL DEFAULT 0;
+      ALTER TABLE sheets ADD COLUMN push_settle_after bigint;
+    `),
+  },
+  {
+    // The push tags a spreadsheet holds, counted for its budget by every server, and a row per
+    // spreadsheet that a reservation locks.
+    version: 15,
+    up: sql(`
+      CREATE TABLE push_tag_budgets (spreadsheet text PRIMARY KEY);
+      CREATE TABLE push_tags (
+        spreadsheet text NOT NULL,
+        tag bigint NOT NULL,
+        chars integer NOT NULL,
+        guard_until bigint NOT NULL,
+        PRIMARY KEY (spreadsheet, tag)
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {

@@ -1,4 +1,4 @@
-import type { SheetRecord } from '../dialect.ts';
+import type { PushFence, SheetRecord } from '../dialect.ts';
 import type { DbWork } from '../db-work.ts';
 import { nameable, SqlStatements, type Flavor } from './sql.ts';
 
@@ -63,6 +63,13 @@ export function toSheet(flavor: Flavor, row: SheetRow): SheetRecord {
   };
 }
 
+/**
+ * Taking a sheet's lock makes its epoch one greater, in one statement (no row: a lock of something
+ * else than a sheet, epoch 0). Outside `saveSheet`: only taking the lock moves it.
+ */
+export const bumpLockEpoch =
+  'UPDATE sheets SET lock_epoch = lock_epoch + 1 WHERE id = $1 RETURNING lock_epoch';
+
 /** Sheets: the statements both dialects share. */
 export abstract class SheetSql extends SqlStatements {
   /** What makes an import still running count as cut off by a crash, as a condition on `sheets`. */
@@ -107,6 +114,22 @@ export abstract class SheetSql extends SqlStatements {
          state = CASE WHEN $12 THEN 'ready' ELSE state END WHERE key = $13`,
       [...sheetFields(this.flavor, sheet), this.flavor.bool(publish), sheet.key],
     );
+  }
+
+  *pushFence(id: string): DbWork<PushFence | null> {
+    if (!nameable(id)) return null;
+    return yield* this.one(
+      'SELECT lock_epoch, push_settle_after FROM sheets WHERE id = $1',
+      [id],
+      (row: { lock_epoch: number | string; push_settle_after: number | string | null }) => ({
+        epoch: Number(row.lock_epoch),
+        settleAfter: row.push_settle_after === null ? null : Number(row.push_settle_after),
+      }),
+    );
+  }
+
+  setPushSettleAfter(key: number, at: number | null): DbWork<void> {
+    return this.run('UPDATE sheets SET push_settle_after = $1 WHERE key = $2', [at, key]);
   }
 
   *deleteSheet(key: number): DbWork<void> {

@@ -1,4 +1,4 @@
-import { IdempotencySql } from './idempotency-sql.ts';
+import { PushTagSql } from './push-tag-sql.ts';
 
 /**
  * Every statement both dialects share, written once: sheets, rows and blocks, the outbox,
@@ -6,4 +6,4 @@ import { IdempotencySql } from './idempotency-sql.ts';
  * before. A dialect extends this with its driver (`sql`, its `Flavor`) and what its database
  * does its own way, overriding a statement where it has a better one.
  */
-export abstract class SqlDialect extends IdempotencySql {}
+export abstract class SqlDialect extends PushTagSql {}

@@ -11,6 +11,7 @@ import { credentialSql } from '../sql/credential-sql.ts';
 import type { CredentialStatements } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
+import { bumpLockEpoch } from '../sql/sheet-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
 import type { HeldLock } from '../store.ts';
 import { runSync, driverCall, type DbWork } from '../db-work.ts';
@@ -89,9 +90,14 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     };
   }
 
-  /** One process owns the file, and the write queue already runs a sheet's work in turn. */
-  withSheetLock<T>(_sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return work(lockNeverLost);
+  /**
+   * One process owns the file, and the write queue already runs a sheet's work in turn: the lock
+   * is never lost, but its epoch moves as on PostgreSQL, so that both stores fence alike.
+   */
+  async withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+    const row = this.#db.prepare(bumpLockEpoch.replace('$1', '?')).get(sheetId) as
+      { lock_epoch: number } | undefined;
+    return work(lockNeverLost(row?.lock_epoch ?? 0));
   }
 
   async ping(): Promise<void> {

@@ -266,6 +266,32 @@ const migrations: Migration<Db>[] = [
         ) WHERE indexed;
       `),
   },
+  {
+    // The lock epoch: taking a sheet's lock makes it one greater, and every store write made for a
+    // push is checked against it. And when a push's requests can no longer be in flight.
+    version: 13,
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE sheets ADD COLUMN lock_epoch INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sheets ADD COLUMN push_settle_after INTEGER;
+      `),
+  },
+  {
+    // The push tags a spreadsheet holds, counted for its budget by every server, and a row per
+    // spreadsheet that a reservation locks.
+    version: 14,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE push_tag_budgets (spreadsheet TEXT PRIMARY KEY);
+        CREATE TABLE push_tags (
+          spreadsheet TEXT NOT NULL,
+          tag INTEGER NOT NULL,
+          chars INTEGER NOT NULL,
+          guard_until INTEGER NOT NULL,
+          PRIMARY KEY (spreadsheet, tag)
+        );
+      `),
+  },
 ];
 
 interface LegacySheet {

@@ -17,6 +17,8 @@ export interface Sheet {
   columns: string[];
   rowCount: number;
   source: SheetSource;
+  /** When the mirrored tab was found gone from its spreadsheet; absent while it is there. */
+  tabGone?: string;
   settings: SheetSettings;
   createdAt: string;
   updatedAt: string;

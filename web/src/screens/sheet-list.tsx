@@ -51,7 +51,10 @@ export function SheetList() {
                 <th scope="row" data-label="Name">
                   <a href={hrefFor({ screen: 'sheet', sheetId: sheet.id })}>{sheet.name}</a>
                 </th>
-                <td data-label="Source">{sourceLabel(sheet.source)}</td>
+                <td data-label="Source">
+                  {sourceLabel(sheet.source)}
+                  {sheet.tabGone !== undefined && ' (tab gone)'}
+                </td>
                 <td data-label="Columns" class="number">
                   {sheet.columns.length}
                 </td>

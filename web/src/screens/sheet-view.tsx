@@ -37,6 +37,13 @@ export function SheetView({ sheetId }: { sheetId: string }) {
               changed <time dateTime={current.updatedAt}>{timeLabel(current.updatedAt)}</time>
             </span>
           </p>
+          {current.tabGone !== undefined && (
+            <p role="alert" class="notice">
+              The tab this sheet mirrors is gone from its spreadsheet (found{' '}
+              <time dateTime={current.tabGone}>{timeLabel(current.tabGone)}</time>). Reads serve the
+              rows last read from it; writes are refused until it is back.
+            </p>
+          )}
           <EndpointsPanel sheet={current} filters={filters} sort={sort} />
           <RowGrid
             sheet={current}
