@@ -4,6 +4,7 @@ import type { ProviderTable, PushTag, SheetProvider } from '../providers/provide
 import type { PushEnd, SheetStore } from '../store/store.ts';
 import { sameColumns, type Sheet } from '../model/sheet.ts';
 import type { SheetTurns } from './sheet-turns.ts';
+import { partlyLandedEnd, pushJournal } from './push-owners.ts';
 
 export const defaultFreshnessSeconds = 10;
 
@@ -154,8 +155,18 @@ export class SheetMirror {
     const provider = this.providerFor(sheet);
     if (provider === null) return sheet;
     const deadline = Date.now() + provider.deadlineMs;
-    const { table, settled } = await this.#settleAndRead(sheet, provider, deadline);
-    return this.adopt(sheet, table, null, settled);
+    let read;
+    try {
+      read = await this.#settleAndRead(sheet, provider, deadline);
+    } catch (error) {
+      const unsettled = error instanceof Problem && error.code === 'upstream-outcome-unknown';
+      if (!unsettled || pushTagOfMarker(sheet.pushing) === null) throw error;
+      // The push cannot be settled yet (Graph would not close its session): reads are served
+      // from the tab as it is now, and the mark stays for a later read to settle it.
+      const table = await provider.read(sheet.source, deadline);
+      return this.adopt(sheet, table, sheet.pushing ?? null);
+    }
+    return this.adopt(sheet, read.table, null, read.settled);
   }
 
   /**
@@ -170,9 +181,19 @@ export class SheetMirror {
   ): Promise<{ table: ProviderTable; settled?: { pushId: string; end: PushEnd } }> {
     const tag = pushTagOfMarker(sheet.pushing);
     if (tag === null) return { table: await provider.read(sheet.source, deadline) };
-    const plan = await provider.settle(sheet, tag, deadline);
+    const pushId = String(tag);
+    const settled = await provider.settle(
+      sheet,
+      tag,
+      deadline,
+      pushJournal(this.store, sheet.id, pushId),
+    );
     const table = await provider.read(sheet.source, deadline);
-    return { table, settled: { pushId: String(tag), end: { plan } } };
+    const end =
+      settled === null || typeof settled === 'string'
+        ? { plan: settled }
+        : partlyLandedEnd(settled, sheet.name);
+    return { table, settled: { pushId, end } };
   }
 
   #provider(sheet: Sheet): SheetProvider {

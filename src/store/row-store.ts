@@ -426,6 +426,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan, answers });
       // The push these writes came from landed, and the copy now holds it: it matches again.
       source.record.pushing = null;
+      yield* db.dropPushRecords(sheetId, null);
       yield* saveSheetAndEvents(db, source, events, true);
       return { results, record: source.record };
     });
@@ -490,6 +491,7 @@ export class RowStore implements SheetStore {
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
       const markerMoved = source.record.pushing !== marker;
       source.record.pushing = marker;
+      yield* db.dropPushRecords(sheetId, marker);
       yield* saveSheetAndEvents(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
@@ -508,6 +510,7 @@ export class RowStore implements SheetStore {
       const { plan, keys = [] } = mark;
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
+      yield* db.dropPushRecords(sheetId, mark.pushId);
       yield* db.saveSheet(record);
       return record;
     });
@@ -523,10 +526,25 @@ export class RowStore implements SheetStore {
       const record = yield* sheetOrMissing(db, sheetId, true);
       if (record.pushing !== pushId) return null;
       record.pushing = null;
+      yield* db.dropPushRecords(sheetId, null);
       yield* db.saveSheet(record);
       return record;
     });
     if (record !== null) this.#remember(record);
+  }
+
+  pushRecord(sheetId: string, pushId: string): Promise<string | null> {
+    return this.#db.read(() => this.#db.pushRecord(sheetId, pushId));
+  }
+
+  async savePushRecord(sheetId: string, pushId: string, record: string): Promise<boolean> {
+    const db = this.#db;
+    return db.write(function* () {
+      const current = yield* sheetOrMissing(db, sheetId, true);
+      if (current.pushing !== pushId) return false;
+      yield* db.putPushRecord(sheetId, pushId, record, new Date().toISOString());
+      return true;
+    });
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {

@@ -105,6 +105,12 @@ export interface PushedKey {
 export interface PushEnd {
   plan: string | null;
   answers?: PushedKey[];
+  /**
+   * Answers by key (its scope and name) where the provider learned each write's own outcome:
+   * a write of the landed plan that did not land is freed (null), one that landed in part keeps
+   * the problem it was answered. They win over the plan's answers.
+   */
+  byKey?: { scope: string; key: string; outcome: KeyOutcome | null }[];
 }
 
 /**
@@ -317,6 +323,14 @@ export interface SheetStore {
    */
   clearPushing(sheetId: string, pushId: string, answers?: PushedKey[]): Promise<void>;
   pushingMarker(sheetId: string): Promise<string | null>;
+  /**
+   * What a provider keeps of push `pushId` to settle it from the spreadsheet alone, on any
+   * server (an Excel push's session, operations and images): null when none is kept. A record
+   * lives while the sheet carries the push's marker and goes with it.
+   */
+  pushRecord(sheetId: string, pushId: string): Promise<string | null>;
+  /** Saves push `pushId`'s record, only while the sheet carries its marker; false otherwise. */
+  savePushRecord(sheetId: string, pushId: string, record: string): Promise<boolean>;
 
   // Idempotency keys (see idempotency-records.ts)
   /**

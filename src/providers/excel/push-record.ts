@@ -1,0 +1,67 @@
+import type { Area, Operation, Step } from './excel-operations.ts';
+import type { ImageMark } from './push-images.ts';
+
+/**
+ * What the store keeps of an Excel push (see `PushJournal`), written before its first change is
+ * sent and again with every session it opens: whichever server settles the push closes those
+ * sessions, reads the worksheet, finds how far the operations got from the marks, and either
+ * sends the rest or answers which writes landed.
+ */
+export interface ExcelPushRecord {
+  version: 1;
+  plan: string;
+  columns: string[];
+  /** Epoch ms after which the push started no request. */
+  deadline: number;
+  /** Every workbook session the push opened, oldest first. */
+  sessions: string[];
+  operations: Operation[];
+  areas: Area[];
+  /** For each operation, the effects it carries. */
+  effects: number[][];
+  /** For each effect, the name of the write it belongs to. */
+  owners: string[];
+  /** marks[k]: the worksheet once operations 1..k landed (see push-images.ts). */
+  marks: ImageMark[];
+  /** Operations known to have landed when the push last stopped. */
+  done: number;
+  /**
+   * Set once a settle decided how far the push got and that it goes no further: the operations
+   * that landed, and whether the next one may have landed too (its answer was lost).
+   */
+  decided: { landed: number; ambiguous: boolean } | null;
+}
+
+export function recordOf(
+  plan: string,
+  columns: string[],
+  deadline: number,
+  steps: Step[],
+  owners: string[],
+  marks: ImageMark[],
+): ExcelPushRecord {
+  return {
+    version: 1,
+    plan,
+    columns,
+    deadline,
+    sessions: [],
+    operations: steps.map((step) => step.operation),
+    areas: steps.map((step) => step.area),
+    effects: steps.map((step) => step.effects),
+    owners,
+    marks,
+    done: 0,
+    decided: null,
+  };
+}
+
+/** A record as the store gave it back; null for one this version cannot read. */
+export function parseRecord(text: string): ExcelPushRecord | null {
+  try {
+    const record = JSON.parse(text) as ExcelPushRecord;
+    return record.version === 1 ? record : null;
+  } catch {
+    return null;
+  }
+}
