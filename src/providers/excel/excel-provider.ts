@@ -292,6 +292,17 @@ export class ExcelProvider implements LiveProvider {
         });
         this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
       },
+      applyBatch: async (operations, session, deadline) => {
+        const answer = await this.#workbook.applyBatch(source, operations, {
+          session,
+          timeoutMs: attemptTimeout(deadline),
+        });
+        // A failure inside the batch is counted when it is judged.
+        if (answer.failure === undefined) {
+          this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+        }
+        return answer;
+      },
       slot: () => this.#slots.take(),
       judge: (error, request) => {
         const verdict = judgeGraphError(error, context);

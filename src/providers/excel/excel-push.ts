@@ -8,7 +8,9 @@
  * workbook session it opens is added to it before that session is used (push-record.ts). A push
  * runs in a session of its own and first reads the worksheet in it: a worksheet that is not the
  * copy the writes were planned on goes back to be planned again. Writes are PATCHes of absolute
- * ranges (the same however often applied); deletes go bottom-up.
+ * ranges (the same however often applied); deletes go bottom-up. More than one operation left
+ * goes as a JSON `$batch` of up to 20, each depending on the one before: Graph stops at the
+ * first that fails, so the operations that landed are always a first part of the list.
  *
  * When an operation's outcome is unknown (its answer lost, a timeout, a 5xx), the session is
  * closed first: Graph refuses every request of a closed session, so none held anywhere can be
@@ -38,6 +40,16 @@ export interface PushChannel {
   closeSession(session: string, deadline: number): Promise<void>;
   read(deadline: number, session?: string): Promise<ProviderTable>;
   apply(operation: Operation, session: string, deadline: number): Promise<void>;
+  /**
+   * Sends operations as one `$batch`, each depending on the one before: how many landed, and the
+   * failure of the first that did not (those after it were not run). Throws when the batch as a
+   * whole failed (any first ones of it may then have landed).
+   */
+  applyBatch(
+    operations: Operation[],
+    session: string,
+    deadline: number,
+  ): Promise<{ landed: number; failure?: unknown }>;
   /** Waits for the next write slot (every operation after the first is a write of its own). */
   slot(): Promise<void>;
   judge(error: unknown, request: 'read' | 'write'): Verdict;
@@ -51,6 +63,12 @@ export interface PushChannel {
  * starts after its deadline. Past it, a settle whose close keeps failing goes on without it.
  */
 export const sessionLifetimeMs = 6 * 60_000;
+
+/**
+ * Operations sent in one request when more than one is left: Graph's limit for a JSON batch.
+ * Chained with `dependsOn`, a failure stops those after it, and the marks tell how far it got.
+ */
+export const batchLimit = 20;
 
 /** One push of one plan: its record, kept in the store, and what it knows in memory. */
 export class WorkbookPush {
@@ -152,12 +170,19 @@ export class WorkbookPush {
     let session = first;
     let sent = 0;
     while (this.#record.done < operations.length) {
-      const operation = operations[this.#record.done] as Operation;
+      const chunk = operations.slice(this.#record.done, this.#record.done + batchLimit);
       try {
         this.#beforeOperation(channel, deadline, signal);
         if (sent++ > 0) await channel.slot();
-        await channel.apply(operation, session, deadline);
-        this.#record.done++;
+        if (chunk.length === 1) {
+          await channel.apply(chunk[0] as Operation, session, deadline);
+          this.#record.done++;
+        } else {
+          const { landed, failure } = await channel.applyBatch(chunk, session, deadline);
+          this.#record.done += landed;
+          // The first that failed is judged as if it had been sent alone.
+          if (failure !== undefined) throw failure;
+        }
         this.#ambiguous = false;
         continue;
       } catch (error) {
@@ -197,8 +222,9 @@ export class WorkbookPush {
   }
 
   /**
-   * The one place every operation passes just before it is sent: the push stops here once its
-   * deadline passed or the server lost the sheet's lock (its signal aborted).
+   * The one place every request of operations passes just before it is sent (one operation, or
+   * a `$batch` of up to 20): the push stops here once its deadline passed or the server lost
+   * the sheet's lock (its signal aborted).
    */
   #beforeOperation(channel: PushChannel, deadline: number, signal?: AbortSignal): void {
     if (Date.now() >= deadline || signal?.aborted === true) throw this.#giveUp(channel, null);

@@ -118,7 +118,7 @@ function parse(text: string): unknown {
 }
 
 /** Retry-After in milliseconds, from seconds or an HTTP date. */
-function retryAfter(value: string | null): number | undefined {
+export function retryAfter(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
