@@ -69,8 +69,11 @@ export interface Push {
  */
 export interface PushJournal {
   load(): Promise<string | null>;
-  /** False, and nothing saved, once the sheet no longer carries the push's marker. */
-  save(record: string): Promise<boolean>;
+  /**
+   * Replaces `previous` (null: nothing kept yet) with `record`. False, and nothing saved, once
+   * the sheet no longer carries the push's marker or another server replaced the record.
+   */
+  save(record: string, previous: string | null): Promise<boolean>;
 }
 
 /**

@@ -65,6 +65,6 @@ export function notLanded(): Problem {
 export function pushJournal(store: SheetStore, sheetId: string, pushId: string): PushJournal {
   return {
     load: () => store.pushRecord(sheetId, pushId),
-    save: (record) => store.savePushRecord(sheetId, pushId, record),
+    save: (record, previous) => store.savePushRecord(sheetId, pushId, record, previous),
   };
 }

@@ -537,11 +537,17 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.pushRecord(sheetId, pushId));
   }
 
-  async savePushRecord(sheetId: string, pushId: string, record: string): Promise<boolean> {
+  async savePushRecord(
+    sheetId: string,
+    pushId: string,
+    record: string,
+    previous: string | null,
+  ): Promise<boolean> {
     const db = this.#db;
     return db.write(function* () {
       const current = yield* sheetOrMissing(db, sheetId, true);
       if (current.pushing !== pushId) return false;
+      if ((yield* db.pushRecord(sheetId, pushId)) !== previous) return false;
       yield* db.putPushRecord(sheetId, pushId, record, new Date().toISOString());
       return true;
     });

@@ -329,8 +329,17 @@ export interface SheetStore {
    * lives while the sheet carries the push's marker and goes with it.
    */
   pushRecord(sheetId: string, pushId: string): Promise<string | null>;
-  /** Saves push `pushId`'s record, only while the sheet carries its marker; false otherwise. */
-  savePushRecord(sheetId: string, pushId: string, record: string): Promise<boolean>;
+  /**
+   * Saves push `pushId`'s record, only while the sheet carries its marker and the record stored
+   * is still `previous` (null: none yet), so that a server settling the push can take it over
+   * from the one that sent it; false, and nothing saved, otherwise.
+   */
+  savePushRecord(
+    sheetId: string,
+    pushId: string,
+    record: string,
+    previous: string | null,
+  ): Promise<boolean>;
 
   // Idempotency keys (see idempotency-records.ts)
   /**

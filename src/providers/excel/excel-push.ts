@@ -23,6 +23,7 @@
  * operations 1..k landed, those wholly after did not (their keys are freed), and a write split
  * across k stays unknown. Nothing of it (k = 0) is not sent late: its client was answered.
  */
+import { randomBytes } from 'node:crypto';
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
 import type { ProviderTable, PushJournal, PushOutcome, Settled } from '../provider.ts';
@@ -78,15 +79,19 @@ export class WorkbookPush {
   readonly #expected: Cell[][] | null;
   /** The last operation's answer was lost: it may have landed. */
   #ambiguous = false;
+  /** The record as this server last saved or loaded it: a save replaces only that. */
+  #saved: string | null;
 
   private constructor(
     record: ExcelPushRecord,
     journal: PushJournal | undefined,
     expected: Cell[][] | null,
+    saved: string | null,
   ) {
     this.#record = record;
     this.#journal = journal;
     this.#expected = expected;
+    this.#saved = saved;
   }
 
   /** A push of `steps`, planned on `expected`; `owners` names the write of each effect. */
@@ -107,14 +112,14 @@ export class WorkbookPush {
       columns.length,
     );
     const record = recordOf(plan, columns, deadline, steps, owners, marks);
-    return new WorkbookPush(record, journal, expected);
+    return new WorkbookPush(record, journal, expected, null);
   }
 
   /** The push the store keeps under `journal`; null when it keeps none this version reads. */
   static async load(journal: PushJournal): Promise<WorkbookPush | null> {
     const text = await journal.load();
     const record = text === null ? null : parseRecord(text);
-    return record === null ? null : new WorkbookPush(record, journal, null);
+    return record === null || text === null ? null : new WorkbookPush(record, journal, null, text);
   }
 
   get plan(): string {
@@ -131,7 +136,13 @@ export class WorkbookPush {
     policy: RetryPolicy,
     signal?: AbortSignal,
   ): Promise<PushOutcome> {
-    // Before the first request: what any server needs to settle the push.
+    // Before the first request: what any server needs to settle the push. A plan made again
+    // under the same push replaces the one before, whose sessions are kept to be closed.
+    if (this.#journal !== undefined) {
+      this.#saved = await this.#journal.load();
+      const before = this.#saved === null ? null : parseRecord(this.#saved);
+      if (before !== null) this.#record.sessions.unshift(...before.sessions);
+    }
     await this.#save(channel, true);
     try {
       const session = await this.#open(channel, deadline);
@@ -238,6 +249,10 @@ export class WorkbookPush {
    * `upstream-outcome-unknown` only when a session cannot be closed yet.
    */
   async settle(channel: PushChannel, deadline: number, policy: RetryPolicy): Promise<Settled> {
+    // Taken over first: the server that sent the push (if it still runs) can keep no session of
+    // it that this settle does not close, since it can no longer save one.
+    this.#record.holder = randomBytes(9).toString('base64url');
+    await this.#save(channel, false);
     await this.#closeAll(channel, deadline);
     const table = await channel.read(deadline);
     const decided = this.#record.decided;
@@ -333,7 +348,13 @@ export class WorkbookPush {
   async #open(channel: PushChannel, deadline: number): Promise<string> {
     const session = await channel.openSession(deadline);
     this.#record.sessions.push(session);
-    await this.#save(channel, !this.#mayHaveLanded());
+    try {
+      await this.#save(channel, !this.#mayHaveLanded());
+    } catch (error) {
+      // Not kept, so not to be used: another server settles the push without it.
+      void channel.closeSession(session, deadline).catch(() => {});
+      throw error;
+    }
     return session;
   }
 
@@ -343,14 +364,18 @@ export class WorkbookPush {
    */
   async #save(channel: PushChannel, nothingSent: boolean): Promise<void> {
     if (this.#journal === undefined) return;
+    const text = JSON.stringify(this.#record);
     let saved: boolean;
     try {
-      saved = await this.#journal.save(JSON.stringify(this.#record));
+      saved = await this.#journal.save(text, this.#saved);
     } catch (error) {
       if (!(error instanceof Problem)) throw error;
       throw nothingSent ? error : channel.outcomeUnknown(error);
     }
-    if (saved) return;
+    if (saved) {
+      this.#saved = text;
+      return;
+    }
     const moved = new Problem(
       'store-unavailable',
       'Another server took this sheet before the write was sent; nothing was changed. Try again after the Retry-After delay.',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Area, Operation, Step } from './excel-operations.ts';
 import type { ImageMark } from './push-images.ts';
 
@@ -30,6 +31,11 @@ export interface ExcelPushRecord {
    * that landed, and whether the next one may have landed too (its answer was lost).
    */
   decided: { landed: number; ambiguous: boolean } | null;
+  /**
+   * Who works on the push now: a new token each time a settle takes it over, so that the server
+   * that sent it (whose saves compare the record with the one it wrote) opens no further session.
+   */
+  holder: string;
 }
 
 export function recordOf(
@@ -53,6 +59,7 @@ export function recordOf(
     marks,
     done: 0,
     decided: null,
+    holder: randomBytes(9).toString('base64url'),
   };
 }
 
