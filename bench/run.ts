@@ -26,6 +26,7 @@ import { webhookCase } from './cases/webhook-case.ts';
 import { watchCase } from './cases/watch-case.ts';
 import { durableWritesCase } from './cases/durable-writes-case.ts';
 import { excelCase, type ExcelPlan } from './cases/excel-case.ts';
+import { excelScatteredCase } from './cases/excel-scattered-case.ts';
 import { startUpCase } from './cases/start-up-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './reports/targets.ts';
 
@@ -139,6 +140,10 @@ const selfContained: {
   },
   { name: 'outbox', run: (database) => outboxCase(timing, database) },
   { name: 'excel', run: () => excelCase(excelPlan) },
+  {
+    name: 'scattered',
+    run: () => excelScatteredCase({ runs: 60, rowsPerRun: 5, stormSeconds: 3 }),
+  },
   { name: 'durable', run: (database) => durableWritesCase(database) },
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
 ];

@@ -15,6 +15,8 @@ export const benchCases = [
   { letter: 'e', name: 'google', postgres: false },
   // The Excel variant of case e.
   { letter: 'p', name: 'excel', postgres: false },
+  // One scattered Excel delete under a burst of 429s.
+  { letter: 's', name: 'scattered', postgres: false },
   { letter: 'f', name: 'scaleout', postgres: true },
   { letter: 'j', name: 'sheets', postgres: true },
   { letter: 'k', name: 'chaos', postgres: true },
