@@ -78,27 +78,35 @@ test('a group commit whose first write landed and second met 503 to the end: eac
   // Graph refuses a gone session with another top-level code: its second-level code says it.
   excel.emulator.sessionRefusalCode = 'itemNotFound';
   // A first write holds the queue while the two keyed ones arrive: they go as one push.
-  excel.emulator.latencyMs = 200;
+  excel.emulator.latencyMs = 600;
   const opener = call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  excel.emulator.latencyMs = 0;
+  for (let i = 0; i < 500; i++) {
+    if (excel.emulator.requests().some((r) => r.method === 'PATCH')) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   excel.emulator.failNext(1000, {
     status: 503,
     retryAfterSeconds: 0,
     match: { method: 'PATCH', path: "range(address='B3:B3')" },
   });
-  const [append, update] = await Promise.all([
-    call(`${excel.url}/api/v1/${id}`, {
-      method: 'POST',
-      body: { name: 'Zed' },
-      headers: keyed('append-a'),
-    }),
-    call(`${excel.url}/api/v1/${id}?name=Bob`, {
-      method: 'PATCH',
-      body: { age: 28 },
-      headers: keyed('update-b'),
-    }),
-  ]);
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // The append first, then the update: the push sends them in that order.
+  const appended = call(`${excel.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zed' },
+    headers: keyed('append-a'),
+  });
+  await pause(50);
+  const updated = call(`${excel.url}/api/v1/${id}?name=Bob`, {
+    method: 'PATCH',
+    body: { age: 28 },
+    headers: keyed('update-b'),
+  });
+  const both = Promise.all([appended, updated]);
+  // Both arrive while the first write's answer is held back; the push after it carries them.
+  await pause(250);
+  excel.emulator.latencyMs = 0;
+  const [append, update] = await both;
   assert.equal((await opener).status, 201);
   const patches = excel.emulator.requests().filter((r) => r.method === 'PATCH');
   const zed = patches.find((r) => r.path.includes("address='A8:C8'"));
@@ -130,4 +138,36 @@ test('a group commit whose first write landed and second met 503 to the end: eac
   assert.deepEqual(api, sheet);
   assert.equal(sheet.filter((row) => row.name === 'Zed').length, 1, 'Zed is in once');
   assert.equal(sheet.find((row) => row.name === 'Bob')?.age, 28);
+});
+
+test('while Graph will not close the session of a push, reads serve the worksheet as it is, and the push is settled once it does', async (t) => {
+  const excel = await excelApp(t, { settings: { deadlineMs: 1500 }, app: { cacheSize: 0 } });
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  // The write lands but its answer is lost; then Graph fails every close of a session.
+  excel.emulator.failNext(1, { when: 'after', mode: 'reset', match: { method: 'PATCH' } });
+  excel.emulator.failNext(100_000, { status: 500, match: { path: 'closeSession' } });
+  const first = await call(`${excel.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zed' },
+    headers: keyed('zed-2'),
+  });
+  assert.equal(first.status, 504, first.text);
+  assert.notEqual(await excel.store.pushingMarker(id), null);
+  const read = await call(`${excel.url}/api/v1/${id}?name=Zed`);
+  assert.equal(read.status, 200, read.text);
+  assert.equal((read.body as unknown[]).length, 1, 'the worksheet as it is');
+  assert.notEqual(await excel.store.pushingMarker(id), null, 'the push is still to be settled');
+  excel.emulator.clearFaults();
+  const settled = await call(`${excel.url}/api/v1/${id}`);
+  assert.equal(settled.status, 200, settled.text);
+  assert.equal(await excel.store.pushingMarker(id), null);
+  const retry = await call(`${excel.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zed' },
+    headers: keyed('zed-2'),
+  });
+  assert.equal(retry.status, 201, retry.text);
+  const { api, sheet } = await bothSides(excel, id);
+  assert.deepEqual(api, sheet);
+  assert.equal(sheet.filter((row) => row.name === 'Zed').length, 1, 'Zed is in once');
 });

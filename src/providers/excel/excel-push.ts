@@ -32,7 +32,7 @@ import { Backoff, type RetryPolicy, type Verdict } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
 import type { Operation, Step } from './excel-operations.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
-import { parseRecord, recordOf, type ExcelPushRecord } from './push-record.ts';
+import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
 
 /** What a push needs of the workbook: each request one attempt, failures thrown as they come. */
 export interface PushChannel {
@@ -256,7 +256,7 @@ export class WorkbookPush {
     await this.#closeAll(channel, deadline);
     const table = await channel.read(deadline);
     const decided = this.#record.decided;
-    if (decided !== null) return this.#verdict(decided.landed, decided.ambiguous);
+    if (decided !== null) return verdictOf(this.#record, decided.landed, decided.ambiguous);
     const total = this.#record.operations.length;
     const landed = this.#landedUpTo(table.rows, table.columns, 0);
     if (landed === total) return this.#record.plan;
@@ -292,38 +292,7 @@ export class WorkbookPush {
   async #decide(channel: PushChannel, landed: number, ambiguous: boolean): Promise<Settled> {
     this.#record.decided = { landed, ambiguous };
     await this.#save(channel, false).catch(() => {});
-    return this.#verdict(landed, ambiguous);
-  }
-
-  /**
-   * Which writes landed when operations 1..`landed` did and the rest did not (but for operation
-   * `landed` + 1 when `ambiguous`): by each write's operations.
-   */
-  #verdict(landed: number, ambiguous: boolean): Settled {
-    const { operations, effects, owners, plan } = this.#record;
-    if (landed >= operations.length) return plan;
-    const stepsOf = new Map<string, number[]>();
-    owners.forEach((owner) => stepsOf.set(owner, stepsOf.get(owner) ?? []));
-    effects.forEach((carried, step) => {
-      for (const effect of carried) {
-        const owner = owners[effect] ?? `#${effect}`;
-        stepsOf.set(owner, [...(stepsOf.get(owner) ?? []), step + 1]);
-      }
-    });
-    const missed: string[] = [];
-    const partly: string[] = [];
-    let whole = 0;
-    for (const [owner, steps] of stepsOf) {
-      if (steps.every((step) => step <= landed)) {
-        if (steps.length > 0) whole++;
-      } else if (steps.every((step) => step > landed + (ambiguous ? 1 : 0))) {
-        missed.push(owner);
-      } else {
-        partly.push(owner);
-      }
-    }
-    if (whole === 0 && partly.length === 0) return null;
-    return { plan, missed, partly };
+    return verdictOf(this.#record, landed, ambiguous);
   }
 
   /** The largest k, from `from` up, whose mark the worksheet holds; -1 for none. */

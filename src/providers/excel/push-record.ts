@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Settled } from '../provider.ts';
 import type { Area, Operation, Step } from './excel-operations.ts';
 import type { ImageMark } from './push-images.ts';
 
@@ -71,4 +72,37 @@ export function parseRecord(text: string): ExcelPushRecord | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Which writes of the push landed when operations 1..`landed` did and the rest did not (but for
+ * operation `landed` + 1 when `ambiguous`: its answer was lost), by each write's operations: all
+ * landed, the plan; none, null; else the writes none of whose operations landed, and those
+ * split across the stop. A write with no operation (it changed nothing) counts with the plan.
+ */
+export function verdictOf(record: ExcelPushRecord, landed: number, ambiguous: boolean): Settled {
+  const { operations, effects, owners, plan } = record;
+  if (landed >= operations.length) return plan;
+  const stepsOf = new Map<string, number[]>();
+  owners.forEach((owner) => stepsOf.set(owner, stepsOf.get(owner) ?? []));
+  effects.forEach((carried, step) => {
+    for (const effect of carried) {
+      const owner = owners[effect] ?? `#${effect}`;
+      stepsOf.set(owner, [...(stepsOf.get(owner) ?? []), step + 1]);
+    }
+  });
+  const missed: string[] = [];
+  const partly: string[] = [];
+  let whole = 0;
+  for (const [owner, steps] of stepsOf) {
+    if (steps.every((step) => step <= landed)) {
+      if (steps.length > 0) whole++;
+    } else if (steps.every((step) => step > landed + (ambiguous ? 1 : 0))) {
+      missed.push(owner);
+    } else {
+      partly.push(owner);
+    }
+  }
+  if (whole === 0 && partly.length === 0) return null;
+  return { plan, missed, partly };
 }
