@@ -27,6 +27,7 @@ import { watchCase } from './cases/watch-case.ts';
 import { durableWritesCase } from './cases/durable-writes-case.ts';
 import { excelCase, type ExcelPlan } from './cases/excel-case.ts';
 import { excelScatteredCase } from './cases/excel-scattered-case.ts';
+import { excelChaosCase } from './cases/excel-chaos-case.ts';
 import { startUpCase } from './cases/start-up-case.ts';
 import { rateTarget, target, targetLine, type TargetOutcome } from './reports/targets.ts';
 
@@ -140,6 +141,10 @@ const selfContained: {
   },
   { name: 'outbox', run: (database) => outboxCase(timing, database) },
   { name: 'excel', run: () => excelCase(excelPlan) },
+  {
+    name: 'excelchaos',
+    run: () => excelChaosCase({ writers: 20, seconds: quick ? 10 : 30, person: true }),
+  },
   {
     name: 'scattered',
     run: () => excelScatteredCase({ runs: 60, rowsPerRun: 5, stormSeconds: 3 }),

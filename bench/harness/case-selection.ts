@@ -20,6 +20,8 @@ export const benchCases = [
   { letter: 'f', name: 'scaleout', postgres: true },
   { letter: 'j', name: 'sheets', postgres: true },
   { letter: 'k', name: 'chaos', postgres: true },
+  // The Excel variant of case k.
+  { letter: 't', name: 'excelchaos', postgres: false },
   { letter: 'l', name: 'webhooks', postgres: false },
   // Case m measures SQLite alone where PostgreSQL is not started for another case.
   { letter: 'm', name: 'outbox', postgres: true },
