@@ -355,8 +355,9 @@ export class WorkbookPush {
   }
 
   async #closeAll(channel: PushChannel, deadline: number): Promise<void> {
+    const closed = new Set(this.#record.closed ?? []);
     for (const session of this.#record.sessions) {
-      await this.#close(channel, session, deadline, null);
+      if (!closed.has(session)) await this.#close(channel, session, deadline, null);
     }
   }
 
@@ -368,8 +369,12 @@ export class WorkbookPush {
   ): Promise<void> {
     try {
       await channel.closeSession(session, deadline);
+      this.#closed(session);
     } catch (error) {
-      if (sessionGone(error)) return;
+      if (sessionGone(error)) {
+        this.#closed(session);
+        return;
+      }
       // Graph ended the push's sessions by now, whatever it answers to the close.
       if (Date.now() > this.#record.deadline + sessionLifetimeMs) return;
       // Not closed: a request of the session may still land; settle tries again.
@@ -378,6 +383,12 @@ export class WorkbookPush {
           (error instanceof Problem ? error : new Problem('upstream-unavailable', String(error))),
       );
     }
+  }
+
+  /** A session Graph refuses from now on: a later settle need not close it again. */
+  #closed(session: string): void {
+    const closed = (this.#record.closed ??= []);
+    if (!closed.includes(session)) closed.push(session);
   }
 
   async #readBack(channel: PushChannel, deadline: number) {

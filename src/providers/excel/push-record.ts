@@ -17,6 +17,8 @@ export interface ExcelPushRecord {
   deadline: number;
   /** Every workbook session the push opened, oldest first. */
   sessions: string[];
+  /** Those of its sessions known to be closed (Graph refuses their requests). */
+  closed?: string[];
   operations: Operation[];
   areas: Area[];
   /** For each operation, the effects it carries. */
