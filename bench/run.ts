@@ -26,6 +26,8 @@ import { webhookCase } from './cases/webhook-case.ts';
 import { watchCase } from './cases/watch-case.ts';
 import { durableWritesCase } from './cases/durable-writes-case.ts';
 import { excelCase, type ExcelPlan } from './cases/excel-case.ts';
+import { excelScatteredCase } from './cases/excel-scattered-case.ts';
+import { excelChaosCase } from './cases/excel-chaos-case.ts';
 import { startUpCase } from './cases/start-up-case.ts';
 import { aggregateCase } from './cases/aggregate-case.ts';
 import { agentsCase } from './cases/agents-case.ts';
@@ -141,6 +143,14 @@ const selfContained: {
   },
   { name: 'outbox', run: (database) => outboxCase(timing, database) },
   { name: 'excel', run: () => excelCase(excelPlan) },
+  {
+    name: 'excelchaos',
+    run: () => excelChaosCase({ writers: 20, seconds: quick ? 10 : 30, person: true }),
+  },
+  {
+    name: 'scattered',
+    run: () => excelScatteredCase({ runs: 60, rowsPerRun: 5, stormSeconds: 3 }),
+  },
   { name: 'durable', run: (database) => durableWritesCase(database) },
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
   { name: 'groups', run: (database) => aggregateCase(database, quick) },

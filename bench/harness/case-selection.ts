@@ -15,9 +15,13 @@ export const benchCases = [
   { letter: 'e', name: 'google', postgres: false },
   // The Excel variant of case e.
   { letter: 'p', name: 'excel', postgres: false },
+  // One scattered Excel delete under a burst of 429s.
+  { letter: 'u', name: 'scattered', postgres: false },
   { letter: 'f', name: 'scaleout', postgres: true },
   { letter: 'j', name: 'sheets', postgres: true },
   { letter: 'k', name: 'chaos', postgres: true },
+  // The Excel variant of case k.
+  { letter: 'v', name: 'excelchaos', postgres: false },
   { letter: 'l', name: 'webhooks', postgres: false },
   // Case m measures SQLite alone where PostgreSQL is not started for another case.
   { letter: 'm', name: 'outbox', postgres: true },

@@ -79,7 +79,42 @@ export interface Push {
    * already sent when the lock is lost stays out (see the docs); this keeps it to one.
    */
   holdsLock?: () => Promise<boolean>;
+  /** Where the provider keeps what settles the push, for any server (see `PushJournal`). */
+  journal?: PushJournal;
+  /**
+   * For each effect, a name of the write it belongs to: a provider that learns which of its
+   * requests landed answers, when the push lands in part, which writes did (see `PartlyLanded`).
+   */
+  owners?: string[];
 }
+
+/**
+ * What a provider keeps in the store about one push, written before its first change is sent:
+ * enough to settle the push from the spreadsheet alone, on this server or another, after a
+ * restart or a crash. It lives while the sheet carries the push's marker.
+ */
+export interface PushJournal {
+  load(): Promise<string | null>;
+  /**
+   * Replaces `previous` (null: nothing kept yet) with `record`. False, and nothing saved, once
+   * the sheet no longer carries the push's marker or another server replaced the record.
+   */
+  save(record: string, previous: string | null): Promise<boolean>;
+}
+
+/**
+ * A push whose plan landed in part, as a provider without an atomic batch learns it: the writes
+ * (by their owner names) that did not land at all, and those of which part landed; the others
+ * of `plan` landed whole.
+ */
+export interface PartlyLanded {
+  plan: string;
+  missed: string[];
+  partly: string[];
+}
+
+/** How a settle ended: the plan that landed, null when none did, or which writes did. */
+export type Settled = string | null | PartlyLanded;
 
 /** What a check of the tab against the copy found: no change, or the tab as it is. */
 export type TabCheck =
@@ -127,9 +162,10 @@ export interface SheetProvider {
   push(sheet: Sheet, effects: WriteEffect[], push: Push): Promise<PushOutcome>;
   /**
    * Closes a push whose outcome is unknown: creates its tag with no change, so that none of its
-   * attempts can land any more, unless one already has. Answers the plan that landed, or null.
+   * attempts can land any more, unless one already has. Answers the plan that landed, or null;
+   * a provider that sends a push in several requests may answer which writes of it landed.
    */
-  settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null>;
+  settle(sheet: Sheet, tag: number, deadline: number, journal?: PushJournal): Promise<Settled>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
   /**

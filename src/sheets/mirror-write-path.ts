@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { Cell } from '../cells/cell.ts';
-import type { PushOutcome, SheetProvider } from '../providers/provider.ts';
+import type { PartlyLanded, PushOutcome, SheetProvider } from '../providers/provider.ts';
 import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
@@ -23,6 +23,7 @@ import {
   type WriteFate,
   type WritePath,
 } from './write-path.ts';
+import { effectOwners, notLanded, ownerOf, partlyLanded, pushJournal } from './push-owners.ts';
 
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
 interface Plan {
@@ -188,13 +189,30 @@ export class MirrorWritePath implements WritePath {
           prune,
           signal: lock.signal,
           holdsLock: () => stillHeld(lock),
+          journal: pushJournal(this.store, sheet.id, pushId),
+          owners: effectOwners(writes, plan.planned),
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
         if (error.code === 'tab-gone') await this.mirror.tabGone(sheet);
         // No attempt can land, and the push's tag was never made: it is no longer counted.
         if (error.code !== 'upstream-outcome-unknown') await this.#tagsAfter(sheet, tag, [tag]);
-        const settled = await this.#settle(sheet, tag, error);
+        const settled = await this.#settle(sheet, tag, pushId, error);
+        if (typeof settled === 'object' && !(settled instanceof Problem)) {
+          // Some writes landed and others did not: each hears its own outcome, and a re-read
+          // (which settles the push again, to the same end) gives their keys the same answers.
+          const landed = settled.plan === plan.id;
+          await this.mirror.refreshIfStale(sheet.id, lock).catch(() => {});
+          return plan.planned.map((write, i) => {
+            if (write instanceof Problem) return ranRecorded(write);
+            const owner = ownerOf(writes[i] as WriteRequest, i);
+            if (landed && settled.missed.includes(owner)) return ranRecorded(notLanded());
+            if (!landed || settled.partly.includes(owner)) {
+              return ranRecorded(partlyLanded(sheet.name));
+            }
+            return ranRecorded({ outcome: write.outcome, effects: write.effects });
+          });
+        }
         if (settled instanceof Problem) {
           // Only a push none of whose attempts can land leaves the copy matching the spreadsheet.
           if (settled.code !== 'upstream-outcome-unknown') {
@@ -291,10 +309,16 @@ export class MirrorWritePath implements WritePath {
    * either that it landed (the plan that did) or, truthfully, that nothing changed. When even
    * that cannot be done, the outcome stays unknown (504) and the marked copy is re-read later.
    */
-  async #settle(sheet: Sheet, tag: number, error: Problem): Promise<string | Problem> {
+  async #settle(
+    sheet: Sheet,
+    tag: number,
+    pushId: string,
+    error: Problem,
+  ): Promise<string | PartlyLanded | Problem> {
     if (error.code !== 'upstream-outcome-unknown') return error;
     try {
-      const landed = await this.provider.settle(sheet, tag, Date.now() + settleMs);
+      const journal = pushJournal(this.store, sheet.id, pushId);
+      const landed = await this.provider.settle(sheet, tag, Date.now() + settleMs, journal);
       return landed ?? nothingLanded(error);
     } catch {
       return error;

@@ -4,6 +4,7 @@ import type { ProviderTable, PushTag, SheetProvider } from '../providers/provide
 import type { HeldLock, PushEnd, SheetStore } from '../store/store.ts';
 import { sameColumns, tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { SheetTurns } from './sheet-turns.ts';
+import { partlyLandedEnd, pushJournal } from './push-owners.ts';
 
 export const defaultFreshnessSeconds = 10;
 
@@ -216,8 +217,13 @@ export class SheetMirror {
       read = await this.#unlessGone(sheet, () => this.#settleAndRead(sheet, provider, deadline));
     } catch (error) {
       // The tab is gone: reads serve the copy last read from it, until it is back.
-      if (!(error instanceof Problem && error.code === 'tab-gone')) throw error;
-      return this.#current(sheetId);
+      if (error instanceof Problem && error.code === 'tab-gone') return this.#current(sheetId);
+      const unsettled = error instanceof Problem && error.code === 'upstream-outcome-unknown';
+      if (!unsettled || pushTagOfMarker(sheet.pushing) === null) throw error;
+      // The push cannot be settled yet (Graph would not close its session): reads are served
+      // from the tab as it is now, and the mark stays for a later read to settle it.
+      const table = await provider.read(sheet.source, deadline);
+      return this.adopt(sheet, table, lock, sheet.pushing ?? null);
     }
     return this.adopt(sheet, read.table, lock, null, read.settled);
   }
@@ -256,9 +262,15 @@ export class SheetMirror {
   ): Promise<{ table: ProviderTable; settled?: { pushId: string; end: PushEnd } }> {
     const tag = pushTagOfMarker(sheet.pushing);
     if (tag === null) return { table: await provider.read(sheet.source, deadline) };
-    const plan = await provider.settle(sheet, tag, deadline);
+    const pushId = String(tag);
+    const journal = pushJournal(this.store, sheet.id, pushId);
+    const settled = await provider.settle(sheet, tag, deadline, journal);
     const table = await provider.read(sheet.source, deadline);
-    return { table, settled: { pushId: String(tag), end: { plan } } };
+    const end =
+      settled === null || typeof settled === 'string'
+        ? { plan: settled }
+        : partlyLandedEnd(settled, sheet.name);
+    return { table, settled: { pushId, end } };
   }
 
   #provider(sheet: Sheet): SheetProvider {

@@ -282,6 +282,11 @@ export interface Dialect extends StoreDatabase {
    * is still running, and gives up the owner's leases on the other sheets; answers the ids held.
    */
   holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]>;
+  /** A provider's record of push `pushId` of the sheet (see `SheetStore.pushRecord`). */
+  pushRecord(sheetId: string, pushId: string): DbWork<string | null>;
+  putPushRecord(sheetId: string, pushId: string, record: string, at: string): DbWork<void>;
+  /** Drops the sheet's push records but the one of `keep` (the push still marked, if any). */
+  dropPushRecords(sheetId: string, keep: string | null): DbWork<void>;
   claimFlag(name: string): DbWork<boolean>;
   releaseFlag(name: string): DbWork<void>;
   insertKey(key: ApiKeyRecord): DbWork<void>;

@@ -190,8 +190,10 @@ export function* settlePush(
       ({ held }) =>
         held.token === record.token && held.key === record.key && held.scope === record.scope,
     );
+    const byKey = end.byKey?.find(({ scope, key }) => scope === record.scope && key === record.key);
     const planned = end.plan === null ? null : (plannedOutcomes(record)[end.plan] ?? null);
-    const outcome = known === undefined ? planned : known.outcome;
+    const outcome =
+      known !== undefined ? known.outcome : byKey !== undefined ? byKey.outcome : planned;
     if (outcome === null) yield* db.deleteIdempotencyKey(record, record.token);
     else yield* db.updateIdempotencyKey(settled(record, outcome), record.token);
   }

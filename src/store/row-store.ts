@@ -446,6 +446,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan, answers });
       // The push these writes came from landed, and the copy now holds it: it matches again.
       source.record.pushing = null;
+      yield* db.dropPushRecords(sheetId, null);
       yield* saveSheetAndEvents(db, source, events, true);
       return { results, record: source.record };
     });
@@ -514,6 +515,7 @@ export class RowStore implements SheetStore {
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
       const markerMoved = source.record.pushing !== marker;
       source.record.pushing = marker;
+      yield* db.dropPushRecords(sheetId, marker);
       yield* saveSheetAndEvents(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
@@ -533,6 +535,7 @@ export class RowStore implements SheetStore {
       const { plan, keys = [] } = mark;
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
+      yield* db.dropPushRecords(sheetId, mark.pushId);
       yield* db.saveSheet(record);
       yield* db.setPushSettleAfter(record.key, mark.settleAfter ?? null);
       return record;
@@ -556,6 +559,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
       if (record.pushing !== pushId) return null;
       record.pushing = null;
+      yield* db.dropPushRecords(sheetId, null);
       yield* db.saveSheet(record);
       return record;
     });
@@ -607,6 +611,26 @@ export class RowStore implements SheetStore {
   forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
     if (tags.length === 0) return Promise.resolve();
     return this.#db.write(() => this.#db.deletePushTags(spreadsheet, tags));
+  }
+
+  pushRecord(sheetId: string, pushId: string): Promise<string | null> {
+    return this.#db.read(() => this.#db.pushRecord(sheetId, pushId));
+  }
+
+  async savePushRecord(
+    sheetId: string,
+    pushId: string,
+    record: string,
+    previous: string | null,
+  ): Promise<boolean> {
+    const db = this.#db;
+    return db.write(function* () {
+      const current = yield* sheetOrMissing(db, sheetId, true);
+      if (current.pushing !== pushId) return false;
+      if ((yield* db.pushRecord(sheetId, pushId)) !== previous) return false;
+      yield* db.putPushRecord(sheetId, pushId, record, new Date().toISOString());
+      return true;
+    });
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {

@@ -103,6 +103,12 @@ export interface PushedKey {
 export interface PushEnd {
   plan: string | null;
   answers?: PushedKey[];
+  /**
+   * Answers by key (its scope and name) where the provider learned each write's own outcome:
+   * a write of the landed plan that did not land is freed (null), one that landed in part keeps
+   * the problem it was answered. They win over the plan's answers.
+   */
+  byKey?: { scope: string; key: string; outcome: KeyOutcome | null }[];
 }
 
 /**
@@ -388,6 +394,23 @@ export interface SheetStore {
   guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void>;
   /** Stops counting tags removed from the spreadsheet. */
   forgetPushTags(spreadsheet: string, tags: number[]): Promise<void>;
+  /**
+   * What a provider keeps of push `pushId` to settle it from the spreadsheet alone, on any
+   * server (an Excel push's session, operations and images): null when none is kept. A record
+   * lives while the sheet carries the push's marker and goes with it.
+   */
+  pushRecord(sheetId: string, pushId: string): Promise<string | null>;
+  /**
+   * Saves push `pushId`'s record, only while the sheet carries its marker and the record stored
+   * is still `previous` (null: none yet), so that a server settling the push can take it over
+   * from the one that sent it; false, and nothing saved, otherwise.
+   */
+  savePushRecord(
+    sheetId: string,
+    pushId: string,
+    record: string,
+    previous: string | null,
+  ): Promise<boolean>;
 
   // Idempotency keys (see idempotency-records.ts)
   /**

@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { errorCode, range, useEmulator } from './test-support.ts';
 
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
 const fixture = useEmulator();
 const JSON_BODY = { 'content-type': 'application/json' };
 
@@ -210,5 +214,75 @@ describe('$batch', () => {
       requests: [get('First'), get('second', ['FIRST'])],
     });
     assert.deepEqual(Object.keys(byId(answer)).sort(), ['First', 'second']);
+  });
+
+  describe('meeting a fault as a whole (`only: batch`)', () => {
+    const twoWrites = (workbook: string) => ({
+      requests: ['A1', 'B1'].map((address, i) => ({
+        id: String(i + 1),
+        method: 'PATCH',
+        url: `/${workbook}${range('Sheet1', address)}`,
+        headers: JSON_BODY,
+        body: { values: [[address]] },
+        ...(i > 0 ? { dependsOn: [String(i)] } : {}),
+      })),
+    });
+
+    it('refused before it runs: nothing of it applied', async () => {
+      const { ref, workbook } = fixture.create([{ name: 'Sheet1' }]);
+      fixture.emulator.failNext(1, { status: 503, match: { only: 'batch' } });
+      const answer = await fixture.call('POST', '$batch', twoWrites(workbook));
+      assert.equal(answer.status, 503);
+      assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), []);
+    });
+
+    it('run, its answer lost: every request of it applied', async () => {
+      const { ref, workbook } = fixture.create([{ name: 'Sheet1' }]);
+      fixture.emulator.failNext(1, { when: 'after', mode: 'reset', match: { only: 'batch' } });
+      await assert.rejects(fixture.call('POST', '$batch', twoWrites(workbook)));
+      assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['A1', 'B1']]);
+    });
+
+    it('a rule for writes does not meet the batch itself, only the requests inside it', async () => {
+      const { ref, workbook } = fixture.create([{ name: 'Sheet1' }]);
+      fixture.emulator.failNext(1, { status: 503, match: { only: 'writes', path: "'B1'" } });
+      const answer = await fixture.call('POST', '$batch', twoWrites(workbook));
+      assert.deepEqual(
+        (answer.body as BatchAnswer).responses.map((each) => each.status),
+        [200, 503],
+      );
+      assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['A1']]);
+    });
+
+    it('held and run late: applied then, but not the requests of a session closed meanwhile', async () => {
+      const { ref, workbook } = fixture.create([{ name: 'Sheet1' }]);
+      const created = await fixture.call('POST', `${workbook}createSession`, {
+        persistChanges: true,
+      });
+      const session = (created.body as { id: string }).id;
+      const batch = twoWrites(workbook);
+      const inSession = {
+        requests: batch.requests.map((each) => ({
+          ...each,
+          headers: { ...each.headers, 'workbook-session-id': session },
+        })),
+      };
+      fixture.emulator.resetRequests();
+      fixture.emulator.failNext(2, { mode: 'late', match: { only: 'batch' } });
+      const held = fixture.call('POST', '$batch', batch, {}).catch(() => undefined);
+      const heldInSession = fixture.call('POST', '$batch', inSession).catch(() => undefined);
+      await until(() => fixture.emulator.heldCount === 2);
+      await fixture.call('POST', `${workbook}closeSession`, undefined, {
+        'workbook-session-id': session,
+      });
+      fixture.emulator.clearFaults();
+      await fixture.call('PATCH', `${workbook}${range('Sheet1', 'A1')}`, { values: [['x']] });
+      fixture.emulator.applyHeld();
+      assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), [['A1', 'B1']]);
+      const late = fixture.emulator.requests().filter((r) => r.batchRequestId !== undefined);
+      assert.equal(late.filter((r) => r.applied).length, 2, 'only the batch outside the session');
+      void held;
+      void heldInSession;
+    });
   });
 });

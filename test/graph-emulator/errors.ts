@@ -57,10 +57,15 @@ export const workbookItemNotFound = (what: string) =>
   );
 export const accessDenied = () =>
   new GraphError(403, 'accessDenied', "The caller doesn't have permission to perform the action.");
-export const invalidSession = () =>
+/**
+ * A request of a closed, unknown or expired session. Graph has answered it with the top-level
+ * code `InvalidSessionId`; Microsoft's published list puts the meaning in the second-level code,
+ * and a test may play another top-level code (`topCode`) to check that clients read that one.
+ */
+export const invalidSession = (topCode = 'InvalidSessionId') =>
   new GraphError(
     404,
-    'InvalidSessionId',
+    topCode,
     'The session specified in the request does not exist or is invalid due to a transient error.',
     {},
     'invalidSessionReCreatable',

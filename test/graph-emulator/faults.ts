@@ -14,9 +14,10 @@ export interface FaultMatch {
   path?: string | RegExp;
   /**
    * Graph requests that read, that write cells, or both (the default); `login` matches the token
-   * and device-code endpoints, which no other rule does.
+   * and device-code endpoints, which no other rule does; `batch` matches a `POST $batch` itself
+   * (not the requests inside it), which no other rule does.
    */
-  only?: 'reads' | 'writes' | 'all' | 'login';
+  only?: 'reads' | 'writes' | 'all' | 'login' | 'batch';
 }
 
 export type InjectedFailure = { match?: FaultMatch; when?: FaultMoment } & (
@@ -34,7 +35,7 @@ export type Fault =
 export interface Matched {
   method: string;
   path: string;
-  kind: 'read' | 'write' | 'login';
+  kind: 'read' | 'write' | 'login' | 'batch';
   /** Inside a `$batch`, only status faults can be answered (in the batch's own responses). */
   inBatch: boolean;
 }
@@ -72,6 +73,7 @@ function matches(failure: InjectedFailure, request: Matched): boolean {
   const { method, path, only = 'all' } = failure.match ?? {};
   if (request.inBatch && (failure.mode ?? 'status') !== 'status') return false;
   if (only === 'login' ? request.kind !== 'login' : request.kind === 'login') return false;
+  if (only === 'batch' ? request.kind !== 'batch' : request.kind === 'batch') return false;
   if (only === 'reads' && request.kind !== 'read') return false;
   if (only === 'writes' && request.kind !== 'write') return false;
   if (method !== undefined && method.toUpperCase() !== request.method) return false;

@@ -29,6 +29,8 @@ export interface DriveState {
   shares: Map<string, string>;
   /** A session unused this long is gone, as Excel's idle sessions expire (about 5 minutes). */
   sessionIdleMs: number;
+  /** The top-level code of a refused session's answer (its second-level one stays). */
+  sessionRefusalCode: string;
   /**
    * Whether app-only tokens (client credentials) may call the workbook API. Microsoft's reference
    * lists Application permissions as "Not supported" for it; false plays that, answering 403.
@@ -104,10 +106,10 @@ function sessionOf(
 ): Session | undefined {
   if (id === undefined) return undefined;
   const session = item.sessions.get(id);
-  if (!session || session.closed) throw invalidSession();
+  if (!session || session.closed) throw invalidSession(state.sessionRefusalCode);
   if (now - session.lastUsedAt > state.sessionIdleMs) {
     session.closed = true;
-    throw invalidSession();
+    throw invalidSession(state.sessionRefusalCode);
   }
   session.lastUsedAt = now;
   return session;

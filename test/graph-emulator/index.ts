@@ -69,6 +69,7 @@ export class GraphEmulator {
     items: new Map(),
     shares: new Map(),
     sessionIdleMs: 300_000,
+    sessionRefusalCode: 'InvalidSessionId',
     appTokensOpenWorkbooks: true,
   };
 
@@ -259,6 +260,18 @@ export class GraphEmulator {
 
   set sessionIdleMs(ms: number) {
     this.state.sessionIdleMs = ms;
+  }
+
+  /**
+   * The top-level code a request of a gone session is refused with (default `InvalidSessionId`);
+   * its second-level code stays `invalidSessionReCreatable`. E.g. `itemNotFound`.
+   */
+  get sessionRefusalCode(): string {
+    return this.state.sessionRefusalCode;
+  }
+
+  set sessionRefusalCode(code: string) {
+    this.state.sessionRefusalCode = code;
   }
 
   // --- traffic --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { GraphError, invalidToken, methodNotAllowed, noSuchRoute } from './error
 import { single, type ServerDeps } from './graph-request.ts';
 import type { Principal } from './identity.ts';
 import { login } from './login.ts';
-import { refused, safeDecode, type Outcome } from './outcome.ts';
+import { faulted, refused, safeDecode, type Outcome } from './outcome.ts';
 import { METHODS, parseRoute } from './routes.ts';
 
 export function createListener(deps: ServerDeps): RequestListener {
@@ -106,8 +106,41 @@ function graph(deps: ServerDeps, incoming: Incoming): Outcome {
   if (body instanceof GraphError) return refused(body, record);
   const header = incoming.request.headers['workbook-session-id'];
   const sessionId = typeof header === 'string' ? header : undefined;
-  if (route.op === 'batch') return runBatch(deps, { body, principal, at, path });
+  if (route.op === 'batch') return batchWithFaults(deps, { body, principal, at, path, method });
   return single(deps, { route, method, body, sessionId, principal, now: at, path, inBatch: false });
+}
+
+/**
+ * A `$batch` as a whole can meet a fault of its own (rules with `only: 'batch'`): refused before
+ * it runs, run with its answer lost or never sent, or held and run late, each of its requests
+ * then meeting the workbook (and its sessions) as they are by then.
+ */
+function batchWithFaults(
+  deps: ServerDeps,
+  batch: {
+    body: Record<string, unknown>;
+    principal: Principal;
+    at: number;
+    path: string;
+    method: string;
+  },
+): Outcome {
+  const { body, principal, at, path, method } = batch;
+  const fault = deps.traffic.faults.take({ method, path, kind: 'batch', inBatch: false });
+  const record = { kind: 'batch' as const, clientId: principal.clientId, user: principal.user };
+  const attempt = (now: number) => runBatch(deps, { body, principal, at: now, path });
+  if (fault?.mode === 'late') {
+    return {
+      status: 0,
+      answer: 'none',
+      applied: false,
+      record: { ...record, fault: { when: fault.when, mode: fault.mode } },
+      late: { run: () => attempt(Date.now()), afterMs: fault.applyAfterMs },
+    };
+  }
+  if (fault?.when === 'before') return faulted(fault, { applied: false, record });
+  const ran = attempt(at);
+  return fault ? faulted(fault, ran) : ran;
 }
 
 const WWW_AUTHENTICATE = {

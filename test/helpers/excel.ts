@@ -123,6 +123,8 @@ export async function pushOnPeople(
 export interface ExcelApp extends ExcelSetup {
   url: string;
   store: SheetStore;
+  /** Settings that point another server at the same store. */
+  env: Record<string, string>;
 }
 
 /** A Sheetport server with the Excel provider of `excelSetup`, on the test's store. */
@@ -135,8 +137,8 @@ export async function excelApp(
 ): Promise<ExcelApp> {
   const setup = await excelSetup(t, options);
   const extra = { ...(options.wrapStore && { wrapStore: options.wrapStore }) };
-  const { url, store } = await build(t, options.app ?? {}, { excel: setup.excel }, extra);
-  return { ...setup, url, store };
+  const { url, store, env } = await build(t, options.app ?? {}, { excel: setup.excel }, extra);
+  return { ...setup, url, store, env };
 }
 
 /** Connects worksheet "People" as a sheet; answers its id. */

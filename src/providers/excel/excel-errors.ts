@@ -74,7 +74,36 @@ function finalProblem(error: GraphFailure, status: number, context: CallContext)
   );
 }
 
-/** Graph's answer to a request of a closed or expired workbook session: it was not applied. */
+/**
+ * The codes by which Graph says a workbook session is closed, expired or otherwise unusable, at
+ * the top level (`InvalidSessionId`, as Graph answers today) or as the second-level code Microsoft
+ * asks clients to read first (its published list of Excel error codes: every
+ * `invalidSession…` code). Codes compare without case, as Microsoft documents them.
+ */
+const sessionGoneCodes = new Set(
+  [
+    'InvalidSessionId',
+    'SessionNotFound',
+    'invalidSessionReCreatable',
+    'invalidSessionAuthentication',
+    'invalidSessionRestricted',
+    'invalidSessionNotFound',
+    'invalidSessionAccessConflict',
+    'invalidSessionUnexpected',
+    'invalidSessionUnsupportedWorkbook',
+  ].map((code) => code.toLowerCase()),
+);
+
+/**
+ * Graph's refusal of a request because its workbook session is gone (closed, expired, or made
+ * unusable): the request was not applied, and nothing of that session can be any more. Any 4xx
+ * carrying one of the session codes at either level counts: Microsoft pairs them with 404, 401,
+ * 403 or 409 depending on the cause.
+ */
 export function sessionGone(error: unknown): boolean {
-  return error instanceof GraphFailure && error.status === 404 && error.code === 'InvalidSessionId';
+  if (!(error instanceof GraphFailure) || error.status === undefined) return false;
+  if (error.status < 400 || error.status >= 500) return false;
+  return [error.code, ...error.innerCodes].some(
+    (code) => code !== undefined && sessionGoneCodes.has(code.toLowerCase()),
+  );
 }

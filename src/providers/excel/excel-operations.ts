@@ -12,10 +12,24 @@ export type Operation =
   | { kind: 'write'; address: string; values: GraphValue[][]; numberFormat: (string | null)[][] }
   | { kind: 'delete'; address: string };
 
-/** An operation and the rows under the header once it has landed (its after-image). */
+/**
+ * An operation, the rows under the header once it has landed (its after-image), the block it
+ * works on (rows under the header and columns, from 0, inclusive: a delete's whole rows) and the
+ * effects it carries (their indexes in the list planned).
+ */
 export interface Step {
   operation: Operation;
   after: Cell[][];
+  area: Area;
+  effects: number[];
+}
+
+/** A block of cells: rows under the header and columns, counted from 0, bounds included. */
+export interface Area {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
 }
 
 /**
@@ -29,17 +43,20 @@ export interface Step {
 export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[]): Step[] {
   const steps: Step[] = [];
   let current = rows;
-  const push = (operation: Operation, after: Cell[][]) => {
-    steps.push({ operation, after });
+  let carried: number[] = [];
+  const push = (operation: Operation, after: Cell[][], area: Area) => {
+    steps.push({ operation, after, area, effects: carried });
     current = after;
   };
-  for (const effect of coalesced(effects)) {
+  for (const { effect, indexes } of coalesced(effects)) {
+    carried = indexes;
     if (effect.kind === 'append') {
       if (effect.rows.length === 0) continue;
       const first = current.length;
       push(
         writeOperation(first, 0, width - 1, effect.rows, (row, column) => row[column] ?? null),
         [...current, ...effect.rows.map((row) => padded(row, width))],
+        { top: first, bottom: first + effect.rows.length - 1, left: 0, right: width - 1 },
       );
     } else if (effect.kind === 'update') {
       const columns = [...effect.cells.keys()];
@@ -56,30 +73,40 @@ export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[])
             effect.cells.has(column) ? (row[column] ?? null) : undefined,
           ),
           after,
+          { top: low, bottom: high, left, right },
         );
       }
     } else {
       for (const [low, high] of runs(effect.positions, 'descending')) {
         const after = [...current];
         after.splice(low, high - low + 1);
-        push({ kind: 'delete', address: `${low + 2}:${high + 2}` }, after);
+        push({ kind: 'delete', address: `${low + 2}:${high + 2}` }, after, {
+          top: low,
+          bottom: high,
+          left: 0,
+          right: width - 1,
+        });
       }
     }
   }
   return steps;
 }
 
-/** Appends that follow each other are one block of rows: one request, however many writes. */
-function coalesced(effects: WriteEffect[]): WriteEffect[] {
-  const merged: WriteEffect[] = [];
-  for (const effect of effects) {
+/**
+ * Appends that follow each other are one block of rows: one request, however many writes. Each
+ * merged effect names the effects it carries.
+ */
+function coalesced(effects: WriteEffect[]): { effect: WriteEffect; indexes: number[] }[] {
+  const merged: { effect: WriteEffect; indexes: number[] }[] = [];
+  effects.forEach((effect, index) => {
     const last = merged.at(-1);
-    if (effect.kind === 'append' && last?.kind === 'append') {
-      merged[merged.length - 1] = { kind: 'append', rows: [...last.rows, ...effect.rows] };
+    if (effect.kind === 'append' && last?.effect.kind === 'append') {
+      last.effect = { kind: 'append', rows: [...last.effect.rows, ...effect.rows] };
+      last.indexes.push(index);
     } else {
-      merged.push(effect);
+      merged.push({ effect, indexes: [index] });
     }
-  }
+  });
   return merged;
 }
 

@@ -4,7 +4,15 @@ import type { Sheet, SheetSource } from '../../model/sheet.ts';
 import type { EveryTab } from '../../files/every-tab.ts';
 import { readEveryTab } from '../../files/every-tab.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
-import type { ProviderTable, Push, PushOutcome, TabCheck, UpstreamEvent } from '../provider.ts';
+import type {
+  ProviderTable,
+  Push,
+  PushJournal,
+  PushOutcome,
+  Settled,
+  TabCheck,
+  UpstreamEvent,
+} from '../provider.ts';
 import {
   countedRead,
   defaultRetryPolicy,
@@ -50,6 +58,16 @@ export class ExcelProvider implements LiveProvider {
 
   get deadlineMs(): number {
     return this.settings.deadlineMs;
+  }
+
+  /**
+   * Graph cannot be fenced: a request it started before the push's deadline may still run for
+   * one attempt's timeout, the longest a push of these settings makes (see `attemptTimeout`). A
+   * server taking the sheet over from one that lost its lock closes that server's sessions, then
+   * waits this long past the deadline before settling; writes meanwhile answer 503.
+   */
+  get unfencedMs(): number {
+    return attemptTimeout(Date.now() + this.settings.deadlineMs);
   }
 
   status(): ProviderStatus {
@@ -206,20 +224,24 @@ export class ExcelProvider implements LiveProvider {
     // The push moves the cTag: the worksheet is read at the next check, whatever lands.
     this.#versions.forget(source);
     const steps = planSteps(sheet.columns.length, push.expected.rows, effects);
-    const record = new WorkbookPush(
-      source,
+    const owners = push.owners ?? effects.map((_, i) => `#${i}`);
+    const record = WorkbookPush.planned(
+      push.plan,
       push.expected.columns,
       push.expected.rows,
       steps,
-      push.plan,
+      owners,
+      push.deadline,
+      push.journal,
     );
-    this.#pushes.set(push.tag, record);
+    if (push.journal === undefined) this.#pushes.set(push.tag, record);
     try {
       const outcome = await record.run(
         this.#channel(source),
         push.deadline,
         this.retryPolicy,
         push.signal,
+        push.holdsLock,
       );
       this.#pushes.delete(push.tag);
       return outcome;
@@ -232,15 +254,26 @@ export class ExcelProvider implements LiveProvider {
   }
 
   /**
-   * Closes every session of the push and reads what landed (see WorkbookPush.settle). A push this
-   * server does not know (it restarted) has no session to close: Graph expires them.
+   * Settles a push from the worksheet (see WorkbookPush.settle), on any server: from the record
+   * the store keeps of it. A push of which none is kept (one of an earlier version, or one
+   * whose record could not be written before its first request) answers null: nothing of it is
+   * known to have been sent.
    */
-  async settle(sheet: Sheet, tag: number, deadline: number): Promise<string | null> {
-    const record = this.#pushes.get(tag);
-    if (record === undefined) return null;
-    const plan = await record.settle(this.#channel(excelSource(sheet.source)), deadline);
+  async settle(
+    sheet: Sheet,
+    tag: number,
+    deadline: number,
+    journal?: PushJournal,
+  ): Promise<Settled> {
+    const record = journal === undefined ? this.#pushes.get(tag) : await WorkbookPush.load(journal);
+    if (record === undefined || record === null) return null;
+    const settled = await record.settle(
+      this.#channel(excelSource(sheet.source)),
+      deadline,
+      this.retryPolicy,
+    );
     this.#pushes.delete(tag);
-    return plan;
+    return settled;
   }
 
   #channel(source: ExcelSource): PushChannel {
@@ -263,12 +296,23 @@ export class ExcelProvider implements LiveProvider {
             ...(session === undefined ? {} : { session }),
           }),
         ),
-      apply: async (step, session, deadline) => {
-        await this.#workbook.apply(source, step.operation, {
+      apply: async (operation, session, deadline) => {
+        await this.#workbook.apply(source, operation, {
           session,
           timeoutMs: attemptTimeout(deadline),
         });
         this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+      },
+      applyBatch: async (operations, session, deadline) => {
+        const answer = await this.#workbook.applyBatch(source, operations, {
+          session,
+          timeoutMs: attemptTimeout(deadline),
+        });
+        // A failure inside the batch is counted when it is judged.
+        if (answer.failure === undefined) {
+          this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+        }
+        return answer;
       },
       slot: () => this.#slots.take(),
       judge: (error, request) => {
@@ -318,15 +362,22 @@ export class ExcelProvider implements LiveProvider {
   }
 }
 
+/** The longest one Graph request may take before it is given up on. */
+const maxAttemptMs = 20_000;
+
 /** At most a third of the time left, so that a request that hangs leaves time to learn its fate. */
 function attemptTimeout(deadline: number): number {
-  return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
+  return Math.max(1000, Math.min(maxAttemptMs, Math.floor((deadline - Date.now()) / 3)));
 }
 
+/**
+ * The answer when a write may or may not have landed. It names what went wrong (the cause's
+ * kind) but not the cause's own words, which may say that nothing was changed.
+ */
 function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
   return new Problem(
     'upstream-outcome-unknown',
-    `Microsoft Graph did not answer whether it applied this write to worksheet "${source.tab}", and it could not be learned before the deadline (${cause.detail}). It may or may not be in the workbook; Sheetport reads the worksheet again before serving this sheet. Read the rows before sending the write again.`,
+    `Microsoft Graph did not answer whether it applied this write to worksheet "${source.tab}", and it could not be learned before the deadline (the last attempt ended in ${cause.code}). It may or may not be in the workbook; Sheetport reads the worksheet again before serving this sheet. Read the rows before sending the write again.`,
     {},
     { 'retry-after': cause.headers['retry-after'] ?? '1' },
   );

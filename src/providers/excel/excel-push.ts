@@ -2,31 +2,37 @@
  * How a push reaches an Excel worksheet exactly once, without an atomic batch.
  *
  * Graph applies each request on its own: a push is a list of operations, each on one contiguous
- * block (see excel-operations.ts), each with the rows it leaves (its after-image). A push runs in
- * a workbook session of its own and first reads the worksheet in it: a worksheet that is not the
- * copy the writes were planned on goes back to be planned again, so an append lands below the
- * last row and a write that chooses rows changes the rows it chose. Writes are PATCHes of
- * absolute ranges (the same however often applied); deletes go bottom-up.
+ * block (see excel-operations.ts), each with a mark of the worksheet it leaves (see
+ * push-images.ts). Before its first request, the push's record (its operations, marks, and which
+ * write each operation carries) is kept in the store with the sheet's push mark, and every
+ * workbook session it opens is added to it before that session is used (push-record.ts). A push
+ * runs in a session of its own and first reads the worksheet in it: a worksheet that is not the
+ * copy the writes were planned on goes back to be planned again. Writes are PATCHes of absolute
+ * ranges (the same however often applied); deletes go bottom-up. More than one operation left
+ * goes as a JSON `$batch` of up to 20, each depending on the one before: Graph stops at the
+ * first that fails, so the operations that landed are always a first part of the list.
  *
  * When an operation's outcome is unknown (its answer lost, a timeout, a 5xx), the session is
  * closed first: Graph refuses every request of a closed session, so none held anywhere can be
- * applied later. Then the worksheet is read and compared with the images: equal to the image
- * after operation k, operations 1..k landed and the push goes on from k + 1 in a new session;
- * equal to none, a person edited it meanwhile: if none of the push can have landed it is
- * planned again on the worksheet as it is, otherwise the outcome is unknown (504) and the copy is
- * read again. What this does not guarantee: a person reading between two operations of one push
- * sees some of them; a person's edit to the same rows between the push's read and its write is
- * overwritten or lands beside it (as with Google); a session Graph expires while a request of it
- * is held releases nothing late, but a request Graph accepted before the close may still finish.
+ * applied later. Then the worksheet is read and compared with the marks: holding mark k,
+ * operations 1..k landed and the push goes on from k + 1 in a new session.
+ *
+ * Settling (after the push gave up, or on any server after a crash) closes every session of the
+ * record, reads the worksheet and finds k again: all of it landed, the plan; some of it (k ≥ 1),
+ * the push rolls forward, sending the rest; if that cannot finish, the writes wholly in
+ * operations 1..k landed, those wholly after did not (their keys are freed), and a write split
+ * across k stays unknown. Nothing of it (k = 0) is not sent late: its client was answered.
  */
+import { randomBytes } from 'node:crypto';
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
-import type { ExcelSource } from './excel-source.ts';
-import type { ProviderTable, PushOutcome } from '../provider.ts';
+import type { ProviderTable, PushJournal, PushOutcome, Settled } from '../provider.ts';
 import { sameHeader, sameRows } from '../provider-table.ts';
 import { Backoff, type RetryPolicy, type Verdict } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
-import type { Step } from './excel-operations.ts';
+import type { Operation, Step } from './excel-operations.ts';
+import { imageMarks, landedUpTo } from './push-images.ts';
+import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
 
 /** What a push needs of the workbook: each request one attempt, failures thrown as they come. */
 export interface PushChannel {
@@ -34,7 +40,17 @@ export interface PushChannel {
   /** Resolves once Graph refuses the session's requests; throws when that cannot be learned. */
   closeSession(session: string, deadline: number): Promise<void>;
   read(deadline: number, session?: string): Promise<ProviderTable>;
-  apply(step: Step, session: string, deadline: number): Promise<void>;
+  apply(operation: Operation, session: string, deadline: number): Promise<void>;
+  /**
+   * Sends operations as one `$batch`, each depending on the one before: how many landed, and the
+   * failure of the first that did not (those after it were not run). Throws when the batch as a
+   * whole failed (any first ones of it may then have landed).
+   */
+  applyBatch(
+    operations: Operation[],
+    session: string,
+    deadline: number,
+  ): Promise<{ landed: number; failure?: unknown }>;
   /** Waits for the next write slot (every operation after the first is a write of its own). */
   slot(): Promise<void>;
   judge(error: unknown, request: 'read' | 'write'): Verdict;
@@ -42,23 +58,76 @@ export interface PushChannel {
   outcomeUnknown(cause: Problem): Problem;
 }
 
-/** One push of one plan: its operations and images, and every session it opened. */
-export class WorkbookPush {
-  readonly sessions: string[] = [];
-  /** images[k]: the rows once operations 1..k have landed; images[0] the rows planned on. */
-  readonly images: Cell[][][];
-  /** Operations known to have landed. */
-  #done = 0;
-  #settledBefore = false;
+/**
+ * How long after a push's deadline its sessions are surely gone even when Graph would not say
+ * so: Excel ends a persistent session idle for about 5 minutes, and no request of the push
+ * starts after its deadline. Past it, a settle whose close keeps failing goes on without it.
+ */
+export const sessionLifetimeMs = 6 * 60_000;
 
-  constructor(
-    readonly source: ExcelSource,
-    readonly columns: string[],
-    expected: Cell[][],
-    readonly steps: Step[],
-    readonly plan: string,
+/**
+ * Operations sent in one request when more than one is left: Graph's limit for a JSON batch.
+ * Chained with `dependsOn`, a failure stops those after it, and the marks tell how far it got.
+ */
+export const batchLimit = 20;
+
+/** One push of one plan: its record, kept in the store, and what it knows in memory. */
+export class WorkbookPush {
+  readonly #record: ExcelPushRecord;
+  readonly #journal: PushJournal | undefined;
+  /** The rows the writes were planned on (known to the server that plans them). */
+  readonly #expected: Cell[][] | null;
+  /** The last operation's answer was lost: it may have landed. */
+  #ambiguous = false;
+  /** The record as this server last saved or loaded it: a save replaces only that. */
+  #saved: string | null;
+
+  private constructor(
+    record: ExcelPushRecord,
+    journal: PushJournal | undefined,
+    expected: Cell[][] | null,
+    saved: string | null,
   ) {
-    this.images = [expected, ...steps.map((step) => step.after)];
+    this.#record = record;
+    this.#journal = journal;
+    this.#expected = expected;
+    this.#saved = saved;
+  }
+
+  /** A push of `steps`, planned on `expected`; `owners` names the write of each effect. */
+  static planned(
+    plan: string,
+    columns: string[],
+    expected: Cell[][],
+    steps: Step[],
+    owners: string[],
+    deadline: number,
+    journal?: PushJournal,
+  ): WorkbookPush {
+    const images = [expected, ...steps.map((step) => step.after)];
+    const marks = imageMarks(
+      images,
+      steps.map((s) => s.operation),
+      steps.map((s) => s.area),
+      columns.length,
+    );
+    const record = recordOf(plan, columns, deadline, steps, owners, marks);
+    return new WorkbookPush(record, journal, expected, null);
+  }
+
+  /** The push the store keeps under `journal`; null when it keeps none this version reads. */
+  static async load(journal: PushJournal): Promise<WorkbookPush | null> {
+    const text = await journal.load();
+    const record = text === null ? null : parseRecord(text);
+    return record === null || text === null ? null : new WorkbookPush(record, journal, null, text);
+  }
+
+  get plan(): string {
+    return this.#record.plan;
+  }
+
+  get sessions(): string[] {
+    return this.#record.sessions;
   }
 
   async run(
@@ -66,28 +135,71 @@ export class WorkbookPush {
     deadline: number,
     policy: RetryPolicy,
     signal?: AbortSignal,
+    holdsLock?: () => Promise<boolean>,
   ): Promise<PushOutcome> {
-    const backoff = new Backoff(deadline, policy);
-    let session = await this.#open(channel, deadline);
-    const table = await channel.read(deadline, session);
-    const planned = this.images[0] as Cell[][];
-    if (!sameHeader(table.columns, this.columns) || !sameRows(table.rows, planned)) {
-      void channel.closeSession(session, deadline).catch(() => {});
-      return { landed: false, table, mayLand: false };
+    // Before the first request: what any server needs to settle the push. A plan made again
+    // under the same push replaces the one before, whose sessions are kept to be closed.
+    if (this.#journal !== undefined) {
+      this.#saved = await this.#journal.load();
+      const before = this.#saved === null ? null : parseRecord(this.#saved);
+      if (before !== null) this.#record.sessions.unshift(...before.sessions);
     }
-    let ambiguous = false;
-    let sent = 0;
-    while (this.#done < this.steps.length) {
-      if (Date.now() >= deadline || signal?.aborted === true) {
-        throw this.#giveUp(channel, null, ambiguous);
+    await this.#save(channel, true);
+    try {
+      const session = await this.#open(channel, deadline);
+      const table = await channel.read(deadline, session);
+      const planned = this.#expected ?? [];
+      if (!sameHeader(table.columns, this.#record.columns) || !sameRows(table.rows, planned)) {
+        void channel.closeSession(session, deadline).catch(() => {});
+        return { landed: false, table, mayLand: false };
       }
-      const step = this.steps[this.#done] as Step;
+      const sent = await this.#send(channel, session, deadline, policy, signal, holdsLock);
+      if (sent !== null) return { landed: false, table: sent, mayLand: false };
+      return { landed: true, plan: this.#record.plan };
+    } catch (error) {
+      // Where it stopped, for the settle: best effort, the settle reads the worksheet anyway.
+      if (error instanceof Problem && error.code === 'upstream-outcome-unknown') {
+        await this.#save(channel, false).catch(() => {});
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Sends the operations from the first not known to have landed, in `session`, retrying within
+   * the deadline. Null once all landed; the worksheet as read when a person changed it before
+   * anything of the push landed (to be planned again); throws otherwise.
+   */
+  async #send(
+    channel: PushChannel,
+    first: string,
+    deadline: number,
+    policy: RetryPolicy,
+    signal?: AbortSignal,
+    holdsLock?: () => Promise<boolean>,
+  ): Promise<ProviderTable | null> {
+    const backoff = new Backoff(deadline, policy);
+    const operations = this.#record.operations;
+    let session = first;
+    let sent = 0;
+    while (this.#record.done < operations.length) {
+      const chunk = operations.slice(this.#record.done, this.#record.done + batchLimit);
       try {
+        await this.#beforeOperation(channel, deadline, signal, holdsLock);
         if (sent++ > 0) await channel.slot();
-        await channel.apply(step, session, deadline);
-        this.#done++;
+        if (chunk.length === 1) {
+          await channel.apply(chunk[0] as Operation, session, deadline);
+          this.#record.done++;
+        } else {
+          const { landed, failure } = await channel.applyBatch(chunk, session, deadline);
+          this.#record.done += landed;
+          // The first that failed is judged as if it had been sent alone.
+          if (failure !== undefined) throw failure;
+        }
+        this.#ambiguous = false;
         continue;
       } catch (error) {
+        if (error instanceof Problem && error.code === 'upstream-outcome-unknown') throw error;
         const verdict = channel.judge(error, 'write');
         const gone = sessionGone(error);
         const unknown = verdict.mayHaveApplied === true && !gone;
@@ -95,72 +207,168 @@ export class WorkbookPush {
           // Nothing of this session may land after the read-back below.
           await this.#close(channel, session, deadline, verdict.problem);
         }
-        ambiguous ||= unknown;
+        this.#ambiguous ||= unknown;
         if (!verdict.retry && !gone) {
           if (!unknown) void channel.closeSession(session, deadline).catch(() => {});
-          throw this.#done > 0 || ambiguous
-            ? channel.outcomeUnknown(verdict.problem)
-            : verdict.problem;
+          throw this.#mayHaveLanded() ? channel.outcomeUnknown(verdict.problem) : verdict.problem;
         }
         try {
           await backoff.wait(verdict);
         } catch (problem) {
-          throw this.#giveUp(
-            channel,
-            problem instanceof Problem ? problem : verdict.problem,
-            ambiguous,
-          );
+          throw this.#giveUp(channel, problem instanceof Problem ? problem : verdict.problem);
         }
         channel.onRetry();
-        const now = await this.#readBack(channel, deadline, ambiguous || this.#done > 0);
-        const landed = this.#landedUpTo(now);
-        if (landed < this.#done) {
+        const now = await this.#readBack(channel, deadline);
+        const landed = this.#landedUpTo(now.rows, now.columns, this.#record.done);
+        if (landed < 0) {
           // A person edited the worksheet meanwhile.
-          if (this.#done === 0 && !ambiguous) return { landed: false, table: now, mayLand: false };
+          if (!this.#mayHaveLanded()) return now;
           throw channel.outcomeUnknown(verdict.problem);
         }
-        this.#done = landed;
-        ambiguous = false;
+        this.#record.done = landed;
+        this.#ambiguous = false;
         if (unknown || gone) session = await this.#open(channel, deadline);
       }
     }
     void channel.closeSession(session, deadline).catch(() => {});
-    return { landed: true, plan: this.plan };
+    return null;
   }
 
   /**
-   * After the last attempt: closes every session of the push and reads the worksheet. All of it
-   * landed: the plan; none: null. Part of it, or a person's edit since: the first settle throws
-   * (the client hears that the outcome is unknown), a later one answers null, so that the copy
-   * can be read again and the sheet served; the keys of the push are then freed.
+   * The one place every request of operations passes just before it is sent (one operation, or
+   * a `$batch` of up to 20): the push stops here once its deadline passed or the server lost
+   * the sheet's lock (its signal aborted, or the database says another server holds it).
    */
-  async settle(channel: PushChannel, deadline: number): Promise<string | null> {
-    for (const session of this.sessions) {
-      await this.#close(channel, session, deadline, null);
-    }
+  async #beforeOperation(
+    channel: PushChannel,
+    deadline: number,
+    signal?: AbortSignal,
+    holdsLock?: () => Promise<boolean>,
+  ): Promise<void> {
+    if (Date.now() >= deadline || signal?.aborted === true) throw this.#giveUp(channel, null);
+    // Graph cannot be fenced: this server asks the database whether it still holds the sheet
+    // before each request, so at most the one already sent lands after it lost the lock.
+    if (holdsLock !== undefined && !(await holdsLock())) throw this.#giveUp(channel, null);
+  }
+
+  /**
+   * Settles the push from the worksheet: closes every session of it (so that nothing held can
+   * land after the read), reads the worksheet and finds how far it got. All landed: the plan.
+   * Part of it: the rest is sent, and if that cannot finish within the deadline, the writes
+   * that landed and those that did not are answered (see the top of this file). Throws
+   * `upstream-outcome-unknown` only when a session cannot be closed yet.
+   */
+  async settle(channel: PushChannel, deadline: number, policy: RetryPolicy): Promise<Settled> {
+    // Taken over first: the server that sent the push (if it still runs) can keep no session of
+    // it that this settle does not close, since it can no longer save one.
+    this.#record.holder = randomBytes(9).toString('base64url');
+    await this.#save(channel, false);
+    await this.#closeAll(channel, deadline);
     const table = await channel.read(deadline);
-    const landed = this.#landedUpTo(table);
-    if (landed === this.steps.length) return this.plan;
-    if ((landed === 0 && this.#done === 0) || this.#settledBefore) return null;
-    this.#settledBefore = true;
-    throw channel.outcomeUnknown(
-      new Problem('upstream-unavailable', 'Part of the write may be in the worksheet.'),
+    const decided = this.#record.decided;
+    if (decided !== null) return verdictOf(this.#record, decided.landed, decided.ambiguous);
+    const total = this.#record.operations.length;
+    const landed = this.#landedUpTo(table.rows, table.columns, 0);
+    if (landed === total) return this.#record.plan;
+    if (landed === 0 || (landed < 0 && this.#record.sessions.length === 0)) {
+      return this.#decide(channel, 0, false);
+    }
+    if (landed > 0) {
+      this.#record.done = landed;
+      this.#ambiguous = false;
+      try {
+        const session = await this.#open(channel, deadline);
+        const now = await channel.read(deadline, session);
+        if (this.#landedUpTo(now.rows, now.columns, landed) === landed) {
+          const edited = await this.#send(channel, session, deadline, policy);
+          if (edited === null) return this.#record.plan;
+        }
+      } catch {
+        // It could not finish: how far it got is read below, once its sessions are closed.
+      }
+      await this.#closeAll(channel, deadline);
+      const now = await channel.read(deadline);
+      const reached = this.#landedUpTo(now.rows, now.columns, 0);
+      if (reached === total) return this.#record.plan;
+      if (reached >= 0) return this.#decide(channel, reached, false);
+    }
+    // The worksheet holds none of the marks: a person edited it. What is known: the operations
+    // that landed before the push stopped, and the one after, whose answer may have been lost.
+    const known = this.#record.done;
+    return this.#decide(channel, known, known < total);
+  }
+
+  /** Keeps the decision, so that a later settle answers the same, then answers it. */
+  async #decide(channel: PushChannel, landed: number, ambiguous: boolean): Promise<Settled> {
+    this.#record.decided = { landed, ambiguous };
+    await this.#save(channel, false).catch(() => {});
+    return verdictOf(this.#record, landed, ambiguous);
+  }
+
+  /** The largest k, from `from` up, whose mark the worksheet holds; -1 for none. */
+  #landedUpTo(rows: Cell[][], columns: string[], from: number): number {
+    const record = this.#record;
+    if (!sameHeader(columns, record.columns)) return -1;
+    return landedUpTo(
+      rows,
+      record.marks,
+      record.operations,
+      record.areas,
+      record.columns.length,
+      from,
     );
   }
 
-  /** The largest k whose image the worksheet holds; -1 when it holds none of them. */
-  #landedUpTo(table: ProviderTable): number {
-    if (!sameHeader(table.columns, this.columns)) return -1;
-    for (let k = this.images.length - 1; k >= this.#done; k--) {
-      if (sameRows(table.rows, this.images[k] as Cell[][])) return k;
-    }
-    return -1;
+  #mayHaveLanded(): boolean {
+    return this.#record.done > 0 || this.#ambiguous;
   }
 
+  /** Opens a session and keeps it in the record before it is used. */
   async #open(channel: PushChannel, deadline: number): Promise<string> {
     const session = await channel.openSession(deadline);
-    this.sessions.push(session);
+    this.#record.sessions.push(session);
+    try {
+      await this.#save(channel, !this.#mayHaveLanded());
+    } catch (error) {
+      // Not kept, so not to be used: another server settles the push without it.
+      void channel.closeSession(session, deadline).catch(() => {});
+      throw error;
+    }
     return session;
+  }
+
+  /**
+   * Saves the record. When it cannot be (the store is away, or another server took the sheet),
+   * nothing more is sent: a problem that says nothing was changed while nothing may have landed.
+   */
+  async #save(channel: PushChannel, nothingSent: boolean): Promise<void> {
+    if (this.#journal === undefined) return;
+    const text = JSON.stringify(this.#record);
+    let saved: boolean;
+    try {
+      saved = await this.#journal.save(text, this.#saved);
+    } catch (error) {
+      if (!(error instanceof Problem)) throw error;
+      throw nothingSent ? error : channel.outcomeUnknown(error);
+    }
+    if (saved) {
+      this.#saved = text;
+      return;
+    }
+    const moved = new Problem(
+      'store-unavailable',
+      'Another server took this sheet before the write was sent; nothing was changed. Try again after the Retry-After delay.',
+      {},
+      { 'retry-after': '1' },
+    );
+    throw nothingSent ? moved : channel.outcomeUnknown(moved);
+  }
+
+  async #closeAll(channel: PushChannel, deadline: number): Promise<void> {
+    const closed = new Set(this.#record.closed ?? []);
+    for (const session of this.#record.sessions) {
+      if (!closed.has(session)) await this.#close(channel, session, deadline, null);
+    }
   }
 
   async #close(
@@ -171,8 +379,14 @@ export class WorkbookPush {
   ): Promise<void> {
     try {
       await channel.closeSession(session, deadline);
+      this.#closed(session);
     } catch (error) {
-      if (sessionGone(error)) return;
+      if (sessionGone(error)) {
+        this.#closed(session);
+        return;
+      }
+      // Graph ended the push's sessions by now, whatever it answers to the close.
+      if (Date.now() > this.#record.deadline + sessionLifetimeMs) return;
       // Not closed: a request of the session may still land; settle tries again.
       throw channel.outcomeUnknown(
         cause ??
@@ -181,24 +395,35 @@ export class WorkbookPush {
     }
   }
 
-  async #readBack(channel: PushChannel, deadline: number, mayHaveLanded: boolean) {
+  /** A session Graph refuses from now on: a later settle need not close it again. */
+  #closed(session: string): void {
+    const closed = (this.#record.closed ??= []);
+    if (!closed.includes(session)) closed.push(session);
+  }
+
+  async #readBack(channel: PushChannel, deadline: number) {
     try {
       return await channel.read(deadline);
     } catch (error) {
-      if (!(error instanceof Problem) || !mayHaveLanded) throw error;
+      if (!(error instanceof Problem) || !this.#mayHaveLanded()) throw error;
       throw channel.outcomeUnknown(error);
     }
   }
 
-  #giveUp(channel: PushChannel, last: Problem | null, ambiguous: boolean): Problem {
-    const problem =
+  #giveUp(channel: PushChannel, last: Problem | null): Problem {
+    if (this.#mayHaveLanded()) {
+      return channel.outcomeUnknown(
+        last ?? new Problem('upstream-unavailable', 'The deadline for this write passed.'),
+      );
+    }
+    return (
       last ??
       new Problem(
         'upstream-unavailable',
         'The deadline for this write passed before it could be sent; nothing was changed.',
         {},
         { 'retry-after': '1' },
-      );
-    return ambiguous || this.#done > 0 ? channel.outcomeUnknown(problem) : problem;
+      )
+    );
   }
 }

@@ -4,7 +4,14 @@ import type { ProviderTable } from '../provider.ts';
 import { tableFromGrid } from '../provider-table.ts';
 import { cellFromExcel } from './excel-cells.ts';
 import type { Operation } from './excel-operations.ts';
-import type { CallOptions, GraphClient } from './graph-client.ts';
+import {
+  GraphFailure,
+  innerCodes,
+  retryAfter,
+  type CallOptions,
+  type GraphClient,
+  type GraphErrorBody,
+} from './graph-client.ts';
 import {
   segment,
   shareIdOf,
@@ -114,15 +121,88 @@ export class ExcelWorkbook {
 
   /** Sends one operation of a push, in its session. */
   async apply(source: ExcelSource, operation: Operation, options: CallOptions): Promise<void> {
-    const range = `${worksheetPath(source)}range(address='${operation.address}')`;
-    if (operation.kind === 'write') {
-      // Graph sets the number format before the values: text lands as text.
-      const body = { numberFormat: operation.numberFormat, values: operation.values };
-      await this.client.call('PATCH', range, { ...options, body });
-    } else {
-      await this.client.call('POST', `${range}/delete`, { ...options, body: { shift: 'Up' } });
-    }
+    const { method, path, body } = requestOf(source, operation);
+    await this.client.call(method, path, { ...options, body });
   }
+
+  /**
+   * Sends operations as one JSON batch (at most 20), in the session of `options`, each depending
+   * on the one before: Graph runs them in order and, once one fails, answers the rest 424
+   * without running them. Answers how many landed, and the first failure as Graph answered it.
+   */
+  async applyBatch(
+    source: ExcelSource,
+    operations: Operation[],
+    options: CallOptions & { session: string },
+  ): Promise<{ landed: number; failure?: GraphFailure }> {
+    const requests = operations.map((operation, i) => {
+      const { method, path, body } = requestOf(source, operation);
+      return {
+        id: String(i + 1),
+        method,
+        url: `/${path}`,
+        headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
+        body,
+        ...(i === 0 ? {} : { dependsOn: [String(i)] }),
+      };
+    });
+    // The batch itself carries no session: each request inside it does.
+    const answer = (await this.client.call('POST', '$batch', {
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      body: { requests },
+    })) as { responses?: BatchResponse[] } | null;
+    const byId = new Map((answer?.responses ?? []).map((each) => [String(each.id), each]));
+    for (let i = 0; i < operations.length; i++) {
+      const response = byId.get(String(i + 1));
+      if (response === undefined) {
+        return {
+          landed: i,
+          failure: new GraphFailure('no answer in the batch', 502, undefined, undefined),
+        };
+      }
+      if (response.status >= 200 && response.status < 300) continue;
+      return { landed: i, failure: failureOf(response) };
+    }
+    return { landed: operations.length };
+  }
+}
+
+/** The request that applies one operation. */
+function requestOf(
+  source: ExcelSource,
+  operation: Operation,
+): { method: string; path: string; body: unknown } {
+  const range = `${worksheetPath(source)}range(address='${operation.address}')`;
+  if (operation.kind === 'write') {
+    // Graph sets the number format before the values: text lands as text.
+    const body = { numberFormat: operation.numberFormat, values: operation.values };
+    return { method: 'PATCH', path: range, body };
+  }
+  return { method: 'POST', path: `${range}/delete`, body: { shift: 'Up' } };
+}
+
+interface BatchResponse {
+  id: string;
+  status: number;
+  headers?: Record<string, string>;
+  body?: { error?: GraphErrorBody } | null;
+}
+
+/** A request of a batch that failed, as if it had been sent alone. */
+function failureOf(response: BatchResponse): GraphFailure {
+  const error = response.body?.error;
+  const headers = Object.fromEntries(
+    Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  return new GraphFailure(
+    error?.message ?? `status ${response.status}`,
+    response.status,
+    error?.code,
+    retryAfter(headers['retry-after'] ?? null),
+    false,
+    innerCodes(error),
+  );
 }
 
 /** A used range as a table; its source with the worksheet's current name. */

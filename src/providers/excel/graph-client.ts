@@ -10,6 +10,8 @@ export class GraphFailure extends Error {
     readonly retryAfterMs: number | undefined,
     /** Refused before it reached Graph (connection refused, name not resolved): not applied. */
     readonly neverSent = false,
+    /** The codes of the error's nested `innerError` objects, outermost first. */
+    readonly innerCodes: string[] = [],
   ) {
     super(message);
   }
@@ -46,12 +48,14 @@ export class GraphClient {
       const text = await response.text();
       const body: unknown = text === '' ? null : parse(text);
       if (response.ok) return body;
-      const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+      const error = (body as { error?: GraphErrorBody } | null)?.error;
       throw new GraphFailure(
         error?.message ?? `status ${response.status}`,
         response.status,
         error?.code,
         retryAfter(response.headers.get('retry-after')),
+        false,
+        innerCodes(error),
       );
     }
   }
@@ -86,6 +90,25 @@ export class GraphClient {
   }
 }
 
+/** Graph's error object: a code, and more specific codes in nested `innerError` objects. */
+export interface GraphErrorBody {
+  code?: string;
+  message?: string;
+  innerError?: GraphErrorBody;
+  innererror?: GraphErrorBody;
+}
+
+/** The codes of the nested `innerError` objects (Excel's second-level codes first). */
+export function innerCodes(error: GraphErrorBody | undefined): string[] {
+  const codes: string[] = [];
+  let inner = error?.innerError ?? error?.innererror;
+  for (let depth = 0; inner !== undefined && depth < 8; depth++) {
+    if (typeof inner.code === 'string') codes.push(inner.code);
+    inner = inner.innerError ?? inner.innererror;
+  }
+  return codes;
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -95,7 +118,7 @@ function parse(text: string): unknown {
 }
 
 /** Retry-After in milliseconds, from seconds or an HTTP date. */
-function retryAfter(value: string | null): number | undefined {
+export function retryAfter(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);

@@ -320,6 +320,20 @@ const migrations: Migration<PoolClient>[] = [
       );
     `),
   },
+  {
+    // What a provider keeps of a push to settle it from the spreadsheet alone, whatever server
+    // asks (an Excel push's session, operations and images): kept while the sheet is marked.
+    version: 16,
+    up: sql(`
+      CREATE TABLE push_records (
+        sheet_id text NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+        push_id text NOT NULL,
+        record text NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (sheet_id, push_id)
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {

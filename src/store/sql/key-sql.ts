@@ -97,6 +97,32 @@ export abstract class KeySql extends WebhookSql {
     return this.run('DELETE FROM flags WHERE name = $1', [name]);
   }
 
+  *pushRecord(sheetId: string, pushId: string): DbWork<string | null> {
+    const rows = yield* this.all(
+      'SELECT record FROM push_records WHERE sheet_id = $1 AND push_id = $2',
+      [sheetId, pushId],
+      (row: { record: string }) => row.record,
+    );
+    return rows[0] ?? null;
+  }
+
+  putPushRecord(sheetId: string, pushId: string, record: string, at: string): DbWork<void> {
+    return this.run(
+      `INSERT INTO push_records (sheet_id, push_id, record, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (sheet_id, push_id) DO UPDATE SET record = excluded.record,
+         updated_at = excluded.updated_at`,
+      [sheetId, pushId, record, at],
+    );
+  }
+
+  /** Drops the sheet's push records but the one of `keep` (the push still marked, if any). */
+  dropPushRecords(sheetId: string, keep: string | null): DbWork<void> {
+    return this.run('DELETE FROM push_records WHERE sheet_id = $1 AND push_id <> $2', [
+      sheetId,
+      keep ?? '',
+    ]);
+  }
+
   *holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]> {
     const ids = this.flavor.list(sheetIds);
     yield* this.run(

@@ -292,6 +292,21 @@ const migrations: Migration<Db>[] = [
         );
       `),
   },
+  {
+    // What a provider keeps of a push to settle it from the spreadsheet alone, whatever server
+    // asks (an Excel push's session, operations and images): kept while the sheet is marked.
+    version: 15,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE push_records (
+          sheet_id TEXT NOT NULL REFERENCES sheets (id) ON DELETE CASCADE,
+          push_id TEXT NOT NULL,
+          record TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          PRIMARY KEY (sheet_id, push_id)
+        );
+      `),
+  },
 ];
 
 interface LegacySheet {

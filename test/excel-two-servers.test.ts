@@ -1,0 +1,80 @@
+/**
+ * An Excel sheet served by two servers on one PostgreSQL store: when the server pushing loses
+ * its lock, the other one settles the push from the store's record, closing the first one's
+ * workbook sessions before it reads the worksheet, so that nothing the first one sent lands
+ * after that read. Checked with an Idempotency-Key retry, on the worksheet and the copy.
+ */
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import pg from 'pg';
+import { createApp } from '../src/app.ts';
+import { registryOf } from '../src/providers/providers.ts';
+import { call } from './helpers/build.ts';
+import { bothSides, connectPeople, excelApp, type ExcelApp } from './helpers/excel.ts';
+import { backend } from './helpers/stores.ts';
+
+/** Ends the database connections holding advisory locks: the sheet locks of the servers. */
+async function dropLockConnections(url: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const ended = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks
+       WHERE locktype = 'advisory' AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return ended.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function secondServer(t: TestContext, excel: ExcelApp): Promise<string> {
+  const other = await createApp(
+    { store: excel.store, providers: registryOf({ excel: excel.newProvider() }) },
+    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
+  );
+  t.after(() => other.close());
+  return other.listen({ host: '127.0.0.1', port: 0 });
+}
+
+test(
+  `${backend}: a server that took the sheet over closes the first one's session before it reads: a write held by Graph never lands after, and its retry lands once`,
+  { skip: backend !== 'postgres' },
+  async (t) => {
+    const excel = await excelApp(t, { settings: { deadlineMs: 4000 }, app: { cacheSize: 0 } });
+    const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+    const other = await secondServer(t, excel);
+    // Graph holds the first server's write unanswered, to apply it when the test says.
+    excel.emulator.failNext(1, { mode: 'late', match: { method: 'PATCH' } });
+    const first = call(`${excel.url}/api/v1/${id}`, {
+      method: 'POST',
+      body: { name: 'Zed' },
+      headers: { 'idempotency-key': '"zed"' },
+    });
+    for (let i = 0; i < 200 && excel.emulator.heldCount === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(excel.emulator.heldCount, 1, 'the write is held by Graph');
+    assert.equal(await dropLockConnections(excel.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    // The other server takes the sheet and settles the first one's push.
+    const read = await call(`${other}/api/v1/${id}?name=Zed`);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body, []);
+    // Graph now runs the held write: its session was closed, so it is refused.
+    excel.emulator.applyHeld();
+    const late = excel.emulator.requests().find((r) => r.fault?.mode === 'late');
+    assert.equal(late?.applied, false, 'the held write did not land after the other read');
+    const answered = await first;
+    assert.ok([503, 504].includes(answered.status), answered.text);
+    const retry = await call(`${other}/api/v1/${id}`, {
+      method: 'POST',
+      body: { name: 'Zed' },
+      headers: { 'idempotency-key': '"zed"' },
+    });
+    assert.equal(retry.status, 201, retry.text);
+    const { api, sheet } = await bothSides(excel, id);
+    assert.deepEqual(api, sheet);
+    assert.equal(sheet.filter((row) => row.name === 'Zed').length, 1, 'Zed is in once');
+  },
+);
