@@ -225,6 +225,32 @@ test('the event settings: seven days of history, 1 MiB unsent, 10 streams per ad
   }
 });
 
+test('the Idempotency-Key bounds: 10,000 live keys per credential, 1,000 per address, 4 KiB problems, pruned 500 at a time; each read and checked', () => {
+  assert.deepEqual(loadConfig({}).idempotency, {
+    keysPerCredential: 10_000,
+    keysPerAddress: 1000,
+    maxProblemBytes: 4096,
+    pruneBatch: 500,
+  });
+  assert.deepEqual(
+    loadConfig({
+      SHEETPORT_IDEMPOTENCY_KEYS_PER_CREDENTIAL: '0',
+      SHEETPORT_IDEMPOTENCY_KEYS_PER_ADDRESS: '20',
+      SHEETPORT_IDEMPOTENCY_MAX_PROBLEM_BYTES: '1024',
+      SHEETPORT_IDEMPOTENCY_PRUNE_BATCH: '50',
+    }).idempotency,
+    { keysPerCredential: 0, keysPerAddress: 20, maxProblemBytes: 1024, pruneBatch: 50 },
+  );
+  for (const [name, value] of [
+    ['SHEETPORT_IDEMPOTENCY_KEYS_PER_CREDENTIAL', '-1'],
+    ['SHEETPORT_IDEMPOTENCY_KEYS_PER_ADDRESS', 'many'],
+    ['SHEETPORT_IDEMPOTENCY_MAX_PROBLEM_BYTES', '100'],
+    ['SHEETPORT_IDEMPOTENCY_PRUNE_BATCH', '0'],
+  ] as const) {
+    assert.throws(() => loadConfig({ [name]: value }), new RegExp(`\\b${name}\\b`));
+  }
+});
+
 test('the message for a value outside a fixed list names the values allowed', () => {
   assert.throws(() => loadConfig({ SHEETPORT_SYNC: 'maybe' }), /full.*normal/);
 });

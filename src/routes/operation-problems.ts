@@ -18,7 +18,7 @@ const meanings = {
   414: 'A segment of the path is longer than this server reads (100 characters); ids are shorter.',
   415: 'The body is not JSON (or, for a new sheet, a multipart upload of a CSV or XLSX file).',
   422: 'The Idempotency-Key was used for another request (`idempotency-key-mismatch`); nothing was written.',
-  429: 'Too many requests from this address or with this key (see `Retry-After`), or the spreadsheet service is limiting writes.',
+  429: 'Too many requests from this address or with this key, or too many live Idempotency-Keys (see `Retry-After`), or the spreadsheet service is limiting writes.',
   500: 'A fault of the server; it has been logged.',
   502: 'The spreadsheet service refused the request or its credentials.',
   503: 'The server is shutting down, or the database or the spreadsheet service is unavailable; send it again.',
