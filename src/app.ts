@@ -29,6 +29,7 @@ import {
   type DeliverySettings,
 } from './webhooks/delivery-worker.ts';
 import { ReadCache } from './routes/read-cache.ts';
+import { registerJsonBody } from './routes/json-body.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { sendTogether } from './routes/send-together.ts';
 import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
@@ -129,6 +130,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     schemaController: { compilersFactory: sharedSchemaCompilers() },
   });
   registerErrorHandler(app);
+  registerJsonBody(app);
   registerRequestGuard(app);
   sendTogether(app);
   registerBrowserGuard(app, {
