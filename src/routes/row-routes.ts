@@ -80,6 +80,10 @@ export async function rowRoutes(
     settings: events,
     // An anonymous reader's stream does not spend the Google quota on watching.
     listening: (request) => (callers.get(request)?.kind ?? 'anonymous') !== 'anonymous',
+    expiryOf: (request) => {
+      const caller = callers.get(request);
+      return caller?.kind === 'key' ? caller.expiresAt : null;
+    },
   });
   await app.register(sheetDocumentRoutes, { sheets });
 
