@@ -251,6 +251,40 @@ test('the Idempotency-Key bounds: 10,000 live keys per credential, 1,000 per add
   }
 });
 
+test('a provider endpoint over plain HTTP is refused, saying why, unless on loopback or explicitly allowed', () => {
+  const names = [
+    'SHEETPORT_GOOGLE_API_URL',
+    'SHEETPORT_GOOGLE_DRIVE_URL',
+    'SHEETPORT_GOOGLE_TOKEN_URL',
+    'SHEETPORT_MICROSOFT_LOGIN_URL',
+    'SHEETPORT_MICROSOFT_GRAPH_URL',
+  ];
+  for (const name of names) {
+    assert.throws(
+      () => loadConfig({ [name]: 'http://graph.internal:8080/v1.0/' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes(name) &&
+        /plain HTTP/.test(error.message) &&
+        error.message.includes('SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS'),
+      name,
+    );
+    for (const local of [
+      'http://127.0.0.1:9200/',
+      'http://localhost:9200/',
+      'http://[::1]:9200/',
+    ]) {
+      assert.doesNotThrow(() => loadConfig({ [name]: local }), `${name}=${local}`);
+    }
+    assert.doesNotThrow(() => loadConfig({ [name]: 'https://proxy.internal/' }));
+    const allowed = loadConfig({
+      [name]: 'http://emulator.lan:9200/',
+      SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS: 'true',
+    });
+    assert.ok(JSON.stringify(allowed).includes('http://emulator.lan:9200/'));
+  }
+});
+
 test('the message for a value outside a fixed list names the values allowed', () => {
   assert.throws(() => loadConfig({ SHEETPORT_SYNC: 'maybe' }), /full.*normal/);
 });

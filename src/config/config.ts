@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
 import { ConfigError } from '../errors/config-error.ts';
+import { checkEndpoints } from './plain-http.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import { providerEnv, providerSettings, type ProviderSettings } from '../providers/providers.ts';
@@ -28,6 +29,8 @@ export const configSchema = Type.Object({
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
   ...providerEnv,
+  /** Lets provider endpoints be plain http:// on other machines (an emulator on a private network). */
+  SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS: Type.Boolean({ default: false }),
   /** Seconds between checks of a watched tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -133,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${describe(error)}`);
   }
+  checkEndpoints(parsed, parsed.SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS);
   return {
     host: parsed.SHEETPORT_HOST,
     port: parsed.SHEETPORT_PORT,
