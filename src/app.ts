@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccessControl } from './access/access-control.ts';
 import { registerBrowserGuard } from './access/browser-guard.ts';
@@ -15,6 +14,7 @@ import {
 } from './logs/request-log.ts';
 import { adminRoutes } from './routes/admin-routes.ts';
 import { consoleRoutes } from './routes/console-routes.ts';
+import { docsPage } from './routes/docs-page.ts';
 import { documentOptions } from './routes/openapi-document.ts';
 import {
   answerClientError,
@@ -29,6 +29,7 @@ import {
   type DeliverySettings,
 } from './webhooks/delivery-worker.ts';
 import { ReadCache } from './routes/read-cache.ts';
+import { registerJsonBody } from './routes/json-body.ts';
 import { registerRequestGuard } from './routes/request-guard.ts';
 import { sendTogether } from './routes/send-together.ts';
 import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
@@ -129,6 +130,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     schemaController: { compilersFactory: sharedSchemaCompilers() },
   });
   registerErrorHandler(app);
+  registerJsonBody(app);
   registerRequestGuard(app);
   sendTogether(app);
   registerBrowserGuard(app, {
@@ -140,7 +142,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   app.addSchema(ProblemDocument);
   app.addSchema(sheetDescription(providers.kinds()));
   await app.register(swagger, documentOptions);
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await docsPage(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const access = new AccessControl(deps.store, { adminToken: options.adminToken });

@@ -61,6 +61,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       metrics: config.metrics,
       webhooks: { allowPrivate: config.webhookAllowPrivate },
       events: config.events,
+      idempotency: config.idempotency,
       ...(config.watch === null ? {} : { watch: { intervalMs: config.watch.intervalMs } }),
     },
   );

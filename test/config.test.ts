@@ -225,6 +225,66 @@ test('the event settings: seven days of history, 1 MiB unsent, 10 streams per ad
   }
 });
 
+test('the Idempotency-Key bounds: 10,000 live keys per credential, 1,000 per address, 4 KiB problems, pruned 500 at a time; each read and checked', () => {
+  assert.deepEqual(loadConfig({}).idempotency, {
+    keysPerCredential: 10_000,
+    keysPerAddress: 1000,
+    maxProblemBytes: 4096,
+    pruneBatch: 500,
+  });
+  assert.deepEqual(
+    loadConfig({
+      SHEETPORT_IDEMPOTENCY_KEYS_PER_CREDENTIAL: '0',
+      SHEETPORT_IDEMPOTENCY_KEYS_PER_ADDRESS: '20',
+      SHEETPORT_IDEMPOTENCY_MAX_PROBLEM_BYTES: '1024',
+      SHEETPORT_IDEMPOTENCY_PRUNE_BATCH: '50',
+    }).idempotency,
+    { keysPerCredential: 0, keysPerAddress: 20, maxProblemBytes: 1024, pruneBatch: 50 },
+  );
+  for (const [name, value] of [
+    ['SHEETPORT_IDEMPOTENCY_KEYS_PER_CREDENTIAL', '-1'],
+    ['SHEETPORT_IDEMPOTENCY_KEYS_PER_ADDRESS', 'many'],
+    ['SHEETPORT_IDEMPOTENCY_MAX_PROBLEM_BYTES', '100'],
+    ['SHEETPORT_IDEMPOTENCY_PRUNE_BATCH', '0'],
+  ] as const) {
+    assert.throws(() => loadConfig({ [name]: value }), new RegExp(`\\b${name}\\b`));
+  }
+});
+
+test('a provider endpoint over plain HTTP is refused, saying why, unless on loopback or explicitly allowed', () => {
+  const names = [
+    'SHEETPORT_GOOGLE_API_URL',
+    'SHEETPORT_GOOGLE_DRIVE_URL',
+    'SHEETPORT_GOOGLE_TOKEN_URL',
+    'SHEETPORT_MICROSOFT_LOGIN_URL',
+    'SHEETPORT_MICROSOFT_GRAPH_URL',
+  ];
+  for (const name of names) {
+    assert.throws(
+      () => loadConfig({ [name]: 'http://graph.internal:8080/v1.0/' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.includes(name) &&
+        /plain HTTP/.test(error.message) &&
+        error.message.includes('SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS'),
+      name,
+    );
+    for (const local of [
+      'http://127.0.0.1:9200/',
+      'http://localhost:9200/',
+      'http://[::1]:9200/',
+    ]) {
+      assert.doesNotThrow(() => loadConfig({ [name]: local }), `${name}=${local}`);
+    }
+    assert.doesNotThrow(() => loadConfig({ [name]: 'https://proxy.internal/' }));
+    const allowed = loadConfig({
+      [name]: 'http://emulator.lan:9200/',
+      SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS: 'true',
+    });
+    assert.ok(JSON.stringify(allowed).includes('http://emulator.lan:9200/'));
+  }
+});
+
 test('the message for a value outside a fixed list names the values allowed', () => {
   assert.throws(() => loadConfig({ SHEETPORT_SYNC: 'maybe' }), /full.*normal/);
 });

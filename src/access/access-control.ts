@@ -2,17 +2,29 @@ import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import type { AccessMode, Sheet, SheetSettings } from '../model/sheet.ts';
 import type { SheetStore } from '../store/store.ts';
-import { hashSecret, parseApiKey, sameSecret, scopeFor, type Scope } from './api-keys.ts';
+import { hashSecret, parseApiKey, sameSecret, type Scope } from './api-keys.ts';
 import { credentialOf } from './credentials.ts';
 import { expired } from './key-expiry.ts';
+import { requiredScopes } from './required-scopes.ts';
 
 export interface AccessOptions {
-  /** Without it the server listens on loopback only, and every caller there is the administrator. */
+  /**
+   * Without it the server listens on loopback only, and every caller there without a credential
+   * is the administrator; a caller that sends an API key is held to that key all the same.
+   */
   adminToken: string | undefined;
 }
 
-/** Who made a request, once checked. */
-export type Caller = { kind: 'admin' } | { kind: 'key'; keyId: string } | { kind: 'anonymous' };
+/** Who made a request, once checked; a key with what it may do. */
+export type Caller =
+  | { kind: 'admin' }
+  | { kind: 'key'; keyId: string; scopes: readonly string[]; expiresAt: string | null }
+  | { kind: 'anonymous' };
+
+/** Whether a caller may read the sheet it was let in to: any but a key without `read`. */
+export function mayRead(caller: Caller): boolean {
+  return caller.kind !== 'key' || caller.scopes.includes('read');
+}
 
 /** A credential checked without a sheet to check it against: what it opens. */
 export type Identity =
@@ -53,10 +65,21 @@ export class AccessControl {
     return this.#adminHash !== null;
   }
 
-  /** Guards /admin/v1. */
+  /**
+   * Guards /admin/v1. Without a token, local callers are the administrator, but only without a
+   * credential: one that sends an API key is that key, which opens no management route.
+   */
   admin(request: FastifyRequest): void {
-    if (this.#adminHash === null) return;
     const credential = credentialOf(request);
+    if (this.#adminHash === null) {
+      if (credential === null) return;
+      throw new Problem(
+        'unauthorized',
+        "No administrator token is set, so the management API is open to local callers that send no credential; an API key opens only its sheet's row API.",
+        {},
+        challenge,
+      );
+    }
     if (credential === null || !sameSecret(this.#adminHash, credential)) {
       throw new Problem(
         'unauthorized',
@@ -67,19 +90,25 @@ export class AccessControl {
     }
   }
 
-  /** Guards a row API request; `sheet` is null for an id no sheet has. */
+  /**
+   * Guards a row API request; `sheet` is null for an id no sheet has. A request that carries an
+   * API key is held to that key, its sheet and its scopes, whether or not a token is set: only
+   * a local caller without any credential, on a server without a token, is the administrator.
+   */
   async row(request: FastifyRequest, sheet: Sheet | null): Promise<Caller> {
     const credential = credentialOf(request);
-    if (this.#adminHash === null) return { kind: 'admin' };
-    if (credential !== null && sameSecret(this.#adminHash, credential)) return { kind: 'admin' };
-    const scope = scopeFor(request.method);
+    if (this.#adminHash === null && credential === null) return { kind: 'admin' };
+    if (credential !== null && this.#adminHash !== null && sameSecret(this.#adminHash, credential))
+      return { kind: 'admin' };
+    const needed = requiredScopes(request.method, (request.query ?? {}) as Record<string, unknown>);
     if (credential === null) {
       const access = sheet === null ? 'private' : accessOf(sheet);
-      if (access === 'open' || (access === 'public-read' && scope === 'read'))
+      const missing = needed.find((scope) => scope !== 'read');
+      if (access === 'open' || (access === 'public-read' && missing === undefined))
         return { kind: 'anonymous' };
       throw new Problem(
         'unauthorized',
-        `This request needs an API key of the sheet with the "${scope}" scope: send Authorization: Bearer <key> or X-Api-Key: <key>.`,
+        `This request needs an API key of the sheet with the ${needed.map((s) => `"${s}"`).join(' and ')} scope${needed.length > 1 ? 's' : ''}: send Authorization: Bearer <key> or X-Api-Key: <key>.`,
         {},
         challenge,
       );
@@ -101,14 +130,16 @@ export class AccessControl {
         challenge,
       );
     }
-    if (!key.scopes.includes(scope)) {
+    const missing = needed.filter((scope) => !key.scopes.includes(scope));
+    const [scope] = missing;
+    if (scope !== undefined) {
       throw new Problem(
         'forbidden',
-        `This API key may ${key.scopes.join(', ')}, not ${scope}; create a key with the "${scope}" scope.`,
-        { scope },
+        `This request needs the ${needed.map((s) => `"${s}"`).join(', ')} scope${needed.length > 1 ? 's' : ''}${needed.length > 1 ? ` (${reasonOf(needed)})` : ''}; this API key may ${key.scopes.join(', ')}, not ${missing.join(', ')}. Create a key with ${missing.length > 1 ? 'those scopes' : 'that scope'}.`,
+        { scope, missing },
       );
     }
-    return { kind: 'key', keyId: key.id };
+    return { kind: 'key', keyId: key.id, scopes: key.scopes, expiresAt: key.expiresAt };
   }
 
   /**
@@ -144,4 +175,11 @@ export class AccessControl {
     }
     return { kind: 'key', keyId: key.id, sheetId: key.sheetId, scopes: key.scopes as Scope[] };
   }
+}
+
+/** Why a request needs more than the scope of its method. */
+function reasonOf(needed: readonly Scope[]): string {
+  return needed.includes('create')
+    ? 'an upsert creates rows, changes rows, and chooses them by their values'
+    : 'it chooses rows by their values, which tells what they hold; choose them by _id to write without read';
 }

@@ -1,22 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** What a key may do on its sheet's row API, by HTTP method. */
+/** What a key may do on its sheet's row API (see required-scopes.ts for what each request needs). */
 export const scopes = ['read', 'create', 'update', 'delete'] as const;
 export type Scope = (typeof scopes)[number];
-
-export function scopeFor(method: string): Scope {
-  switch (method) {
-    case 'POST':
-      return 'create';
-    case 'PUT':
-    case 'PATCH':
-      return 'update';
-    case 'DELETE':
-      return 'delete';
-    default:
-      return 'read';
-  }
-}
 
 /**
  * A key reads `sp_<id>_<secret>`: the id finds the stored key without touching the secret, and

@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import envSchema from 'env-schema';
 import { ConfigError } from '../errors/config-error.ts';
+import { checkEndpoints } from './plain-http.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import { providerEnv, providerSettings, type ProviderSettings } from '../providers/providers.ts';
 import { defaultEventSettings, type EventSettings } from '../sheets/event-settings.ts';
+import type { IdempotencySettings } from '../sheets/idempotency-keys.ts';
 
 /**
  * Every setting, one typed schema: variables start with `SHEETPORT_`, defaults live here, and a
@@ -27,6 +29,8 @@ export const configSchema = Type.Object({
   SHEETPORT_SYNC: oneOf(['full', 'normal'] as const, 'full'),
   SHEETPORT_DEMO: Type.Boolean({ default: true }),
   ...providerEnv,
+  /** Lets provider endpoints be plain http:// on other machines (an emulator on a private network). */
+  SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS: Type.Boolean({ default: false }),
   /** Seconds between checks of a watched tab; 0 turns watching off. */
   SHEETPORT_WATCH_INTERVAL_SECONDS: Type.Integer({ default: 10, minimum: 0, maximum: 86_400 }),
   SHEETPORT_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
@@ -56,6 +60,18 @@ export const configSchema = Type.Object({
   SHEETPORT_EVENT_STREAM_MAX_UNSENT: Type.Integer({ default: 1_048_576, minimum: 1024 }),
   SHEETPORT_EVENT_STREAMS_PER_ADDRESS: Type.Integer({ default: 10, minimum: 1 }),
   SHEETPORT_EVENT_STREAMS_MAX: Type.Integer({ default: 2000, minimum: 1 }),
+  /** Live Idempotency-Keys per credential per sheet; 0 for no bound. */
+  SHEETPORT_IDEMPOTENCY_KEYS_PER_CREDENTIAL: Type.Integer({ default: 10_000, minimum: 0 }),
+  /** Live Idempotency-Keys per client address per sheet, for callers without a credential. */
+  SHEETPORT_IDEMPOTENCY_KEYS_PER_ADDRESS: Type.Integer({ default: 1000, minimum: 0 }),
+  /** The most bytes of JSON a problem answer kept with its key takes. */
+  SHEETPORT_IDEMPOTENCY_MAX_PROBLEM_BYTES: Type.Integer({
+    default: 4096,
+    minimum: 512,
+    maximum: 1_048_576,
+  }),
+  /** Expired keys removed per transaction. */
+  SHEETPORT_IDEMPOTENCY_PRUNE_BATCH: Type.Integer({ default: 500, minimum: 1, maximum: 100_000 }),
   SHEETPORT_LOG_LEVEL: oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',
@@ -100,6 +116,11 @@ export interface Config extends ProviderSettings {
   metrics: boolean;
   webhookAllowPrivate: boolean;
   events: EventSettings;
+  /** How Idempotency-Keys are bounded (the lease and pruning interval are not settings). */
+  idempotency: Pick<
+    IdempotencySettings,
+    'keysPerCredential' | 'keysPerAddress' | 'maxProblemBytes' | 'pruneBatch'
+  >;
   /** Watching mirrored tabs for changes: off when null. */
   watch: { intervalMs: number } | null;
 }
@@ -115,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${describe(error)}`);
   }
+  checkEndpoints(parsed, parsed.SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS);
   return {
     host: parsed.SHEETPORT_HOST,
     port: parsed.SHEETPORT_PORT,
@@ -159,6 +181,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxUnsentBytes: parsed.SHEETPORT_EVENT_STREAM_MAX_UNSENT,
       streamsPerAddress: parsed.SHEETPORT_EVENT_STREAMS_PER_ADDRESS,
       streamsPerServer: parsed.SHEETPORT_EVENT_STREAMS_MAX,
+    },
+    idempotency: {
+      keysPerCredential: parsed.SHEETPORT_IDEMPOTENCY_KEYS_PER_CREDENTIAL,
+      keysPerAddress: parsed.SHEETPORT_IDEMPOTENCY_KEYS_PER_ADDRESS,
+      maxProblemBytes: parsed.SHEETPORT_IDEMPOTENCY_MAX_PROBLEM_BYTES,
+      pruneBatch: parsed.SHEETPORT_IDEMPOTENCY_PRUNE_BATCH,
     },
     watch: watchSettings(parsed),
     ...providerSettings(parsed),

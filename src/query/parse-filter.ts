@@ -1,4 +1,5 @@
 import { isStorableText } from '../cells/cell.ts';
+import { excerpt } from '../errors/excerpt.ts';
 import { numberFromText } from '../cells/number-text.ts';
 import { Problem } from '../errors/problem.ts';
 import { parseValueList } from './parse-value-list.ts';
@@ -53,8 +54,8 @@ export function parseFilter(column: string, raw: string): Filter {
   if (!isStorableText(raw) || !isStorableText(column)) {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column} holds a NUL character or a lone surrogate, which no cell can hold.`,
-      { column },
+      `Filter ${excerpt(column)} holds a NUL character or a lone surrogate, which no cell can hold.`,
+      { column: excerpt(column) },
     );
   }
   const form = operatorForm.exec(raw);
@@ -66,18 +67,18 @@ export function parseFilter(column: string, raw: string): Filter {
   if (!isOperator(name)) {
     throw new Problem(
       'invalid-filter',
-      `Unknown operator "__${name}" in filter ${column}=${raw}: expected one of ${operators
+      `Unknown operator "__${excerpt(name)}" in filter ${shown(column, raw)}: expected one of ${operators
         .map((op) => `__${op}(...)`)
         .join(', ')}.`,
-      { column, parameter: raw },
+      { column: excerpt(column), parameter: excerpt(raw) },
     );
   }
   const list = name === 'in' || name === 'nin';
   if (!raw.endsWith(')')) {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} is missing its closing parenthesis: expected __${name}(${list ? '<value>,<value>...' : '<value>'}).`,
-      { column, parameter: raw },
+      `Filter ${shown(column, raw)} is missing its closing parenthesis: expected __${name}(${list ? '<value>,<value>...' : '<value>'}).`,
+      { column: excerpt(column), parameter: excerpt(raw) },
     );
   }
   const text = raw.slice(form[0].length, -1);
@@ -88,8 +89,8 @@ export function parseFilter(column: string, raw: string): Filter {
   if (text === '' && name !== 'eq' && name !== 'ne') {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} has no value to compare with: expected __${name}(<value>), e.g. __${name}(${name === 'ieq' || name === 'ilike' ? 'oslo' : '30'}).${name === 'ieq' ? ` To match empty cells, write ${column}=.` : ''}`,
-      { column, parameter: raw },
+      `Filter ${shown(column, raw)} has no value to compare with: expected __${name}(<value>), e.g. __${name}(${name === 'ieq' || name === 'ilike' ? 'oslo' : '30'}).${name === 'ieq' ? ` To match empty cells, write ${excerpt(column)}=.` : ''}`,
+      { column: excerpt(column), parameter: excerpt(raw) },
     );
   }
   if (name === 'ilike') return { column, op: name, pattern: text };
@@ -100,4 +101,9 @@ export function parseFilter(column: string, raw: string): Filter {
 
 function isOperator(name: string): name is Operator {
   return (operators as readonly string[]).includes(name);
+}
+
+/** A filter as a problem repeats it: an excerpt of its column and of its value. */
+export function shown(column: string, raw: string): string {
+  return `${excerpt(column)}=${excerpt(raw)}`;
 }

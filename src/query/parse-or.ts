@@ -1,4 +1,5 @@
 import { Problem } from '../errors/problem.ts';
+import { excerpt } from '../errors/excerpt.ts';
 import { parseFilter, type Filter } from './parse-filter.ts';
 
 const example = '_or=city=Oslo|age=__gt(40)';
@@ -29,7 +30,7 @@ export function parseOr(raw: string): Filter[] {
       const inner = error.extensions.position;
       throw new Problem(
         error.code,
-        `In _or=${raw}, alternative "${alternative.text}": ${error.detail}`,
+        `In _or=${excerpt(raw)}, alternative "${excerpt(alternative.text)}": ${error.detail}`,
         {
           ...error.extensions,
           parameter: '_or',
@@ -98,10 +99,14 @@ function finish(raw: string, alternative: Alternative, inColumn: boolean, index:
     );
   }
   if (inColumn) {
-    throw invalid(raw, `has an alternative with no "=": "${alternative.text}"`, where);
+    throw invalid(raw, `has an alternative with no "=": "${excerpt(alternative.text)}"`, where);
   }
   if (alternative.column === '') {
-    throw invalid(raw, `has an alternative naming no column: "${alternative.text}"`, where);
+    throw invalid(
+      raw,
+      `has an alternative naming no column: "${excerpt(alternative.text)}"`,
+      where,
+    );
   }
   if (alternative.column.startsWith('_')) {
     throw invalid(
@@ -116,7 +121,7 @@ function finish(raw: string, alternative: Alternative, inColumn: boolean, index:
 function invalid(raw: string, what: string, where: Record<string, number>): Problem {
   return new Problem(
     'invalid-filter',
-    `_or=${raw} ${what}. Expected filters written as <column>=<value> and separated by |, e.g. ${example}.`,
+    `_or=${excerpt(raw)} ${what}. Expected filters written as <column>=<value> and separated by |, e.g. ${example}.`,
     { parameter: '_or', ...where },
   );
 }

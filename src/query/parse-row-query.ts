@@ -1,5 +1,6 @@
 import { isStorableText } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
+import { excerpt } from '../errors/excerpt.ts';
 import { parseFilter, type Filter } from './parse-filter.ts';
 import { parseOr } from './parse-or.ts';
 import { parseAggregates, parseGroup, splitList, type Aggregate } from './parse-aggregate.ts';
@@ -119,24 +120,28 @@ export function parseRowQuery(query: QueryString): RowQuery {
       case '_upsert':
         if (value === '') {
           throw new Problem('invalid-parameter', '_upsert names the column rows are matched by.', {
-            parameter: name,
+            parameter: excerpt(name),
           });
         }
         result.upsert = value;
         break;
       case '_with_id':
         if (value !== 'true' && value !== 'false') {
-          throw new Problem('invalid-parameter', `_with_id takes true or false; got "${value}".`, {
-            parameter: name,
-          });
+          throw new Problem(
+            'invalid-parameter',
+            `_with_id takes true or false; got "${excerpt(value)}".`,
+            {
+              parameter: excerpt(name),
+            },
+          );
         }
         result.withIds = value === 'true';
         break;
       default:
         throw new Problem(
           'invalid-parameter',
-          `Unknown parameter "${name}": names starting with "_" are reserved; supported are ${reserved.join(', ')}.`,
-          { parameter: name },
+          `Unknown parameter "${excerpt(name)}": names starting with "_" are reserved; supported are ${reserved.join(', ')}.`,
+          { parameter: excerpt(name) },
         );
     }
   }
@@ -164,7 +169,7 @@ export function parseRowQuery(query: QueryString): RowQuery {
 
 function single(name: string, values: string[]): string {
   if (values.length !== 1) {
-    throw new Problem('invalid-parameter', `Parameter ${name} may appear only once.`, {
+    throw new Problem('invalid-parameter', `Parameter ${excerpt(name)} may appear only once.`, {
       parameter: name,
     });
   }
@@ -177,7 +182,7 @@ function parseIds(value: string): number[] {
     if (!nonNegativeInteger.test(part) || !Number.isSafeInteger(id)) {
       throw new Problem(
         'invalid-id',
-        `_id must be a non-negative integer or a comma-separated list of them (row 0 is the first row under the header); got "${value}".`,
+        `_id must be a non-negative integer or a comma-separated list of them (row 0 is the first row under the header); got "${excerpt(value)}".`,
         { parameter: '_id' },
       );
     }
@@ -191,7 +196,7 @@ function parseCount(name: string, value: string): number {
   if (!nonNegativeInteger.test(value) || !Number.isSafeInteger(count)) {
     throw new Problem(
       'invalid-parameter',
-      `${name} must be a non-negative integer; got "${value}".`,
+      `${name} must be a non-negative integer; got "${excerpt(value)}".`,
       {
         parameter: name,
       },
@@ -205,7 +210,7 @@ function parseFields(value: string): string[] {
   const fail = (what: string) =>
     new Problem(
       'invalid-parameter',
-      `_fields takes column names separated by commas, each once, e.g. _fields=name,email; got "${value}", which ${what}.`,
+      `_fields takes column names separated by commas, each once, e.g. _fields=name,email; got "${excerpt(value)}", which ${what}.`,
       { parameter: '_fields' },
     );
   if (fields.includes('')) throw fail('has an empty name');
@@ -240,7 +245,7 @@ function parseSort(value: string): SortKey[] {
     if (column === '') {
       throw new Problem(
         'invalid-parameter',
-        `_sort takes column names separated by commas, each optionally preceded by "-" for descending order; got "${value}".`,
+        `_sort takes column names separated by commas, each optionally preceded by "-" for descending order; got "${excerpt(value)}".`,
         { parameter: '_sort' },
       );
     }

@@ -1,4 +1,6 @@
 import { Problem } from '../errors/problem.ts';
+import { excerpt } from '../errors/excerpt.ts';
+import { shown } from './parse-filter.ts';
 
 const example = '__in("Smith, J",Ann)';
 
@@ -13,14 +15,14 @@ export function parseValueList(list: string, column: string, raw: string, start:
   const fail = (at: number, what: string) =>
     new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} ${what}, where it reads '${raw.slice(start + at)}'. Separate values with commas; write a value holding a comma, a parenthesis or a double quote in double quotes, with "" for a quote inside: ${example}.`,
-      { column, parameter: raw, position: start + at },
+      `Filter ${shown(column, raw)} ${what}, where it reads '${excerpt(raw.slice(start + at))}'. Separate values with commas; write a value holding a comma, a parenthesis or a double quote in double quotes, with "" for a quote inside: ${example}.`,
+      { column: excerpt(column), parameter: excerpt(raw), position: start + at },
     );
   if (list === '') {
     throw new Problem(
       'invalid-filter',
-      `Filter ${column}=${raw} lists no values: expected ${raw.slice(0, start)}<value>,<value>...), e.g. ${example}. To match empty cells, write ${raw.slice(0, start)}"").`,
-      { column, parameter: raw, position: start },
+      `Filter ${shown(column, raw)} lists no values: expected ${raw.slice(0, start)}<value>,<value>...), e.g. ${example}. To match empty cells, write ${raw.slice(0, start)}"").`,
+      { column: excerpt(column), parameter: excerpt(raw), position: start },
     );
   }
   const values: string[] = [];

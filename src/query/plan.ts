@@ -1,4 +1,5 @@
 import { cellText, isStorableText, type Cell } from '../cells/cell.ts';
+import { excerpt } from '../errors/excerpt.ts';
 import { Problem } from '../errors/problem.ts';
 import type { Sheet } from '../model/sheet.ts';
 import { equalityValue, type Filter } from './parse-filter.ts';
@@ -85,10 +86,10 @@ export function columnIndex(sheet: SheetShape, column: string): number {
   if (index < 0) {
     throw new Problem(
       'unknown-column',
-      `Column "${column}" does not exist in sheet "${sheet.name}"; its columns are ${sheet.columns
+      `Column "${excerpt(column)}" does not exist in sheet "${sheet.name}"; its columns are ${sheet.columns
         .map((name) => `"${name}"`)
         .join(', ')}.`,
-      { column },
+      { column: excerpt(column) },
     );
   }
   return index;
@@ -184,16 +185,16 @@ function planCell(column: string, value: unknown, where: string): Cell {
     if (!isStorableText(value)) {
       throw new Problem(
         'invalid-body',
-        `${where} gives column "${column}" text with a NUL character or a lone surrogate, which a sheet cannot hold.`,
-        { column },
+        `${where} gives column "${excerpt(column)}" text with a NUL character or a lone surrogate, which a sheet cannot hold.`,
+        { column: excerpt(column) },
       );
     }
     return value === '' ? null : value;
   }
   throw new Problem(
     'invalid-body',
-    `${where} gives column "${column}" a ${Array.isArray(value) ? 'list' : 'nested object'}; a cell holds text, a number, true/false or null.`,
-    { column },
+    `${where} gives column "${excerpt(column)}" a ${Array.isArray(value) ? 'list' : 'nested object'}; a cell holds text, a number, true/false or null.`,
+    { column: excerpt(column) },
   );
 }
 
@@ -219,7 +220,7 @@ export function planUpsert(sheet: SheetShape, column: string, body: unknown): Wr
     if (value === null) {
       throw new Problem(
         'upsert-key-missing',
-        `${where} has no value in "${column}", the column _upsert matches rows by; every row needs one. Nothing was written.`,
+        `${where} has no value in "${excerpt(column)}", the column _upsert matches rows by; every row needs one. Nothing was written.`,
         { column, ...(Array.isArray(body) ? { row: i } : {}) },
       );
     }

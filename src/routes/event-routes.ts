@@ -13,6 +13,8 @@ export interface EventRouteOptions {
   settings: EventSettings;
   /** Whether the request's caller (a key or the administrator) makes its sheet watched. */
   listening?: (request: FastifyRequest) => boolean;
+  /** When the request's API key expires, as its access check found; null for no end. */
+  expiryOf?: (request: FastifyRequest) => string | null;
 }
 
 /** Seconds a client refused a stream is asked to wait. */
@@ -30,7 +32,7 @@ const retryAfterSeconds = 10;
  */
 export async function eventRoutes(
   app: FastifyInstance,
-  { sheets, access, settings, listening }: EventRouteOptions,
+  { sheets, access, settings, listening, expiryOf }: EventRouteOptions,
 ): Promise<void> {
   const open = new Set<EventStream>();
   const slots = new StreamSlots(settings);
@@ -70,8 +72,9 @@ export async function eventRoutes(
       // An origin let in when the stream started is checked again; same-origin pages send none.
       const checkOrigin = origin !== undefined && originAllowed(sheet, origin);
       const admits = async (now: Sheet) => {
-        await access.row(request, now);
+        const caller = await access.row(request, now);
         if (checkOrigin && !originAllowed(now, origin)) throw new Error('origin no longer allowed');
+        return caller.kind === 'key' ? caller.expiresAt : null;
       };
       stream = new EventStream(
         reply.raw,
@@ -84,6 +87,7 @@ export async function eventRoutes(
           // A stream lasts: its own logger names the request and the sheet on each line.
           log: request.log.child({ reqId: request.id, sheetId: sheet.id }),
           admits,
+          expiresAt: expiryOf?.(request) ?? null,
           listening: listening?.(request) ?? false,
         },
         () => {

@@ -48,8 +48,13 @@ export interface EventStreamDeps {
   pages: EventPages;
   settings: EventSettings;
   log: FastifyBaseLogger;
-  /** Throws unless the stream's caller may still read the sheet as it is now. */
-  admits: (sheet: Sheet) => Promise<void>;
+  /**
+   * Throws unless the stream's caller may still read the sheet as it is now; answers when the
+   * caller's key expires (ISO time), or null for a caller whose access has no end.
+   */
+  admits: (sheet: Sheet) => Promise<string | null>;
+  /** When the caller's key expires as the request found it, or null. */
+  expiresAt: string | null;
   /** A caller with a key or the administrator token: its stream makes the sheet watched. */
   listening: boolean;
 }
@@ -79,6 +84,9 @@ export class EventStream {
   #stalledChecks = 0;
   readonly #timers: NodeJS.Timeout[] = [];
   #unsubscribe: () => void = () => {};
+  /** When the caller's key expires, as last learnt (epoch ms), and the timer that ends it then. */
+  #expiry: number | null = null;
+  #expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly raw: ServerResponse,
@@ -109,6 +117,7 @@ export class EventStream {
       setInterval(() => void this.#check(), deps.settings.recheckMs),
     );
     raw.on('close', () => this.end());
+    this.#expiresAt(deps.expiresAt);
     // Events committed between the first look and the subscription are read now.
     this.wake();
   }
@@ -150,6 +159,7 @@ export class EventStream {
     if (this.#ended) return;
     this.#ended = true;
     for (const timer of this.#timers) clearInterval(timer);
+    clearTimeout(this.#expiryTimer);
     this.#unsubscribe();
     this.#release?.();
     this.onEnd();
@@ -164,6 +174,11 @@ export class EventStream {
       let bytes = 0;
       for (const event of events) {
         if (this.#ended) return;
+        // Nothing written once the key expired is sent with it, however late the timer fires.
+        if (this.#expiry !== null && Date.parse(event.createdAt) >= this.#expiry) {
+          this.end();
+          return;
+        }
         const more = this.raw.write(
           `id: ${event.id}\nevent: ${event.type}\ndata: ${event.body}\n\n`,
         );
@@ -174,6 +189,24 @@ export class EventStream {
       // A page cut short by its count or its bytes may have more behind it.
       if (this.#ended || (events.length < eventPage.limit && bytes < eventPage.maxBytes)) return;
     }
+  }
+
+  /**
+   * Ends the stream when its key expires: a key's expiry is set when it is made, or brought
+   * forward by a rotation (found by a check), and never moves later.
+   */
+  #expiresAt(at: string | null): void {
+    clearTimeout(this.#expiryTimer);
+    this.#expiry = at === null ? null : Date.parse(at);
+    if (this.#expiry === null || this.#ended) return;
+    const left = this.#expiry - Date.now();
+    if (left <= 0) {
+      this.end();
+      return;
+    }
+    // Timers take at most about 24 days; a later expiry is timed again from there.
+    this.#expiryTimer = setTimeout(() => this.#expiresAt(at), Math.min(left, 2 ** 30));
+    this.#expiryTimer.unref();
   }
 
   #drained(): Promise<void> {
@@ -207,7 +240,7 @@ export class EventStream {
       try {
         const sheet = await this.deps.sheets.find(this.sheetId);
         if (sheet === null) throw new Error('the sheet is gone');
-        await this.deps.admits(sheet);
+        this.#expiresAt(await this.deps.admits(sheet));
       } catch {
         this.end();
         return;

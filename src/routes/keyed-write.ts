@@ -44,8 +44,25 @@ export async function keyedWrite(
   const { sheetId } = request.params;
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const fingerprint = requestFingerprint({ method, sheetId, query, body: request.body });
-  const claim = await keys.claim({ sheetId, scope: keyScope(caller), key }, fingerprint);
+  // Callers without a credential share one; their keys are bounded by address as well.
+  const client = caller.kind === 'anonymous' ? request.ip : null;
+  const claim = await keys.claim({ sheetId, scope: keyScope(caller), key }, fingerprint, client);
   switch (claim.kind) {
+    case 'full':
+      throw new Problem(
+        'rate-limited',
+        claim.limit === 'perClient'
+          ? `This address holds ${claim.max} Idempotency-Keys on this sheet from the last day, the most it may; nothing was applied. Try again in ${claim.retryAfterSeconds} seconds, or send the write without a key.`
+          : `This credential holds ${claim.max} Idempotency-Keys on this sheet from the last day, the most it may; nothing was applied. Try again in ${claim.retryAfterSeconds} seconds, or send the write without a key.`,
+        {
+          limit:
+            claim.limit === 'perClient'
+              ? 'idempotencyKeysPerAddress'
+              : 'idempotencyKeysPerCredential',
+          max: claim.max,
+        },
+        { 'retry-after': String(claim.retryAfterSeconds) },
+      );
     case 'mismatch':
       throw new Problem(
         'idempotency-key-mismatch',

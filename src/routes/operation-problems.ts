@@ -9,7 +9,7 @@ import { Type } from '@sinclair/typebox';
 const meanings = {
   400: 'The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which.',
   401: 'Missing or wrong credentials: the administrator token, or an API key of this sheet.',
-  403: 'Not allowed: an API key without the scope, a spreadsheet that is not shared or is read-only here, or (on a server without an administrator token) a `Host` that is not this server or a cross-site management write.',
+  403: 'Not allowed: an API key without a scope the request needs (`scope` names it; a write choosing rows by value needs `read` too), a spreadsheet that is not shared or is read-only here, or (on a server without an administrator token) a `Host` that is not this server or a cross-site management write.',
   404: 'Unknown sheet, row (an `_id` past the last row), API key, webhook, spreadsheet or tab.',
   405: 'DELETE is switched off for this sheet (see the `Allow` header).',
   409: 'A conflict, `code` says which: the header row changed in the spreadsheet while the write waited, a request with this Idempotency-Key is still running or its outcome is not known yet, the tab is already connected as a sheet, or the key was already rotated; nothing was written.',
@@ -18,7 +18,7 @@ const meanings = {
   414: 'A segment of the path is longer than this server reads (100 characters); ids are shorter.',
   415: 'The body is not JSON (or, for a new sheet, a multipart upload of a CSV or XLSX file).',
   422: 'The Idempotency-Key was used for another request (`idempotency-key-mismatch`); nothing was written.',
-  429: 'Too many requests from this address or with this key (see `Retry-After`), or the spreadsheet service is limiting writes.',
+  429: 'Too many requests from this address or with this key, or too many live Idempotency-Keys (see `Retry-After`), or the spreadsheet service is limiting writes.',
   500: 'A fault of the server; it has been logged.',
   502: 'The spreadsheet service refused the request or its credentials.',
   503: 'The server is shutting down, or the database or the spreadsheet service is unavailable; send it again.',

@@ -17,7 +17,7 @@ import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { ClientGone } from '../sheets/write-queue.ts';
 import { clientGoneSignal } from './client-gone.ts';
-import type { AccessControl, Caller } from '../access/access-control.ts';
+import { mayRead, type AccessControl, type Caller } from '../access/access-control.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
 import type { HeldKey } from '../store/store.ts';
 import type { WriteFate } from '../sheets/write-path.ts';
@@ -80,6 +80,10 @@ export async function rowRoutes(
     settings: events,
     // An anonymous reader's stream does not spend the Google quota on watching.
     listening: (request) => (callers.get(request)?.kind ?? 'anonymous') !== 'anonymous',
+    expiryOf: (request) => {
+      const caller = callers.get(request);
+      return caller?.kind === 'key' ? caller.expiresAt : null;
+    },
   });
   await app.register(sheetDocumentRoutes, { sheets });
 
@@ -226,6 +230,28 @@ export async function rowRoutes(
     const sheet = await sheets.loadFresh(request, request.params.sheetId);
     const method = request.method as (typeof writeMethods)[number];
     let op: WriteOp;
+    try {
+      op = planWrite(sheet, method, request, query);
+    } catch (error) {
+      throw mayRead(caller) ? error : withoutColumns(error, sheet);
+    }
+    checkWrite(op, limits);
+    const ifMatch = parseIfMatch(request.headers['if-match']);
+    const actor = actorOf(caller);
+    return sheets.write(
+      sheet,
+      { op, ifMatch, actor, ...(held && { idempotency: held }) },
+      { signal },
+    );
+  }
+
+  function planWrite(
+    sheet: Sheet,
+    method: (typeof writeMethods)[number],
+    request: RowRequest,
+    query: RowQuery,
+  ): WriteOp {
+    let op: WriteOp;
     switch (method) {
       case 'POST':
         if (Object.keys(request.query).some((name) => name !== '_upsert')) {
@@ -246,13 +272,19 @@ export async function rowRoutes(
           cells: fullRow(sheet, planCells(sheet, request.body)),
         };
         break;
-      case 'PATCH':
-        op = {
-          kind: 'patch',
-          selection: planTargetedSelection(sheet, query, method),
-          cells: planCells(sheet, request.body),
-        };
+      case 'PATCH': {
+        const selection = planTargetedSelection(sheet, query, method);
+        const cells = planCells(sheet, request.body);
+        // It would change nothing, and its count would only say which rows the query chose.
+        if (cells.size === 0) {
+          throw new Problem(
+            'invalid-body',
+            'A PATCH body of {} sets no column; name at least one, e.g. {"column": "value"}. Nothing was written.',
+          );
+        }
+        op = { kind: 'patch', selection, cells };
         break;
+      }
       case 'DELETE':
         if (!sheet.settings.deleteEnabled) {
           throw new Problem(
@@ -265,14 +297,7 @@ export async function rowRoutes(
         op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
         break;
     }
-    checkWrite(op, limits);
-    const ifMatch = parseIfMatch(request.headers['if-match']);
-    const actor = actorOf(caller);
-    return sheets.write(
-      sheet,
-      { op, ifMatch, actor, ...(held && { idempotency: held }) },
-      { signal },
-    );
+    return op;
   }
 
   for (const path of ['/api/v1/:sheetId', '/api/v1/sheets/:sheetId']) {
@@ -330,6 +355,20 @@ async function* narrowed(chunks: CellChunks, fields: number[] | null): CellChunk
       ? chunk
       : { ...chunk, rows: chunk.rows.map((row) => fields.map((i) => row[i] ?? null)) };
   }
+}
+
+/**
+ * An unknown column named to a caller that may not read the sheet: the sheet's columns are
+ * part of what it may not read, so they are not listed.
+ */
+function withoutColumns(error: unknown, sheet: Sheet): unknown {
+  if (!(error instanceof Problem) || error.code !== 'unknown-column') return error;
+  const { column } = error.extensions;
+  return new Problem(
+    'unknown-column',
+    `Column "${String(column)}" does not exist in sheet "${sheet.name}"; a key with the read scope can list its columns.`,
+    { column },
+  );
 }
 
 /** A download's file name, as plain ASCII and, for any other name, as UTF-8 (RFC 6266). */

@@ -185,7 +185,7 @@ export const rowRouteSchemas = {
       'created',
     ),
     description:
-      'With `_upsert=<column>`, each body row updates (as PATCH) every row whose `<column>` equals its own value (the equality of `<column>=<value>`: `*` is literal), or is appended when none does; body rows apply in order, in one atomic write. Answers `{"created","updated"}` (updated counts existing rows changed), 201 when a row was created, else 200. A body row without a value in the column answers 400 `upsert-key-missing`; an unknown column 400 `unknown-column`.',
+      'With `_upsert=<column>`, each body row updates (as PATCH) every row whose `<column>` equals its own value (the equality of `<column>=<value>`: `*` is literal), or is appended when none does; body rows apply in order, in one atomic write. Answers `{"created","updated"}` (updated counts existing rows changed), 201 when a row was created, else 200. A body row without a value in the column answers 400 `upsert-key-missing`; an unknown column 400 `unknown-column`. A key needs the `create` scope; with `_upsert` also `update` and `read` (403 `forbidden` names the one missing).',
     headers: idempotencyHeaders,
     querystring: Type.Object({
       _upsert: Type.Optional(
@@ -207,7 +207,7 @@ export const rowRouteSchemas = {
   ),
   PATCH: rowWrite(
     'patchRows',
-    'Change only the columns sent in the chosen rows',
+    'Change only the columns sent in the chosen rows; a body of {} answers 400',
     RowObject,
     200,
     'updated',

@@ -1,5 +1,9 @@
 import { Problem } from '../errors/problem.ts';
-import { keyOutcome } from '../store/idempotency-records.ts';
+import {
+  defaultKeyPruneBatch,
+  defaultMaxProblemBytes,
+  keyOutcome,
+} from '../store/idempotency-records.ts';
 import type { HeldKey, KeyClaim, KeyId, KeyOutcome, SheetStore } from '../store/store.ts';
 import { fateAnswer, type WriteFate } from './write-path.ts';
 
@@ -11,11 +15,23 @@ export interface IdempotencySettings {
   leaseMs: number;
   /** How often keys past their day are removed. */
   pruneMs: number;
+  /** Keys removed per transaction when pruning, so that writes never wait long behind it. */
+  pruneBatch: number;
+  /** The most bytes of JSON a stored problem answer takes (2xx answers are a few counts). */
+  maxProblemBytes: number;
+  /** Live keys one credential may hold on a sheet; 0 for no bound. */
+  keysPerCredential: number;
+  /** Live keys callers without a credential may hold on a sheet from one address; 0 for none. */
+  keysPerAddress: number;
 }
 
 export const defaultIdempotencySettings: IdempotencySettings = {
   leaseMs: 30_000,
   pruneMs: 10 * 60_000,
+  pruneBatch: defaultKeyPruneBatch,
+  maxProblemBytes: defaultMaxProblemBytes,
+  keysPerCredential: 10_000,
+  keysPerAddress: 1_000,
 };
 
 /** Answers that say nothing was done and ask the client to come back: a retry may apply. */
@@ -36,8 +52,14 @@ export class IdempotencyKeys {
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
 
-  claim(id: KeyId, fingerprint: string): Promise<KeyClaim> {
-    return this.store.claimIdempotencyKey(id, fingerprint, this.settings.leaseMs);
+  /** `client` is the address of a caller without a credential, null for any other. */
+  claim(id: KeyId, fingerprint: string, client: string | null): Promise<KeyClaim> {
+    const { leaseMs, keysPerCredential, keysPerAddress } = this.settings;
+    return this.store.claimIdempotencyKey(id, fingerprint, leaseMs, {
+      perCredential: keysPerCredential,
+      perClient: keysPerAddress,
+      client,
+    });
   }
 
   /** Renews the key's lease until the returned function is called. */
@@ -66,14 +88,17 @@ export class IdempotencyKeys {
       if (!(answer instanceof Problem)) outcome = keyOutcome(answer);
       else if (fate.kind === 'ran' && undecided.has(answer.code)) outcome = 'unknown';
       else
-        outcome = answer.status >= 500 || retryable.has(answer.status) ? null : keyOutcome(answer);
+        outcome =
+          answer.status >= 500 || retryable.has(answer.status)
+            ? null
+            : keyOutcome(answer, this.settings.maxProblemBytes);
     }
     await this.store.settleIdempotencyKey(held, outcome).catch(this.onError);
   }
 
   startPruning(): void {
     this.#pruning ??= setInterval(() => {
-      this.store.pruneIdempotencyKeys().catch(this.onError);
+      this.store.pruneIdempotencyKeys(this.settings.pruneBatch).catch(this.onError);
     }, this.settings.pruneMs);
     this.#pruning.unref();
   }

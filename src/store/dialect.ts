@@ -273,8 +273,18 @@ export interface Dialect extends StoreDatabase {
   /** Saves a key if `token` still holds it; false otherwise. */
   updateIdempotencyKey(record: IdempotencyRecord, token: string): DbWork<boolean>;
   deleteIdempotencyKey(id: KeyId, token: string): DbWork<boolean>;
-  /** Removes keys that expired before `before`; answers how many. */
-  pruneIdempotencyKeys(before: string): DbWork<number>;
+  /** Removes at most `limit` keys that expired before `before`; answers how many. */
+  pruneIdempotencyKeys(before: string, limit: number): DbWork<number>;
+  /**
+   * The keys of a sender on a sheet still live at `now`: of a credential (`scope`), or of one
+   * client address when `client` is given; with when the first of them expires.
+   */
+  liveIdempotencyKeys(
+    sheetId: string,
+    scope: string,
+    client: string | null,
+    now: string,
+  ): DbWork<{ count: number; firstExpiry: string | null }>;
 
   // Everything else a server keeps
   /**

@@ -17,6 +17,7 @@ const record = (changes: Partial<IdempotencyRecord>): IdempotencyRecord => ({
   outcome: null,
   createdAt: at(-10),
   expiresAt: at(86_000),
+  client: null,
   ...changes,
 });
 

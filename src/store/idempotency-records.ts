@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import type { Dialect } from './dialect.ts';
-import type { HeldKey, KeyClaim, KeyId, KeyOutcome, PushedKey, PushEnd } from './store.ts';
+import type {
+  HeldKey,
+  KeyBounds,
+  KeyClaim,
+  KeyId,
+  KeyOutcome,
+  PushedKey,
+  PushEnd,
+} from './store.ts';
 import type { DbWork } from './db-work.ts';
 
 /** How long a key is kept: a retry within this time is answered from it. */
@@ -24,6 +32,8 @@ export interface IdempotencyRecord extends KeyId {
   outcome: string | null;
   createdAt: string;
   expiresAt: string;
+  /** The client address of a caller without a credential, whose keys are bounded by it too. */
+  client: string | null;
 }
 
 export type ClaimDecision = 'insert' | 'renew' | 'take-over' | 'replay' | 'mismatch' | 'in-use';
@@ -55,6 +65,7 @@ export function* claimKey(
   id: KeyId,
   fingerprint: string,
   leaseMs: number,
+  bounds?: KeyBounds,
 ): DbWork<KeyClaim> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
@@ -64,8 +75,12 @@ export function* claimKey(
     if (decision === 'replay') {
       return { kind: 'replay', outcome: JSON.parse(record?.outcome ?? 'null') as KeyOutcome };
     }
-    const token = randomBytes(12).toString('base64url');
     const fresh = record === null || decision === 'renew';
+    if (fresh && bounds !== undefined) {
+      const full = yield* boundReached(db, id, bounds, now);
+      if (full !== null) return full;
+    }
+    const token = randomBytes(12).toString('base64url');
     const claimed: IdempotencyRecord = {
       sheetId: id.sheetId,
       scope: id.scope,
@@ -78,6 +93,7 @@ export function* claimKey(
       outcome: null,
       createdAt: fresh ? now.toISOString() : record.createdAt,
       expiresAt: fresh ? later(now, keyLifetimeMs) : record.expiresAt,
+      client: fresh ? (bounds?.client ?? null) : record.client,
     };
     const saved =
       record === null
@@ -87,6 +103,34 @@ export function* claimKey(
     // Another server inserted the key meanwhile: its row is committed now, and is looked at again.
   }
   return { kind: 'in-use' };
+}
+
+/**
+ * Whether a sender already holds as many live keys as it may: then a new one is refused until
+ * the first of them expires. Counted in the claim's transaction; servers claiming at the same
+ * moment may each pass the count once.
+ */
+function* boundReached(
+  db: Dialect,
+  id: KeyId,
+  bounds: KeyBounds,
+  now: Date,
+): DbWork<Extract<KeyClaim, { kind: 'full' }> | null> {
+  const checks = [
+    { limit: 'perCredential' as const, max: bounds.perCredential, client: null },
+    ...(bounds.client === null
+      ? []
+      : [{ limit: 'perClient' as const, max: bounds.perClient, client: bounds.client }]),
+  ];
+  for (const { limit, max, client } of checks) {
+    if (max <= 0) continue;
+    const live = yield* db.liveIdempotencyKeys(id.sheetId, id.scope, client, now.toISOString());
+    if (live.count < max) continue;
+    const until = live.firstExpiry === null ? now.getTime() : Date.parse(live.firstExpiry);
+    const retryAfterSeconds = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+    return { kind: 'full', limit, max, retryAfterSeconds };
+  }
+  return null;
 }
 
 /** The key as stored, if `held` still holds it and no push has taken it over. */
@@ -123,13 +167,45 @@ function settled(record: IdempotencyRecord, outcome: KeyOutcome | 'unknown'): Id
     : { ...record, state: 'done', push: null, outcome: JSON.stringify(outcome) };
 }
 
-/** A write's answer as a key keeps it. */
-export function keyOutcome(result: WriteResult | Problem): KeyOutcome {
-  if (result instanceof Problem) {
-    const { code, detail, extensions, headers } = result;
-    return { kind: 'problem', code, detail, extensions, headers };
+/** Keys the pruner removes per transaction, unless configured otherwise. */
+export const defaultKeyPruneBatch = 500;
+
+/** The bytes a stored problem's JSON may take, unless configured otherwise. */
+export const defaultMaxProblemBytes = 4096;
+
+/**
+ * A write's answer as a key keeps it. A 2xx answer is kept whole: it is a few counts. A problem
+ * is kept within `maxProblemBytes` of JSON: past it, without its extensions and with its detail
+ * cut short, so that no answer a client can make large is stored large, for a day.
+ */
+export function keyOutcome(
+  result: WriteResult | Problem,
+  maxProblemBytes = defaultMaxProblemBytes,
+): KeyOutcome {
+  if (!(result instanceof Problem)) {
+    return { kind: 'result', outcome: result.outcome, version: result.version };
   }
-  return { kind: 'result', outcome: result.outcome, version: result.version };
+  const { code, detail, extensions, headers } = result;
+  const whole: KeyOutcome = { kind: 'problem', code, detail, extensions, headers };
+  if (Buffer.byteLength(JSON.stringify(whole)) <= maxProblemBytes) return whole;
+  const bare: KeyOutcome = { kind: 'problem', code, detail: '', extensions: {}, headers };
+  // Three bytes for the "…" that marks the cut.
+  const room = maxProblemBytes - Buffer.byteLength(JSON.stringify(bare)) - 3;
+  return { ...bare, detail: cutToBytes(detail, Math.max(0, room)) };
+}
+
+/** Text cut to at most `bytes` of JSON, whole characters, marked as cut. */
+function cutToBytes(text: string, bytes: number): string {
+  let cut = '';
+  let size = 0;
+  for (const character of text) {
+    // JSON escapes take up to six bytes a character; counted so, the cut never runs over.
+    const cost = Math.max(Buffer.byteLength(JSON.stringify(character)) - 2, 1);
+    if (size + cost > bytes) return `${cut}…`;
+    cut += character;
+    size += cost;
+  }
+  return cut;
 }
 
 /** The problem a write gets when its server lost its key's lease to a retry meanwhile. */

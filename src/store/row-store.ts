@@ -15,6 +15,7 @@ import {
 } from './dialect.ts';
 import {
   claimKey,
+  defaultKeyPruneBatch,
   heldRecord,
   keyOutcome,
   keyTakenOver,
@@ -44,6 +45,7 @@ import type {
   GroupAnswer,
   DeliveryRecord,
   HeldKey,
+  KeyBounds,
   KeyClaim,
   KeyId,
   KeyOutcome,
@@ -640,8 +642,13 @@ export class RowStore implements SheetStore {
     return record?.pushing ?? null;
   }
 
-  claimIdempotencyKey(id: KeyId, fingerprint: string, leaseMs: number): Promise<KeyClaim> {
-    return this.#db.write(() => claimKey(this.#db, id, fingerprint, leaseMs));
+  claimIdempotencyKey(
+    id: KeyId,
+    fingerprint: string,
+    leaseMs: number,
+    bounds?: KeyBounds,
+  ): Promise<KeyClaim> {
+    return this.#db.write(() => claimKey(this.#db, id, fingerprint, leaseMs, bounds));
   }
 
   renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean> {
@@ -665,8 +672,15 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => settlePush(this.#db, sheetId, pushId, end));
   }
 
-  pruneIdempotencyKeys(): Promise<number> {
-    return this.#db.write(() => this.#db.pruneIdempotencyKeys(new Date().toISOString()));
+  /** In transactions of `batch` keys, as events are pruned. */
+  async pruneIdempotencyKeys(batch = defaultKeyPruneBatch): Promise<number> {
+    const before = new Date().toISOString();
+    let pruned = 0;
+    for (;;) {
+      const gone = await this.#db.write(() => this.#db.pruneIdempotencyKeys(before, batch));
+      pruned += gone;
+      if (gone < batch) return pruned;
+    }
   }
 
   async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {

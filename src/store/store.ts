@@ -75,12 +75,24 @@ export type KeyOutcome =
       headers: Record<string, string>;
     };
 
-/** What claiming a key found. */
+/** What claiming a key found; `full` when a new key would pass a bound of `KeyBounds`. */
 export type KeyClaim =
   | { kind: 'claimed'; held: HeldKey }
   | { kind: 'replay'; outcome: KeyOutcome }
   | { kind: 'mismatch' }
-  | { kind: 'in-use' };
+  | { kind: 'in-use' }
+  | { kind: 'full'; limit: 'perCredential' | 'perClient'; max: number; retryAfterSeconds: number };
+
+/**
+ * How many live keys one sender may hold on a sheet: per credential, and for callers without one
+ * (who share it) per client address too. 0 turns a bound off.
+ */
+export interface KeyBounds {
+  perCredential: number;
+  perClient: number;
+  /** The client's address, for callers without a credential; null otherwise. */
+  client: string | null;
+}
 
 /** The writes of a provider-backed sheet, planned in memory and already applied upstream. */
 export interface MirrorWrite extends WritePlan {
@@ -417,7 +429,12 @@ export interface SheetStore {
    * Claims a key for a request with this fingerprint, for `leaseMs`: or finds its stored
    * outcome, another request's fingerprint on it, or another request holding it.
    */
-  claimIdempotencyKey(id: KeyId, fingerprint: string, leaseMs: number): Promise<KeyClaim>;
+  claimIdempotencyKey(
+    id: KeyId,
+    fingerprint: string,
+    leaseMs: number,
+    bounds?: KeyBounds,
+  ): Promise<KeyClaim>;
   /** Extends a held key's lease; false when it is no longer held. */
   renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean>;
   /**
@@ -438,8 +455,11 @@ export interface SheetStore {
   ): Promise<boolean>;
   /** Settles the keys of a push by how it ended (see `PushEnd`). */
   settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void>;
-  /** Removes the keys kept past their time; answers how many. */
-  pruneIdempotencyKeys(): Promise<number>;
+  /**
+   * Removes the keys kept past their time, `batch` to a transaction so that writes never wait
+   * long behind it; answers how many.
+   */
+  pruneIdempotencyKeys(batch?: number): Promise<number>;
 
   /** Row events of a sheet after `after` (an event id), oldest first. */
   eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;

@@ -55,6 +55,13 @@ export interface Ran extends Answer {
 export function execute(state: DriveState, call: GraphCall): Ran {
   const { route } = call;
   if (route.op === 'batch') throw invalidRequest('A $batch cannot be nested in a $batch.');
+  // The signed-in user, as Graph's `GET /me` names them; an app token has no user.
+  if (route.op === 'me') {
+    const user = call.principal.user;
+    if (user === undefined)
+      throw invalidRequest('/me request is only valid with delegated authentication flow.');
+    return { status: 200, body: { userPrincipalName: user, mail: user }, applied: false };
+  }
   if (route.op === 'share') {
     const item = shared(state, route.shareId, call.principal);
     return { status: 200, body: driveItemResource(item), applied: false };

@@ -17,6 +17,7 @@ export type RangeAction = 'insert' | 'delete' | 'clear';
 
 export type GraphRoute =
   | { op: 'batch' }
+  | { op: 'me' }
   | { op: 'share'; shareId: string }
   | (ItemRoute &
       (
@@ -51,6 +52,7 @@ export function parseRoute(path: string): GraphRoute | undefined {
   if (segments.some((each) => each === undefined)) return undefined;
   const parts = segments as string[];
   if (parts.length === 1 && parts[0] === '$batch') return { op: 'batch' };
+  if (parts.length === 1 && parts[0] === 'me') return { op: 'me' };
   if (parts[0] === 'shares' && parts.length === 3 && parts[2] === 'driveItem' && parts[1]) {
     return { op: 'share', shareId: parts[1] };
   }
@@ -107,6 +109,7 @@ function sheetRoute(item: ItemRoute, sheet: SheetRef, after: string[]): GraphRou
 /** Which HTTP methods each operation answers, and whether it changes the workbook. */
 export const METHODS: Record<Operation, { methods: string[]; write: boolean }> = {
   batch: { methods: ['POST'], write: false },
+  me: { methods: ['GET'], write: false },
   share: { methods: ['GET'], write: false },
   driveItem: { methods: ['GET'], write: false },
   createSession: { methods: ['POST'], write: false },

@@ -181,6 +181,8 @@ export interface SignInServer {
   microsoft: MicrosoftAccess;
   /** Another server's access on the same store and app, as a second server would have. */
   another(): MicrosoftAccess;
+  /** The settings the server's access was made with, for another made in a test. */
+  settings: Parameters<typeof microsoftAccess>[0];
   /** The tenant of the app, where its workbooks are. */
   tenant: string;
 }
@@ -235,6 +237,7 @@ export async function signInServer(
     store: server.store,
     microsoft,
     another: () => microsoftAccess(settings, server.store.credentials),
+    settings,
     tenant: app.tenant,
   };
 }

@@ -41,8 +41,11 @@ export function delegatedTokens(
         const answer = await redeem(settings, record, signal);
         // Refused: unless a process outside the lock (`sheetport sign-in excel`) rotated it meanwhile.
         if (answer === 'refused') continue;
-        await credentials.rotate(microsoftCredential, record.refreshToken, answer.refreshToken);
-        return { token: answer.accessToken, expiresInMs: answer.expiresInMs };
+        if (await credentials.rotate(microsoftCredential, record.refreshToken, answer.refreshToken))
+          return { token: answer.accessToken, expiresInMs: answer.expiresInMs };
+        // Someone signed in anew (or out) while this token was redeemed: its access token is of
+        // the sign-in replaced, and is not used. The one kept now is redeemed instead.
+        spent = null;
       }
     });
   const tokens = cachedTokens(refresh, now);

@@ -53,30 +53,46 @@ export function clientCredentialTokens(
   return cachedTokens(() => requestToken(settings.loginUrl, tenantId, form), now);
 }
 
-/** Caches one token until shortly before it expires; concurrent callers share one request. */
+/**
+ * Caches one token until shortly before it expires; concurrent callers share one request.
+ * `refused()` drops the token at once, and a request in flight then is not used: its caller,
+ * and anyone waiting with it, asks again (it may have been made for a sign-in just replaced).
+ */
 export function cachedTokens(
   fetchToken: (signal?: AbortSignal) => Promise<{ token: string; expiresInMs: number }>,
   now: () => number = Date.now,
 ): GraphTokens {
   let cached: { token: string; renewAt: number } | null = null;
   let pending: Promise<string> | null = null;
+  /** One more at each drop: a token fetched before it is not kept nor handed out. */
+  let generation = 0;
+  const fetchFor = (asked: number, signal?: AbortSignal) => {
+    const request = fetchToken(signal)
+      .then(({ token, expiresInMs }) => {
+        // A short-lived token is still used for half its life rather than not at all.
+        const margin = Math.min(renewBeforeMs, expiresInMs / 2);
+        if (asked === generation) cached = { token, renewAt: now() + expiresInMs - margin };
+        return token;
+      })
+      .finally(() => {
+        if (pending === request) pending = null;
+      });
+    return request;
+  };
   return {
-    token(signal) {
-      if (cached !== null && now() < cached.renewAt) return Promise.resolve(cached.token);
-      pending ??= fetchToken(signal)
-        .then(({ token, expiresInMs }) => {
-          // A short-lived token is still used for half its life rather than not at all.
-          const margin = Math.min(renewBeforeMs, expiresInMs / 2);
-          cached = { token, renewAt: now() + expiresInMs - margin };
-          return token;
-        })
-        .finally(() => {
-          pending = null;
-        });
-      return pending;
+    async token(signal) {
+      for (;;) {
+        const asked = generation;
+        if (cached !== null && now() < cached.renewAt) return cached.token;
+        pending ??= fetchFor(asked, signal);
+        const token = await pending;
+        if (asked === generation) return token;
+      }
     },
     refused() {
+      generation += 1;
       cached = null;
+      pending = null;
     },
   };
 }

@@ -31,6 +31,12 @@ export class MicrosoftSignIn implements ProviderSignIn {
   readonly #credentials: CredentialStore;
   #pending: { code: DeviceCode; abort: AbortController; done: Promise<SignInStatus> } | null = null;
   #failure: Extract<SignInStatus, { state: 'failed' }> | null = null;
+  /**
+   * Changes of the kept sign-in, one after another: a completed sign-in is kept only if it is
+   * still the one pending when its turn comes, and a sign-out's delete follows any keep begun
+   * before it. So the last word wins: a sign-in cancelled or replaced stores nothing.
+   */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: MicrosoftSignInOptions, credentials: CredentialStore) {
     this.#options = options;
@@ -42,7 +48,7 @@ export class MicrosoftSignIn implements ProviderSignIn {
     this.#pending?.abort.abort();
     const abort = new AbortController();
     const done = pollDeviceCode(this.#options, code, abort.signal)
-      .then((ended) => this.#settle(code, ended))
+      .then((ended) => this.#settle(code, ended, abort.signal))
       .catch((error: unknown) => {
         if (abort.signal.aborted) return { state: 'signed-out' } as const;
         this.#options.failed?.(error);
@@ -75,7 +81,7 @@ export class MicrosoftSignIn implements ProviderSignIn {
     this.#pending = null;
     this.#failure = null;
     pending?.abort.abort();
-    const removed = await this.#credentials.delete(microsoftCredential);
+    const removed = await this.#inTurn(() => this.#credentials.delete(microsoftCredential));
     this.#options.changed?.();
     return removed || pending !== null;
   }
@@ -85,25 +91,37 @@ export class MicrosoftSignIn implements ProviderSignIn {
     this.#pending = null;
   }
 
-  async #settle(code: DeviceCode, ended: Ended): Promise<SignInStatus> {
+  async #settle(code: DeviceCode, ended: Ended, signal: AbortSignal): Promise<SignInStatus> {
     if (ended.kind === 'failed') return this.#fail(code, ended);
-    // Signed out, or another sign-in started, while this one was completed: it is not kept.
-    if (this.#pending?.code !== code) return this.status();
     const { accessToken, refreshToken } = ended.tokens;
-    const now = new Date().toISOString();
-    await this.#credentials.put({
-      provider: microsoftCredential,
-      account: await this.#account(accessToken),
-      refreshToken,
-      clientId: this.#options.clientId,
-      tenant: this.#options.tenant,
-      scope: delegatedScope,
-      createdAt: now,
-      updatedAt: now,
+    const account = this.#pending?.code === code ? await this.#account(accessToken, signal) : null;
+    // Signed out, or another sign-in started, while this one was completed or its account
+    // asked for: it is not kept. Checked in turn, so no sign-out can slip in before the keep.
+    const kept = await this.#inTurn(async () => {
+      if (this.#pending?.code !== code) return false;
+      const now = new Date().toISOString();
+      await this.#credentials.put({
+        provider: microsoftCredential,
+        account,
+        refreshToken,
+        clientId: this.#options.clientId,
+        tenant: this.#options.tenant,
+        scope: delegatedScope,
+        createdAt: now,
+        updatedAt: now,
+      });
+      // A sign-in started meanwhile stays pending, and will replace this one in its turn.
+      if (this.#pending?.code === code) this.#pending = null;
+      return true;
     });
-    if (this.#pending?.code === code) this.#pending = null;
-    this.#options.changed?.();
+    if (kept) this.#options.changed?.();
     return this.status();
+  }
+
+  #inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#turn.then(work, work);
+    this.#turn = result.catch(() => undefined);
+    return result;
   }
 
   #fail(code: DeviceCode, failed: Extract<Ended, { kind: 'failed' }>): SignInStatus {
@@ -116,11 +134,11 @@ export class MicrosoftSignIn implements ProviderSignIn {
   }
 
   /** Who signed in, by Graph's `GET me`; null when Graph would not say (the sign-in stands). */
-  async #account(accessToken: string): Promise<string | null> {
+  async #account(accessToken: string, cancelled: AbortSignal): Promise<string | null> {
     try {
       const response = await fetch(`${this.#options.graphUrl}me`, {
         headers: { authorization: `Bearer ${accessToken}` },
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.any([cancelled, AbortSignal.timeout(10_000)]),
       });
       if (!response.ok) return null;
       const me = (await response.json()) as Record<string, unknown>;

@@ -334,6 +334,16 @@ const migrations: Migration<PoolClient>[] = [
       );
     `),
   },
+  {
+    // The client address of an Idempotency-Key sent without a credential, which bounds how
+    // many live keys such callers hold per address (see idempotency-records.ts).
+    version: 17,
+    up: sql(`
+      ALTER TABLE idempotency_keys ADD COLUMN client text;
+      CREATE INDEX idempotency_keys_by_client ON idempotency_keys (sheet_id, scope, client)
+        WHERE client IS NOT NULL;
+    `),
+  },
 ];
 
 interface LegacySheet {

@@ -5,7 +5,8 @@ import { KeySql } from './key-sql.ts';
 import type { Flavor } from './sql.ts';
 
 /** The columns of `idempotency_keys` past its primary key, in the order of `keyFields`. */
-const keyColumns = 'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at';
+const keyColumns =
+  'fingerprint, state, token, lease_until, push, outcome, created_at, expires_at, client';
 
 function keyFields(record: IdempotencyRecord): unknown[] {
   return [
@@ -17,6 +18,7 @@ function keyFields(record: IdempotencyRecord): unknown[] {
     record.outcome,
     record.createdAt,
     record.expiresAt,
+    record.client,
   ];
 }
 
@@ -32,6 +34,7 @@ interface IdempotencyRow {
   outcome: string | null;
   created_at: unknown;
   expires_at: unknown;
+  client: string | null;
 }
 
 function toIdempotencyKey(flavor: Flavor, row: IdempotencyRow): IdempotencyRecord {
@@ -47,6 +50,7 @@ function toIdempotencyKey(flavor: Flavor, row: IdempotencyRow): IdempotencyRecor
     outcome: row.outcome,
     createdAt: flavor.time(row.created_at),
     expiresAt: flavor.time(row.expires_at),
+    client: row.client,
   };
 }
 
@@ -72,7 +76,7 @@ export abstract class IdempotencySql extends KeySql {
   *insertIdempotencyKey(record: IdempotencyRecord): DbWork<boolean> {
     const changed = yield* this.changed(
       `INSERT INTO idempotency_keys (sheet_id, scope, key, ${keyColumns})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING`,
       [record.sheetId, record.scope, record.key, ...keyFields(record)],
     );
     return changed === 1;
@@ -80,8 +84,8 @@ export abstract class IdempotencySql extends KeySql {
 
   *updateIdempotencyKey(record: IdempotencyRecord, token: string): DbWork<boolean> {
     const changed = yield* this.changed(
-      `UPDATE idempotency_keys SET (${keyColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8)
-       WHERE sheet_id = $9 AND scope = $10 AND key = $11 AND token = $12`,
+      `UPDATE idempotency_keys SET (${keyColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       WHERE sheet_id = $10 AND scope = $11 AND key = $12 AND token = $13`,
       [...keyFields(record), record.sheetId, record.scope, record.key, token],
     );
     return changed === 1;
@@ -95,7 +99,30 @@ export abstract class IdempotencySql extends KeySql {
     return changed === 1;
   }
 
-  pruneIdempotencyKeys(before: string): DbWork<number> {
-    return this.changed('DELETE FROM idempotency_keys WHERE expires_at < $1', [before]);
+  pruneIdempotencyKeys(before: string, limit: number): DbWork<number> {
+    return this.changed(
+      `DELETE FROM idempotency_keys WHERE (sheet_id, scope, key) IN (
+         SELECT sheet_id, scope, key FROM idempotency_keys WHERE expires_at < $1
+         ORDER BY expires_at LIMIT $2)`,
+      [before, limit],
+    );
+  }
+
+  *liveIdempotencyKeys(
+    sheetId: string,
+    scope: string,
+    client: string | null,
+    now: string,
+  ): DbWork<{ count: number; firstExpiry: string | null }> {
+    const row = yield* this.one<{ count: number | string; first: unknown }>(
+      `SELECT count(*) AS count, min(expires_at) AS first FROM idempotency_keys
+       WHERE sheet_id = $1 AND scope = $2 AND expires_at > $3${client === null ? '' : ' AND client = $4'}`,
+      client === null ? [sheetId, scope, now] : [sheetId, scope, now, client],
+    );
+    const first = row?.first ?? null;
+    return {
+      count: Number(row?.count ?? 0),
+      firstExpiry: first === null ? null : this.flavor.time(first),
+    };
   }
 }

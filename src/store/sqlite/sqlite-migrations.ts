@@ -307,6 +307,17 @@ const migrations: Migration<Db>[] = [
         );
       `),
   },
+  {
+    // The client address of an Idempotency-Key sent without a credential, which bounds how
+    // many live keys such callers hold per address (see idempotency-records.ts).
+    version: 16,
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE idempotency_keys ADD COLUMN client TEXT;
+        CREATE INDEX idempotency_keys_by_client ON idempotency_keys (sheet_id, scope, client)
+          WHERE client IS NOT NULL;
+      `),
+  },
 ];
 
 interface LegacySheet {
