@@ -57,21 +57,35 @@ test(
     }
     assert.equal(excel.emulator.heldCount, 1, 'the write is held by Graph');
     assert.equal(await dropLockConnections(excel.env.SHEETPORT_DATABASE_URL ?? ''), 1);
-    // The other server takes the sheet and settles the first one's push.
+    // The other server takes the sheet: it closes the first one's sessions at once, serves the
+    // last copy and refuses writes until no request of that push can be in flight.
     const read = await call(`${other}/api/v1/${id}?name=Zed`);
     assert.equal(read.status, 200, read.text);
     assert.deepEqual(read.body, []);
+    const meanwhile = await call(`${other}/api/v1/${id}`, {
+      method: 'POST',
+      body: { name: 'Amy' },
+    });
+    assert.equal(meanwhile.status, 503, meanwhile.text);
+    assert.ok(meanwhile.headers.get('retry-after') !== null);
     // Graph now runs the held write: its session was closed, so it is refused.
     excel.emulator.applyHeld();
     const late = excel.emulator.requests().find((r) => r.fault?.mode === 'late');
     assert.equal(late?.applied, false, 'the held write did not land after the other read');
     const answered = await first;
     assert.ok([503, 504].includes(answered.status), answered.text);
-    const retry = await call(`${other}/api/v1/${id}`, {
-      method: 'POST',
-      body: { name: 'Zed' },
-      headers: { 'idempotency-key': '"zed"' },
-    });
+    const retried = () =>
+      call(`${other}/api/v1/${id}`, {
+        method: 'POST',
+        body: { name: 'Zed' },
+        headers: { 'idempotency-key': '"zed"' },
+      });
+    let retry = await retried();
+    for (const stop = Date.now() + 10_000; retry.status === 503 || retry.status === 409;) {
+      assert.ok(Date.now() < stop, `the wait ends: ${retry.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      retry = await retried();
+    }
     assert.equal(retry.status, 201, retry.text);
     const { api, sheet } = await bothSides(excel, id);
     assert.deepEqual(api, sheet);

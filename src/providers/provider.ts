@@ -166,6 +166,11 @@ export interface SheetProvider {
    * a provider that sends a push in several requests may answer which writes of it landed.
    */
   settle(sheet: Sheet, tag: number, deadline: number, journal?: PushJournal): Promise<Settled>;
+  /**
+   * For a provider with `unfencedMs`: stops what it can of a push another server sent, before
+   * waiting out the requests that may still be in flight (an Excel push's sessions are closed).
+   */
+  cutOff?(sheet: Sheet, deadline: number, journal: PushJournal): Promise<void>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
   /**

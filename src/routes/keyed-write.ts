@@ -37,6 +37,8 @@ export async function keyedWrite(
   reply: FastifyReply,
   caller: Caller,
   write: (held: HeldKey | undefined) => Promise<WriteFate>,
+  /** Called when the key is held by a write whose outcome waits for the sheet to be re-read. */
+  inUse: () => void = () => {},
 ): Promise<FastifyReply> {
   const method = request.method as WriteMethod;
   const key = parseIdempotencyKey(request.headers['idempotency-key']);
@@ -69,6 +71,7 @@ export async function keyedWrite(
         `Idempotency-Key "${key}" was used within the last day for a different request to this sheet; a retry must repeat the method, query and body exactly. Use a new key for a new request.`,
       );
     case 'in-use':
+      inUse();
       throw new Problem(
         'idempotency-key-in-use',
         `A request with Idempotency-Key "${key}" is still running, or its outcome is not known yet; nothing was applied by this one. Send it again later to get its answer.`,

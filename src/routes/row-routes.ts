@@ -214,8 +214,15 @@ export async function rowRoutes(
     if ((await sheets.lookup(request, request.params.sheetId)) === null) {
       throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
     }
-    return keyedWrite(keys, request, reply, caller, (held) =>
-      apply(request, query, caller, held, signal),
+    return keyedWrite(
+      keys,
+      request,
+      reply,
+      caller,
+      (held) => apply(request, query, caller, held, signal),
+      // A key held by a push whose outcome is not known is settled by a re-read of the sheet:
+      // started here, so that a client retrying with its key alone still gets its answer.
+      () => void sheets.loadFresh(request, request.params.sheetId).catch(() => {}),
     );
   }
 

@@ -33,6 +33,8 @@ export class SheetMirror {
   readonly #inFlight = new Map<string, Promise<Sheet>>();
   /** Pushes this server made whose requests are all over (the commit that sent them ended). */
   readonly #ended = new Set<string>();
+  /** Pushes of other servers whose sessions this server began to close, by marker. */
+  readonly #cut = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: SheetStore,
@@ -193,7 +195,27 @@ export class SheetMirror {
     if (sheet.pushing === null || sheet.pushing === undefined) return 0;
     if (this.#ended.has(sheet.pushing)) return 0;
     const settleAfter = (await this.store.pushFence(sheet.id))?.settleAfter ?? null;
-    return settleAfter === null ? 0 : Math.max(0, settleAfter - Date.now());
+    const waitMs = settleAfter === null ? 0 : Math.max(0, settleAfter - Date.now());
+    if (waitMs > 0) await this.#cutOff(sheet, sheet.pushing);
+    return waitMs;
+  }
+
+  /**
+   * Stops what can be stopped of a push another server sent, once, at the start of the wait:
+   * best effort, as the settle that follows the wait does it again.
+   */
+  #cutOff(sheet: Sheet, marker: string): Promise<void> {
+    const provider = this.providerFor(sheet);
+    const tag = pushTagOfMarker(marker);
+    if (provider?.cutOff === undefined || tag === null) return Promise.resolve();
+    let cut = this.#cut.get(marker);
+    if (cut === undefined) {
+      const journal = pushJournal(this.store, sheet.id, String(tag));
+      cut = provider.cutOff(sheet, Date.now() + provider.deadlineMs, journal).catch(() => {});
+      this.#cut.set(marker, cut);
+      if (this.#cut.size > endedKept) this.#cut.delete(this.#cut.keys().next().value as string);
+    }
+    return cut;
   }
 
   /** Stale by the window, or marked by a push that has not been matched in the copy. */

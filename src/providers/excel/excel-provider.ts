@@ -276,6 +276,11 @@ export class ExcelProvider implements LiveProvider {
     return settled;
   }
 
+  async cutOff(sheet: Sheet, deadline: number, journal: PushJournal): Promise<void> {
+    const record = await WorkbookPush.load(journal);
+    await record?.cutOff(this.#channel(excelSource(sheet.source)), deadline);
+  }
+
   #channel(source: ExcelSource): PushChannel {
     const context = this.#worksheetContext(source);
     return {

@@ -252,6 +252,17 @@ export class WorkbookPush {
   }
 
   /**
+   * Takes the push over and closes every session of it: the server that sent it (if it still
+   * runs) can keep no session this does not close, since it can no longer save one, and a
+   * request Graph still holds in a closed session is refused when it runs.
+   */
+  async cutOff(channel: PushChannel, deadline: number): Promise<void> {
+    this.#record.holder = randomBytes(9).toString('base64url');
+    await this.#save(channel, false);
+    await this.#closeAll(channel, deadline);
+  }
+
+  /**
    * Settles the push from the worksheet: closes every session of it (so that nothing held can
    * land after the read), reads the worksheet and finds how far it got. All landed: the plan.
    * Part of it: the rest is sent, and if that cannot finish within the deadline, the writes
@@ -259,11 +270,7 @@ export class WorkbookPush {
    * `upstream-outcome-unknown` only when a session cannot be closed yet.
    */
   async settle(channel: PushChannel, deadline: number, policy: RetryPolicy): Promise<Settled> {
-    // Taken over first: the server that sent the push (if it still runs) can keep no session of
-    // it that this settle does not close, since it can no longer save one.
-    this.#record.holder = randomBytes(9).toString('base64url');
-    await this.#save(channel, false);
-    await this.#closeAll(channel, deadline);
+    await this.cutOff(channel, deadline);
     const table = await channel.read(deadline);
     const decided = this.#record.decided;
     if (decided !== null) return verdictOf(this.#record, decided.landed, decided.ambiguous);
