@@ -39,6 +39,7 @@ async function assertSheet(url: string, id: string, want: ExpectedFile): Promise
   assert.deepEqual(columns, want.columns);
   assert.equal(source.delimiter, want.delimiter);
   assert.equal(source.encoding, want.encoding);
+  if (want.decimal !== undefined) assert.equal(source.decimal, want.decimal);
   assert.deepEqual((await call(`${url}/api/v1/${id}`)).body, want.rows);
 }
 
@@ -50,7 +51,11 @@ test('`sheetport import` takes --delimiter, --encoding and --decimal as the uplo
     ['iso-8859-15.csv', ['--encoding', 'iso-8859-15'], expected.iso885915],
     ['iso-8859-15.csv', [], expected.iso885915AsWindows1252],
     ['excel-de.csv', ['--decimal', ','], expected.excelGermanDecimalComma],
-    ['excel-de.csv', [], expected.excelGerman],
+    ['excel-de.csv', ['--decimal', '.'], expected.excelGerman],
+    // The same rules as an upload: the decimal mark and the code columns decided from the file.
+    ['excel-de.csv', [], expected.excelGermanDecimalComma],
+    ['european.csv', [], expected.european],
+    ['skus.csv', [], expected.skus],
     // The same rule as an upload: amounts with trailing zeros are numbers, codes stay text.
     ['prices.csv', [], expected.prices],
     ['prices-de.csv', ['--decimal', ','], expected.pricesDecimalComma],

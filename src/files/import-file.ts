@@ -16,6 +16,8 @@ export interface ImportOptions {
   tab?: string | undefined;
   /** How to read a CSV file, when the person chose anything; detected otherwise. */
   csv?: CsvOptions | undefined;
+  /** Columns to keep as text, as declared (`textColumn`, `--text-column`). */
+  textColumns?: readonly string[] | undefined;
   /** Called as rows are read, with the count so far. */
   onProgress?: (rows: number) => void;
   /** Settings of the new sheet; DELETE on and open access by default. */
@@ -94,7 +96,12 @@ function draft(
       ...(file.tab === undefined ? {} : { tab: file.tab }),
       ...(file.text === undefined ? {} : file.text),
     },
-    settings: options.settings ?? { deleteEnabled: true },
+    settings: {
+      ...(options.settings ?? { deleteEnabled: true }),
+      ...(file.textColumns === undefined || file.textColumns.length === 0
+        ? {}
+        : { textColumns: file.textColumns }),
+    },
   };
 }
 

@@ -43,7 +43,7 @@ export function encodingName(label: string): TextEncoding | null {
   }
 }
 
-async function firstBytes(path: string, count: number): Promise<Buffer> {
+export async function firstBytes(path: string, count: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of createReadStream(path, { start: 0, end: count - 1 })) {
