@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FileEvidence, keptAsText } from './file-evidence.ts';
+import { readingOfText } from './text-reading.ts';
 
 /** The reading a column of cells (one column, below a header) asks for. */
 function reading(cells: string[][], given?: '.' | ',') {
@@ -80,4 +81,19 @@ test('a column with a leading-zero code and no decimal part is a code column', (
 test('a comma fraction in a code column counts once the comma is the decimal mark', () => {
   assert.deepEqual(reading([['007'], ['1,5']]).codeColumns, []);
   assert.deepEqual(reading([['007'], ['1,5'], ['x']], '.').codeColumns, [0]);
+});
+
+test('a text in hand reads by the same rules, quotes respected and the header left out', () => {
+  const table: [string, string, boolean, '.' | ',', number[]][] = [
+    ['European', 'Artikel;Preis;Menge\r\nKaffee;12,50;1.250\r\nTee;3,99;20\r\n', true, ',', []],
+    ['a point', 'item,price\npen,1.5\n', true, '.', []],
+    ['codes', 'sku,name\n007,Kit\n1001,Desk\n', true, '.', [0]],
+    ['a quoted comma decimal', 'a,b\n"12,50",x\n', true, ',', []],
+    ['the header does not count', '0,99;x\n1;2\n', true, '.', []],
+    ['a cut-off last record is left out', 'a;b\n1;2\n3;4,5', false, '.', []],
+  ];
+  for (const [name, text, complete, decimal, codeColumns] of table) {
+    const reading = readingOfText(text, complete);
+    assert.deepEqual([reading.decimal, reading.codeColumns], [decimal, codeColumns], name);
+  }
 });

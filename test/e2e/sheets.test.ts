@@ -135,6 +135,33 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     assert.equal(await page.getByLabel('Numbers in the file').count(), 0);
   });
 
+  test('the upload form preselects the decimal mark the file shows, and the server reads it so, code columns as text', async (t) => {
+    const { url } = await build(t);
+    const page = await openConsole(t, browser, `${url}/#/new/upload`);
+    const decimal = page.getByLabel('Numbers in the file');
+    await page.locator('#upload-file').setInputFiles(fixture('european.csv'));
+    await page.waitForFunction(
+      () => (document.querySelector('#upload-decimal') as HTMLSelectElement | null)?.value === ',',
+    );
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'european' }).waitFor();
+    // A file whose numbers use the point, with a code column.
+    await page.goto(`${url}/#/new/upload`);
+    await page.locator('#upload-file').setInputFiles(fixture('skus.csv'));
+    await page.getByText('skus.csv').waitFor();
+    assert.equal(await decimal.inputValue(), '.');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'skus' }).waitFor();
+    const sheets = await sheetsOn(url);
+    const made = new Map(sheets.map((sheet) => [sheet.name, sheet]));
+    const european = made.get('european') as SheetInfo & { source: { decimal?: string } };
+    assert.equal(european.source.decimal, ',');
+    assert.deepEqual((await call(`${url}/api/v1/${european.id}`)).body, expected.european.rows);
+    const skus = made.get('skus') as SheetInfo & { settings: { textColumns?: string[] } };
+    assert.deepEqual(skus.settings.textColumns, ['sku']);
+    assert.deepEqual((await call(`${url}/api/v1/${skus.id}`)).body, expected.skus.rows);
+  });
+
   test('a CSV dropped on the page with a bad header is refused, cell by cell', async (t) => {
     const { url } = await build(t);
     const page = await openConsole(t, browser, `${url}/#/new/upload`);
