@@ -126,7 +126,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    // verbose: a failed check carries the schema it broke, which the message names values from.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, verbose: true } },
     schemaController: { compilersFactory: sharedSchemaCompilers() },
   });
   registerErrorHandler(app);

@@ -46,6 +46,7 @@ export const problemKinds = {
   'provider-not-configured': { status: 400, title: 'No access to the provider configured' },
   'already-connected': { status: 409, title: 'The tab is already connected as a sheet' },
   'invalid-idempotency-key': { status: 400, title: 'Invalid Idempotency-Key' },
+  'invalid-if-match': { status: 400, title: 'Invalid If-Match' },
   'header-changed': { status: 409, title: 'The header row changed' },
   'idempotency-key-in-use': {
     status: 409,

@@ -35,7 +35,7 @@ export async function importFile(
   const { format, file } = await openUpload(path, fileName, options);
   const limits = options.limits ?? defaultLimits;
   checkColumns(file.columns, limits);
-  const rows = limitedRows(file.rows, limits);
+  const rows = limitedRows(file.rows, limits, file.columns);
   return store.createSheet(
     draft(file, format, sheetName(fileName, options), fileName, options),
     options.onProgress === undefined ? rows : rowCounter(options.onProgress)(rows),
@@ -60,7 +60,7 @@ export async function importEveryTab(
   const progress = options.onProgress;
   const count = progress === undefined ? undefined : rowCounter(progress);
   const made = files.read.map(({ tab, table }) => {
-    const rows = limitedRows(table.rows, limits);
+    const rows = limitedRows(table.rows, limits, table.columns);
     return {
       draft: draft(table, format, tabSheetName(name, tab), fileName, options),
       rows: count === undefined ? rows : count(rows),

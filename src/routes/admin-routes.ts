@@ -80,7 +80,11 @@ export async function adminRoutes(
   app.addHook('onRequest', async (request) => access.admin(request));
   // Management bodies are JSON or multipart; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
-  const policy: NewSheetPolicy = { settings: newSheetSettings(access.adminTokenSet), limits };
+  const policy: NewSheetPolicy = {
+    settings: newSheetSettings(access.adminTokenSet),
+    limits,
+    uploadLimit,
+  };
   await app.register(multipart, {
     limits: { fileSize: uploadLimit, ...uploadLimits },
   });

@@ -206,18 +206,20 @@ export async function rowRoutes(
     // before the sheet is re-read.
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
+    const ifMatch = parseIfMatch(request.headers['if-match']);
     // A key is kept with its sheet: one that does not exist is answered before any is claimed.
     if ((await sheets.lookup(request, request.params.sheetId)) === null) {
       throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
     }
     return keyedWrite(keys, request, reply, caller, (held) =>
-      apply(request, query, caller, held, signal),
+      apply(request, query, ifMatch, caller, held, signal),
     );
   }
 
   async function apply(
     request: RowRequest,
     query: RowQuery,
+    ifMatch: number[] | null,
     caller: Caller,
     held: HeldKey | undefined,
     signal: ClientGone,
@@ -265,8 +267,7 @@ export async function rowRoutes(
         op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
         break;
     }
-    checkWrite(op, limits);
-    const ifMatch = parseIfMatch(request.headers['if-match']);
+    checkWrite(op, limits, sheet.columns);
     const actor = actorOf(caller);
     return sheets.write(
       sheet,
@@ -382,6 +383,13 @@ function pageHeaders(
 function parseIfMatch(header: string | undefined): number[] | null {
   if (header === undefined || header.trim() === '*') return null;
   return header.split(',').map((tag) => {
+    // Not an entity tag at all (`banana`): a mistake of the client, not a sheet that moved on.
+    if (!/^\s*(?:W\/)?"[^"]*"\s*$/.test(tag)) {
+      throw new Problem(
+        'invalid-if-match',
+        `If-Match ${JSON.stringify(header)} is not a list of entity tags; send the ETag of a read or a write as it came, such as "12" or W/"12", or * for any version.`,
+      );
+    }
     const version = /^\s*(?:W\/)?"(\d+)(?:-csv|-xlsx)?"\s*$/.exec(tag)?.[1];
     // A tag Sheetport never gave out matches no version.
     return version === undefined ? -1 : Number(version);

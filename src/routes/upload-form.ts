@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { isStorableText } from '../cells/cell.ts';
 import { defaultLimits } from '../access/limits.ts';
 import { Problem } from '../errors/problem.ts';
+import { bodyTooLarge } from './body-too-large.ts';
 import { csvOptions, givesCsvOptions, type CsvOptions } from '../files/csv-options.ts';
 
 /** The text parts an upload may carry once beside its `file`. */
@@ -87,7 +88,11 @@ export interface UploadRequest {
 }
 
 /** Streams the `file` part into `dir` and checks the other parts before anything is imported. */
-export async function readUploadForm(request: FastifyRequest, dir: string): Promise<UploadRequest> {
+export async function readUploadForm(
+  request: FastifyRequest,
+  dir: string,
+  maxFileBytes: number,
+): Promise<UploadRequest> {
   const fields: Partial<Record<UploadField, string>> = {};
   const textColumns: string[] = [];
   let upload: { path: string; fileName: string } | null = null;
@@ -122,6 +127,9 @@ export async function readUploadForm(request: FastifyRequest, dir: string): Prom
       }
     }
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw bodyTooLarge(maxFileBytes, 'SHEETPORT_UPLOAD_LIMIT', 'split the file');
+    }
     throw malformedForm(error);
   }
   if (fields.name !== undefined && !isStorableText(fields.name)) {
