@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api/problem.ts';
 import { uploadSheet } from '../api/upload.ts';
 import type { SheetsCreated } from '../api/types.ts';
+import { NameInUse } from '../components/name-in-use.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { SheetsCreatedList } from '../components/sheets-created.tsx';
 import { useAction } from '../hooks/use-action.ts';
@@ -178,6 +179,10 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
           value={name}
           aria-describedby="upload-name-hint"
           onInput={(event) => setName(event.currentTarget.value)}
+        />
+        <NameInUse
+          name={name.trim() || (file?.name.replace(/\.[^.]*$/, '') ?? '')}
+          id="upload-name-in-use"
         />
       </div>
       {progress !== null && (
