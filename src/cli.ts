@@ -131,6 +131,7 @@ async function importCommand(
 ) {
   const { importEveryTab, importFile, wantsEveryTab } = await import('./files/import-file.ts');
   await withStore(config, async (store) => {
+    if (config.databaseUrl === undefined) await refuseHeldDataDir(store, config.dataDir);
     let shown = 0;
     // A terminal shows the count in place; a log or a pipe gets one line per message.
     const line = process.stderr.isTTY
@@ -172,6 +173,20 @@ async function importCommand(
     process.stderr.write(process.stderr.isTTY ? `\r${done}\n` : `${done}\n`);
     process.stdout.write(`${JSON.stringify(answer)}\n`);
   });
+}
+
+/**
+ * A server owns its SQLite data directory: it keeps sheets in memory, and rows written beside it
+ * would not be seen as they should. So an import waits for no server to hold it, as the lease
+ * each running server keeps in the store tells. (Servers sharing PostgreSQL see every write,
+ * so an import there may run beside them.)
+ */
+async function refuseHeldDataDir(store: SheetStore, dataDir: string): Promise<void> {
+  const [server] = await store.runningServers();
+  if (server === undefined) return;
+  throw new Error(
+    `a server (process ${server.pid} on ${server.host}) is running on the data directory ${dataDir}; stop it first, or upload the file to it (POST /admin/v1/sheets, or the console's upload form). If that server is gone, its hold ends by ${server.leaseUntil}.`,
+  );
 }
 
 async function withStore(config: Config, work: (store: SheetStore) => Promise<void>) {

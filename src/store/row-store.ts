@@ -57,6 +57,7 @@ import type {
   ReplaceFence,
   RowEvent,
   RowsAppended,
+  ServerLease,
   SheetChanges,
   SheetStore,
   StoreDatabase,
@@ -783,6 +784,19 @@ export class RowStore implements SheetStore {
 
   releaseFlag(name: string): Promise<void> {
     return this.#db.write(() => this.#db.releaseFlag(name));
+  }
+
+  holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void> {
+    const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
+    return this.#db.write(() => this.#db.holdServerLease({ ...lease, leaseUntil }));
+  }
+
+  releaseServerLease(owner: string): Promise<void> {
+    return this.#db.write(() => this.#db.releaseServerLease(owner));
+  }
+
+  runningServers(): Promise<ServerLease[]> {
+    return this.#db.read(() => this.#db.serverLeases(new Date()));
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {

@@ -320,6 +320,18 @@ const migrations: Migration<PoolClient>[] = [
       );
     `),
   },
+  {
+    // The servers running on this store, each until its lease runs out (server-leases.ts).
+    version: 16,
+    up: sql(`
+      CREATE TABLE server_leases (
+        owner text PRIMARY KEY,
+        host text NOT NULL,
+        pid integer NOT NULL,
+        lease_until timestamptz NOT NULL
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {
