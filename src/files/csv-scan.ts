@@ -1,8 +1,8 @@
-import { pipeline, Readable } from 'node:stream';
 import { Problem } from '../errors/problem.ts';
 import { detectDelimiter } from './csv-dialect.ts';
 import type { CsvOptions } from './csv-options.ts';
-import { csvParser, decodedText, next, type ParsedLine } from './csv-text.ts';
+import { FieldReader } from './csv-fields.ts';
+import { decodedText } from './csv-text.ts';
 import { FileEvidence, type FileReading } from './file-evidence.ts';
 import { encodingFromBom, firstBytes, type TextEncoding } from './text-encoding.ts';
 
@@ -48,21 +48,11 @@ async function scanAs(
   const text = await decodedText(path, encoding);
   const delimiter =
     options.delimiter ?? detectDelimiter(text.sample, text.complete, preferredDelimiter);
-  const parser = csvParser(delimiter);
-  pipeline(Readable.from(text.chunks), parser, () => {});
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedLine>;
   const evidence = new FileEvidence();
-  try {
-    let header = true;
-    for (let line = await next(records); !line.done; line = await next(records)) {
-      if (header) {
-        header = false;
-        continue;
-      }
-      line.value.record.forEach((field, column) => evidence.see(column, field));
-    }
-  } finally {
-    parser.destroy();
-  }
+  const reader = new FieldReader(delimiter, (row, column, field) => {
+    if (row > 0) evidence.see(column, field);
+  });
+  for await (const chunk of text.chunks) reader.push(chunk);
+  reader.end();
   return { encoding, delimiter, reading: evidence.decide(options.decimal) };
 }

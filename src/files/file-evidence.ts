@@ -37,7 +37,8 @@ export class FileEvidence {
 
   /** Takes one field of a data row (not the header), as written. */
   see(column: number, text: string): void {
-    if (text === '') return;
+    // Most cells (names, whole numbers) hold neither mark nor a leading zero: they say nothing.
+    if (text === '' || (text[0] !== '0' && !text.includes('.') && !text.includes(','))) return;
     if (leadingZeroDigits.test(text)) {
       this.#leadingZero[column] = true;
       return;
