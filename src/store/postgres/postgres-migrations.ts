@@ -321,7 +321,7 @@ const migrations: Migration<PoolClient>[] = [
     `),
   },
   {
-    // The servers running on this store, each until its lease runs out (server-leases.ts).
+    // The servers running on this store, each until its lease runs out (server-lease.ts).
     version: 16,
     up: sql(`
       CREATE TABLE server_leases (

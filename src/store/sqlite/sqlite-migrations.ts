@@ -293,7 +293,7 @@ const migrations: Migration<Db>[] = [
       `),
   },
   {
-    // The servers running on this store, each until its lease runs out (server-leases.ts):
+    // The servers running on this store, each until its lease runs out (server-lease.ts):
     // what \`sheetport import\` looks at before it writes to a data directory a server holds.
     version: 15,
     up: (db) =>
