@@ -39,6 +39,7 @@ import { ProblemDocument, sheetDescription } from './routes/schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
 import { SheetMirror } from './sheets/sheet-mirror.ts';
+import { readingTextColumns } from './sheets/text-column-reads.ts';
 import { SheetTurns } from './sheets/sheet-turns.ts';
 import { Sheets } from './sheets/sheets.ts';
 import { WriteQueue } from './sheets/write-queue.ts';
@@ -126,7 +127,8 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    // verbose: a failed check carries the schema it broke, which the message names values from.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, verbose: true } },
     schemaController: { compilersFactory: sharedSchemaCompilers() },
   });
   registerErrorHandler(app);
@@ -159,7 +161,14 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   // the queue that commits on each sheet's path, then the sheets the routes are given.
   const store = metrics?.timed(deps.store) ?? deps.store;
   const turns = new SheetTurns();
-  const mirror = new SheetMirror(store, (sheet) => providers.providerOf(sheet.source), turns);
+  const mirror = new SheetMirror(
+    store,
+    (sheet) => {
+      const provider = providers.providerOf(sheet.source);
+      return provider === null ? null : readingTextColumns(provider, sheet);
+    },
+    turns,
+  );
   const queue = new WriteQueue(store, turns, writePaths(store, mirror, providers), (kind, writes) =>
     metrics?.batch(kind, writes),
   );

@@ -15,9 +15,10 @@ import { isSignInAction, signInCommand } from './providers/sign-in-command.ts';
 const usage = `Usage:
   sheetport serve                     serve the API (settings: SHEETPORT_* variables, see README)
   sheetport import FILE [--name N] [--tab T]
-                 [--delimiter D] [--encoding E] [--decimal .|,]
+                 [--delimiter D] [--encoding E] [--decimal .|,] [--text-column C]...
                                       import a .csv, .tsv, .txt or .xlsx file as a new sheet;
-                                      --tab '*' imports every worksheet of a workbook
+                                      --tab '*' imports every worksheet of a workbook;
+                                      --text-column keeps a column's cells as text (repeat it)
   sheetport export SHEET_ID FILE.csv|FILE.xlsx
                                       write every row of a sheet to a CSV or XLSX file
   sheetport backup FILE               copy the SQLite store to FILE, consistently, while the
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
       decimal: { type: 'string' },
       url: { type: 'string' },
       key: { type: 'string' },
+      'text-column': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -76,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
         name: values.name,
         tab: values.tab,
         csv: givesCsvOptions(values) ? csvOptions(values) : undefined,
+        textColumns: values['text-column'],
       });
       return 0;
     case 'export': {
@@ -124,11 +127,16 @@ async function main(argv: string[]): Promise<number> {
 async function importCommand(
   config: Config,
   path: string,
-  given: Pick<ImportOptions, 'name' | 'tab' | 'csv'>,
+  given: Pick<ImportOptions, 'name' | 'tab' | 'csv' | 'textColumns'>,
 ) {
   const { importEveryTab, importFile, wantsEveryTab } = await import('./files/import-file.ts');
   await withStore(config, async (store) => {
+    if (config.databaseUrl === undefined) await refuseHeldDataDir(store, config.dataDir);
     let shown = 0;
+    // A terminal shows the count in place; a log or a pipe gets one line per message.
+    const line = process.stderr.isTTY
+      ? (text: string) => `\r${text}`
+      : (text: string) => `${text}\n`;
     const options: ImportOptions = {
       ...given,
       settings: newSheetSettings(config.adminToken !== undefined),
@@ -136,13 +144,18 @@ async function importCommand(
       onProgress: (rows) => {
         if (Date.now() - shown < 500) return;
         shown = Date.now();
-        process.stderr.write(`\rread ${rows.toLocaleString('en')} rows`);
+        process.stderr.write(line(`read ${rows.toLocaleString('en')} rows`));
       },
     };
+    // How the file was read, where it was decided from the file: its decimal mark, its text columns.
     const summary = (sheet: Sheet) => ({
       id: sheet.id,
       name: sheet.name,
       rowCount: sheet.rowCount,
+      ...('decimal' in sheet.source ? { decimal: sheet.source.decimal } : {}),
+      ...(sheet.settings.textColumns === undefined
+        ? {}
+        : { textColumns: sheet.settings.textColumns }),
     });
     let imported: Sheet[];
     let answer: unknown;
@@ -156,9 +169,24 @@ async function importCommand(
       answer = summary(sheet);
     }
     const rows = imported.reduce((sum, sheet) => sum + sheet.rowCount, 0);
-    process.stderr.write(`\rimported ${rows.toLocaleString('en')} rows\n`);
+    const done = `imported ${rows.toLocaleString('en')} rows`;
+    process.stderr.write(process.stderr.isTTY ? `\r${done}\n` : `${done}\n`);
     process.stdout.write(`${JSON.stringify(answer)}\n`);
   });
+}
+
+/**
+ * A server owns its SQLite data directory: it keeps sheets in memory, and rows written beside it
+ * would not be seen as they should. So an import waits for no server to hold it, as the lease
+ * each running server keeps in the store tells. (Servers sharing PostgreSQL see every write,
+ * so an import there may run beside them.)
+ */
+async function refuseHeldDataDir(store: SheetStore, dataDir: string): Promise<void> {
+  const [server] = await store.runningServers();
+  if (server === undefined) return;
+  throw new Error(
+    `a server (process ${server.pid} on ${server.host}) is running on the data directory ${dataDir}; stop it first, or upload the file to it (POST /admin/v1/sheets, or the console's upload form). If that server is gone, its hold ends by ${server.leaseUntil}.`,
+  );
 }
 
 async function withStore(config: Config, work: (store: SheetStore) => Promise<void>) {

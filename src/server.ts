@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app.ts';
 import type { Config } from './config/config.ts';
+import { holdServerLease } from './store/server-lease.ts';
 import { ConfigError } from './errors/config-error.ts';
 import { seedDemoSheet } from './demo/demo-sheet.ts';
 import { prettifierFor } from './logs/log-format.ts';
@@ -65,7 +66,15 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       ...(config.watch === null ? {} : { watch: { intervalMs: config.watch.intervalMs } }),
     },
   );
-  app.addHook('onClose', () => store.database.close());
+  // The lease tells `sheetport import` that this server holds the store; it goes as the server
+  // closes, before the store does.
+  const lease = await holdServerLease(store, (error) =>
+    app.log.warn({ err: error }, 'could not renew the server lease on the store'),
+  );
+  app.addHook('onClose', async () => {
+    await lease.release();
+    await store.database.close();
+  });
   if (config.adminToken === undefined) {
     app.log.warn(
       'SHEETPORT_ADMIN_TOKEN is not set: listening on loopback only, and every local caller is the administrator. Set it before exposing the server.',

@@ -39,6 +39,7 @@ async function assertSheet(url: string, id: string, want: ExpectedFile): Promise
   assert.deepEqual(columns, want.columns);
   assert.equal(source.delimiter, want.delimiter);
   assert.equal(source.encoding, want.encoding);
+  if (want.decimal !== undefined) assert.equal(source.decimal, want.decimal);
   assert.deepEqual((await call(`${url}/api/v1/${id}`)).body, want.rows);
 }
 
@@ -50,7 +51,11 @@ test('`sheetport import` takes --delimiter, --encoding and --decimal as the uplo
     ['iso-8859-15.csv', ['--encoding', 'iso-8859-15'], expected.iso885915],
     ['iso-8859-15.csv', [], expected.iso885915AsWindows1252],
     ['excel-de.csv', ['--decimal', ','], expected.excelGermanDecimalComma],
-    ['excel-de.csv', [], expected.excelGerman],
+    ['excel-de.csv', ['--decimal', '.'], expected.excelGerman],
+    // The same rules as an upload: the decimal mark and the code columns decided from the file.
+    ['excel-de.csv', [], expected.excelGermanDecimalComma],
+    ['european.csv', [], expected.european],
+    ['skus.csv', [], expected.skus],
     // The same rule as an upload: amounts with trailing zeros are numbers, codes stay text.
     ['prices.csv', [], expected.prices],
     ['prices-de.csv', ['--decimal', ','], expected.pricesDecimalComma],
@@ -111,4 +116,41 @@ test("`sheetport import --tab '*'` imports every worksheet and prints the sheets
     (await call(`${url}/api/v1/${printed.sheets[0]?.id}`)).body,
     expected.times.rows,
   );
+});
+
+test('`sheetport import` ends each progress message with a line break when its output is no terminal', async (t) => {
+  const store = await freshStore(t);
+  const run = await sheetportImport(store, [fixture('skus.csv')]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, 'read 3 rows\nimported 3 rows\n');
+  const printed = JSON.parse(run.stdout) as { decimal?: string; textColumns?: string[] };
+  assert.deepEqual([printed.decimal, printed.textColumns], ['.', ['sku']]);
+});
+
+test('`sheetport import` refuses, saying why, a data directory a running server holds, and imports once it stops', async (t) => {
+  const store = await freshStore(t);
+  const kills: (() => Promise<void>)[] = [];
+  t.after(() => Promise.all(kills.map((kill) => kill())));
+  const server = await startServer(store, (kill) => kills.push(kill));
+  const beside = await sheetportImport(store, [fixture('skus.csv')]);
+  const listed = async () =>
+    ((await call(`${server.url}/admin/v1/sheets`)).body as { name: string }[]).map((s) => s.name);
+  if (store.SHEETPORT_DATABASE_URL !== undefined) {
+    // Servers sharing PostgreSQL see every write: an import may run beside them.
+    assert.equal(beside.code, 0, beside.stderr);
+    assert.deepEqual(await listed(), ['skus']);
+    return;
+  }
+  assert.equal(beside.code, 1);
+  assert.match(
+    beside.stderr,
+    /^sheetport: a server \(process \d+ on .+\) is running on the data directory .+; stop it first, or upload the file to it/,
+  );
+  assert.deepEqual(await listed(), []);
+  // Stopped as a person at its terminal stops it, the server gives up its hold.
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGINT');
+  await exited;
+  const after = await sheetportImport(store, [fixture('skus.csv')]);
+  assert.equal(after.code, 0, after.stderr);
 });

@@ -95,7 +95,8 @@ describe('If-Match', () => {
 
   test('an ETag Sheetport never gave out matches no version', async (t) => {
     const { rows } = await sheetWithRows(t);
-    for (const ifMatch of ['"abc"', 'W/"1.5"', 'nonsense']) {
+    // A tag that is no entity tag at all (nonsense, unquoted) is refused as malformed instead.
+    for (const ifMatch of ['"abc"', 'W/"1.5"', '"nonsense"']) {
       const answer = await call(`${rows}?_id=0`, {
         method: 'PATCH',
         headers: { 'if-match': ifMatch },

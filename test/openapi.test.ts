@@ -170,6 +170,7 @@ test('the upload form is documented beside the JSON bodies of POST /admin/v1/she
     'file',
     'name',
     'tab',
+    'textColumn',
   ]);
   assert.equal(form.schema.properties.file?.format, 'binary');
 });

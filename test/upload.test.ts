@@ -55,8 +55,15 @@ test('a CSV upload creates a sheet whose cells keep their types: numbers, text t
     format: 'csv',
     delimiter: ',',
     encoding: 'utf-8',
+    decimal: '.',
   });
-  assert.deepEqual(body.settings, { deleteEnabled: true, access: 'open', allowedOrigins: ['*'] });
+  // `code` holds 007: a code column, declared text.
+  assert.deepEqual(body.settings, {
+    deleteEnabled: true,
+    access: 'open',
+    allowedOrigins: ['*'],
+    textColumns: ['code'],
+  });
 
   const rows = await rowsOf(url, body.id as string);
   assert.deepEqual(rows, peopleRows);

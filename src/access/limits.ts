@@ -45,21 +45,51 @@ export function checkColumns(columns: string[], limits: Limits): void {
   }
 }
 
-export function checkCells(rows: Cell[][], limits: Limits, firstRow = 0): void {
+/**
+ * Names the row a cell over the limit is in, for its message: `row 3 of the body`, or, for rows
+ * read from a file or a spreadsheet, `the row at _id=41`, numbered as `_id` numbers rows.
+ */
+export type RowNamer = (index: number) => string;
+
+/** Rows of a sheet being made, numbered from `first` as `_id` will number them. */
+export const rowAtId =
+  (first = 0): RowNamer =>
+  (index) =>
+    `the row at _id=${first + index}`;
+
+/** Rows of a request body, as the client sent them; `name` is how they are called there. */
+export const bodyRow =
+  (name = 'the body'): RowNamer =>
+  (index) =>
+    `row ${index} of ${name}`;
+
+export function checkCells(
+  rows: Cell[][],
+  limits: Limits,
+  columns: readonly string[],
+  rowName: RowNamer,
+): void {
   rows.forEach((row, r) => {
     row.forEach((cell, c) => {
       if (typeof cell === 'string' && cell.length > limits.cellLength) {
-        throw over(
-          'cellLength',
-          limits.cellLength,
-          `A cell may hold at most ${limits.cellLength} characters; row ${firstRow + r}, column ${c + 1} has ${cellText(cell).length}.`,
+        const column = columns[c] ?? `${c + 1}`;
+        throw new Problem(
+          'limit-exceeded',
+          `A cell may hold at most ${limits.cellLength} characters; ${rowName(r)} gives column ${JSON.stringify(column)} ${cellText(cell).length}.`,
+          { limit: 'cellLength', max: limits.cellLength, column },
         );
       }
     });
   });
 }
 
-export function checkWrite(op: WriteOp, limits: Limits): void {
+/** Checks a write's rows and cells against the limits; `rows` names the body's rows. */
+export function checkWrite(
+  op: WriteOp,
+  limits: Limits,
+  columns: readonly string[],
+  rows: RowNamer = bodyRow(),
+): void {
   if (op.kind === 'append' || op.kind === 'upsert') {
     if (op.rows.length > limits.rowsPerRequest) {
       throw over(
@@ -68,9 +98,17 @@ export function checkWrite(op: WriteOp, limits: Limits): void {
         `One request may add at most ${limits.rowsPerRequest} rows; this one has ${op.rows.length}. Send them in several requests.`,
       );
     }
-    checkCells(op.kind === 'append' ? op.rows : op.rows.map((row) => row.full), limits);
-  } else if (op.kind !== 'delete') {
-    checkCells([op.kind === 'replace' ? op.cells : [...op.cells.values()]], limits);
+    checkCells(
+      op.kind === 'append' ? op.rows : op.rows.map((row) => row.full),
+      limits,
+      columns,
+      rows,
+    );
+  } else if (op.kind === 'replace') {
+    checkCells([op.cells], limits, columns, () => 'the body');
+  } else if (op.kind === 'patch') {
+    const row = columns.map((_, index) => op.cells.get(index) ?? null);
+    checkCells([row], limits, columns, () => 'the body');
   }
 }
 
@@ -78,10 +116,11 @@ export function checkWrite(op: WriteOp, limits: Limits): void {
 export async function* limitedRows(
   rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
   limits: Limits,
+  columns: readonly string[],
 ): AsyncGenerator<Cell[][]> {
   let seen = 0;
   for await (const chunk of rows) {
-    checkCells(chunk, limits, seen);
+    checkCells(chunk, limits, columns, rowAtId(seen));
     seen += chunk.length;
     yield chunk;
   }

@@ -41,6 +41,15 @@ export function cellText(cell: Cell): string {
   return String(cell);
 }
 
+/**
+ * A cell of a text column, which keeps every cell as text: a code such as `007` or `1001` is
+ * never a number. What is not text already (a number, true/false, a date) becomes the text it
+ * shows.
+ */
+export function cellAsText(cell: Cell): Cell {
+  return cell === null || typeof cell === 'string' ? cell : cellText(cell);
+}
+
 const dayMs = 86_400_000;
 const daySeconds = 86_400;
 

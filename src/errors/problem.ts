@@ -32,7 +32,8 @@ export const problemKinds = {
   'invalid-body': { status: 400, title: 'Invalid request body' },
   'malformed-request': { status: 400, title: 'Malformed HTTP request' },
   'malformed-json': { status: 400, title: 'Malformed JSON' },
-  'invalid-header': { status: 400, title: 'Invalid header row' },
+  // A header a person wrote that cannot be read: a sheet's header row, or a request's If-Match.
+  'invalid-header': { status: 400, title: 'Invalid header' },
   'invalid-upload': { status: 400, title: 'Unreadable upload' },
   'delete-disabled': { status: 405, title: 'DELETE is disabled for this sheet' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },

@@ -1,39 +1,43 @@
-import { createReadStream } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import { cellFromText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
-import { detectDelimiter } from './csv-dialect.ts';
 import type { CsvOptions } from './csv-options.ts';
+import { scanCsv } from './csv-scan.ts';
+import { csvParser, decodedText, next, type ParsedLine } from './csv-text.ts';
+import { keptAsText } from './file-evidence.ts';
 import { checkRowWidth, columnsFromHeader } from './header.ts';
 import type { SheetFile } from './sheet-file.ts';
-import { decodingStream, detectEncoding } from './text-encoding.ts';
+import { textColumnsOf } from './text-columns.ts';
 
 const chunkRows = 1000;
-/** Characters of the file's start that its delimiter is decided from. */
-const sampleChars = 64 * 1024;
 
 /**
  * Reads a CSV file as it streams: the header at once, the rows in chunks as the import asks for
- * them, so that a file of millions of rows never sits in memory whole. Its encoding and
- * delimiter are detected unless given; `preferredDelimiter` breaks a tie (`\t` for `.tsv`).
+ * them, so that a file of millions of rows never sits in memory whole. Before that, one pass
+ * over the whole file (see `scanCsv`) decides what is not given: its encoding, its delimiter,
+ * its decimal mark, and which of its columns hold codes. `preferredDelimiter` breaks a tie (`\t`
+ * for `.tsv`). The cells of the text columns (those declared, and the code columns found) are kept
+ * as the text they are.
  */
 export async function readCsv(
   path: string,
   options: CsvOptions,
   preferredDelimiter = ',',
+  declaredText: readonly string[] = [],
 ): Promise<SheetFile> {
-  const encoding = options.encoding ?? (await detectEncoding(path));
+  const { encoding, delimiter, reading } = await scanCsv(path, options, preferredDelimiter);
   const text = await decodedText(path, encoding);
-  const delimiter =
-    options.delimiter ?? detectDelimiter(text.sample, text.complete, preferredDelimiter);
-  // The parser skips blank lines and counts them, which is linear, where handing each on as a
-  // record is quadratic in csv-parse (200,000 blank lines took 10 s); rows are made of the count.
-  const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: true, info: true });
+  const parser = csvParser(delimiter);
   // pipeline, unlike pipe, hands a failure anywhere upstream on to the parser and so to the reader.
   pipeline(Readable.from(text.chunks), parser, () => {});
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedLine>;
-  const typed = (field: string) => cellFromText(field, options.decimal);
+  let textColumns: boolean[] = [];
+  const typed = (field: string, column: number) =>
+    textColumns[column] === true || keptAsText(field, reading)
+      ? field === ''
+        ? null
+        : field
+      : cellFromText(field, reading.decimal);
   let columns: string[];
   try {
     const first = await next(records);
@@ -41,6 +45,7 @@ export async function readCsv(
     const header = first.done || first.value.info.empty_lines > 0 ? [] : first.value.record;
     // A column is named by its text as written: a header `20.00` is not the number 20.
     columns = columnsFromHeader(header.map((name) => name || null));
+    textColumns = textColumnsOf(columns, reading.codeColumns, declaredText);
   } catch (error) {
     parser.destroy();
     throw error;
@@ -89,62 +94,10 @@ export async function readCsv(
       parser.destroy();
     }
   }
-  return { columns, rows: rows(), text: { delimiter, encoding } };
-}
-
-/**
- * The file's text as it decodes: its first `sampleChars` characters at once, to decide the
- * delimiter from, and all of it, those included, as chunks still to be read.
- */
-async function decodedText(path: string, encoding: string) {
-  const decoder = decodingStream(encoding);
-  pipeline(createReadStream(path), decoder, () => {});
-  const pieces = decoder[Symbol.asyncIterator]() as AsyncIterator<string>;
-  const head: string[] = [];
-  let length = 0;
-  let complete = false;
-  try {
-    while (length < sampleChars) {
-      const piece = await pieces.next();
-      if (piece.done) {
-        complete = true;
-        break;
-      }
-      head.push(piece.value);
-      length += piece.value.length;
-    }
-  } catch (error) {
-    decoder.destroy();
-    throw error;
-  }
-  async function* chunks(): AsyncGenerator<string> {
-    try {
-      yield* head;
-      for (let piece = await pieces.next(); !piece.done; piece = await pieces.next()) {
-        yield piece.value;
-      }
-    } finally {
-      // Stopped early (a refused row): closing the decoder closes the file too.
-      decoder.destroy();
-    }
-  }
-  return { sample: head.join('').slice(0, sampleChars), complete, chunks: chunks() };
-}
-
-/** A record as the parser hands it over, with the count of blank lines skipped so far. */
-interface ParsedLine {
-  record: string[];
-  info: { empty_lines: number };
-}
-
-async function next(records: AsyncIterator<ParsedLine>): Promise<IteratorResult<ParsedLine>> {
-  try {
-    return await records.next();
-  } catch (error) {
-    if (error instanceof Problem) throw error;
-    throw new Problem(
-      'invalid-upload',
-      `The CSV file could not be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  return {
+    columns,
+    rows: rows(),
+    text: { delimiter, encoding, decimal: reading.decimal },
+    textColumns: columns.filter((_, i) => textColumns[i] === true),
+  };
 }

@@ -3,11 +3,11 @@ import { Problem } from '../errors/problem.ts';
 import { detectedDelimiters } from './csv-dialect.ts';
 import { encodingName, type TextEncoding } from './text-encoding.ts';
 
-/** How to read a CSV file: what is not given is detected (delimiter, encoding) or `.`. */
+/** How to read a CSV file: what is not given is detected from the file. */
 export interface CsvOptions {
   delimiter?: string | undefined;
   encoding?: TextEncoding | undefined;
-  decimal: DecimalMark;
+  decimal?: DecimalMark | undefined;
 }
 
 /** The options as a person gives them, in a form or on the command line. */
@@ -42,11 +42,11 @@ export function csvOptions(given: GivenCsvOptions): CsvOptions {
   if (decimal !== undefined && !(decimalMarks as readonly string[]).includes(decimal)) {
     throw new Problem(
       'invalid-body',
-      `The decimal mark ${JSON.stringify(decimal)} is neither "." nor ","; send "," to read 1.234,5 as a number, or leave it out for ".".`,
+      `The decimal mark ${JSON.stringify(decimal)} is neither "." nor ","; send "," to read 1.234,5 as a number, or leave it out to have it decided from the file.`,
       { option: 'decimal' },
     );
   }
-  return { delimiter, encoding: name, decimal: (decimal ?? '.') as DecimalMark };
+  return { delimiter, encoding: name, decimal: decimal as DecimalMark | undefined };
 }
 
 /** Whether any option was given: they apply to CSV files only. */

@@ -16,6 +16,8 @@ export interface ImportOptions {
   tab?: string | undefined;
   /** How to read a CSV file, when the person chose anything; detected otherwise. */
   csv?: CsvOptions | undefined;
+  /** Columns to keep as text, as declared (`textColumn`, `--text-column`). */
+  textColumns?: readonly string[] | undefined;
   /** Called as rows are read, with the count so far. */
   onProgress?: (rows: number) => void;
   /** Settings of the new sheet; DELETE on and open access by default. */
@@ -33,7 +35,7 @@ export async function importFile(
   const { format, file } = await openUpload(path, fileName, options);
   const limits = options.limits ?? defaultLimits;
   checkColumns(file.columns, limits);
-  const rows = limitedRows(file.rows, limits);
+  const rows = limitedRows(file.rows, limits, file.columns);
   return store.createSheet(
     draft(file, format, sheetName(fileName, options), fileName, options),
     options.onProgress === undefined ? rows : rowCounter(options.onProgress)(rows),
@@ -58,7 +60,7 @@ export async function importEveryTab(
   const progress = options.onProgress;
   const count = progress === undefined ? undefined : rowCounter(progress);
   const made = files.read.map(({ tab, table }) => {
-    const rows = limitedRows(table.rows, limits);
+    const rows = limitedRows(table.rows, limits, table.columns);
     return {
       draft: draft(table, format, tabSheetName(name, tab), fileName, options),
       rows: count === undefined ? rows : count(rows),
@@ -94,7 +96,12 @@ function draft(
       ...(file.tab === undefined ? {} : { tab: file.tab }),
       ...(file.text === undefined ? {} : file.text),
     },
-    settings: options.settings ?? { deleteEnabled: true },
+    settings: {
+      ...(options.settings ?? { deleteEnabled: true }),
+      ...(file.textColumns === undefined || file.textColumns.length === 0
+        ? {}
+        : { textColumns: file.textColumns }),
+    },
   };
 }
 

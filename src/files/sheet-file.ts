@@ -1,4 +1,4 @@
-import type { Cell } from '../cells/cell.ts';
+import type { Cell, DecimalMark } from '../cells/cell.ts';
 
 /** A spreadsheet file opened for import: its column names, and its rows still to be read. */
 export interface SheetFile {
@@ -7,5 +7,7 @@ export interface SheetFile {
   /** The worksheet read, for workbooks with several. */
   tab?: string;
   /** How a text file was read, given or detected. */
-  text?: { delimiter: string; encoding: string };
+  text?: { delimiter: string; encoding: string; decimal: DecimalMark };
+  /** The columns whose cells are kept as text: declared, or found to hold codes. */
+  textColumns?: string[];
 }

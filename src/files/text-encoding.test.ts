@@ -6,13 +6,8 @@ import { text as readText } from 'node:stream/consumers';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { Problem } from '../errors/problem.ts';
-import {
-  completeLength,
-  decodingStream,
-  detectEncoding,
-  encodingFromBom,
-  encodingName,
-} from './text-encoding.ts';
+import { scanCsv } from './csv-scan.ts';
+import { decodingStream, encodingFromBom, encodingName } from './text-encoding.ts';
 
 async function fileOf(t: TestContext, bytes: Buffer): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-encoding-'));
@@ -52,29 +47,10 @@ test('labels are known by their canonical names, and unknown ones are null', () 
   for (const [label, expected] of table) assert.equal(encodingName(label), expected, label);
 });
 
-test('a multi-byte character cut off at the end of a chunk is left for the next one', () => {
-  const euro = [0xe2, 0x82, 0xac];
-  const smile = [0xf0, 0x9f, 0x99, 0x82];
-  const table: [number[], number][] = [
-    [[0x61, 0x62], 2],
-    [[0x61, ...euro], 4],
-    [[0x61, euro[0] as number], 1],
-    [[0x61, euro[0] as number, euro[1] as number], 1],
-    [[0x61, ...smile.slice(0, 3)], 1],
-    [[0x61, ...smile], 5],
-    [[0xc3], 0],
-    [[0xc3, 0xbc], 2],
-    [[], 0],
-  ];
-  for (const [input, expected] of table) {
-    assert.equal(completeLength(Uint8Array.from(input)), expected, JSON.stringify(input));
-  }
-});
-
-test('a file is UTF-8 when all of it is, Windows-1252 when any byte is not, or as its mark says', async (t) => {
+test('a file is UTF-8 when all of it is, Windows-1252 when any byte is not, or as its mark says, found in the pass over the file', async (t) => {
   const ascii = 'name,city\n' + 'Ann,Lisbon\n'.repeat(200_000);
   const late = Buffer.concat([Buffer.from(ascii), bytes(0x4d, 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a)]);
-  // A four-byte character straddling the 1 MiB chunks the check reads in.
+  // A four-byte character straddling the 1 MiB chunks a file is read in.
   const straddling = Buffer.concat([Buffer.alloc((1 << 20) - 2, 0x61), Buffer.from('🙂\n')]);
   const table: [string, Buffer, string][] = [
     ['ASCII', Buffer.from(ascii), 'utf-8'],
@@ -92,7 +68,8 @@ test('a file is UTF-8 when all of it is, Windows-1252 when any byte is not, or a
     ['empty', bytes(), 'utf-8'],
   ];
   for (const [name, content, expected] of table) {
-    assert.equal(await detectEncoding(await fileOf(t, content)), expected, name);
+    const scan = await scanCsv(await fileOf(t, content), {}, ',');
+    assert.equal(scan.encoding, expected, name);
   }
 });
 

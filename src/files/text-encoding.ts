@@ -1,6 +1,4 @@
-import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { Problem } from '../errors/problem.ts';
 
@@ -18,22 +16,6 @@ export function encodingFromBom(head: Uint8Array): TextEncoding | null {
   return null;
 }
 
-/**
- * Decides how a text file is encoded: as its byte-order mark says; else UTF-8 if every byte of it
- * is valid UTF-8; else Windows-1252, what Excel on Windows writes ("CSV (Comma delimited)").
- *
- * The check reads the whole file once, as a stream that keeps nothing, before the import starts.
- * Checking only the first kilobytes would misjudge the common file of plain ASCII whose first
- * "é" comes at row 50,000, and could then only refuse it half-way; a pass over a file already on
- * disk costs far less than importing it, and the import then never meets a byte it cannot read.
- */
-export async function detectEncoding(path: string): Promise<TextEncoding> {
-  const head = await firstBytes(path, 3);
-  const declared = encodingFromBom(head);
-  if (declared !== null) return declared;
-  return (await isUtf8File(path)) ? 'utf-8' : 'windows-1252';
-}
-
 /** The canonical name of an encoding label (`latin1` is `windows-1252`), or null if unknown. */
 export function encodingName(label: string): TextEncoding | null {
   try {
@@ -43,7 +25,7 @@ export function encodingName(label: string): TextEncoding | null {
   }
 }
 
-async function firstBytes(path: string, count: number): Promise<Buffer> {
+export async function firstBytes(path: string, count: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of createReadStream(path, { start: 0, end: count - 1 })) {
@@ -51,40 +33,6 @@ async function firstBytes(path: string, count: number): Promise<Buffer> {
     length += (chunk as Buffer).length;
   }
   return Buffer.concat(chunks, length);
-}
-
-/** Reads the file through one reused buffer: a pass over gigabytes allocates nothing. */
-async function isUtf8File(path: string): Promise<boolean> {
-  const handle = await open(path);
-  try {
-    const buffer = Buffer.alloc(1 << 20);
-    let carried = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, carried, buffer.length - carried, null);
-      const filled = carried + bytesRead;
-      if (bytesRead === 0) return carried === 0;
-      const cut = completeLength(buffer.subarray(0, filled));
-      if (!isUtf8(buffer.subarray(0, cut))) return false;
-      buffer.copy(buffer, 0, cut, filled);
-      carried = filled - cut;
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * How many leading bytes end on a character boundary: a multi-byte character cut off at the end
- * of a chunk is left for the next one.
- */
-export function completeLength(bytes: Uint8Array): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back] as number;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
-    const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return needs > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
 }
 
 /**

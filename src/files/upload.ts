@@ -1,12 +1,14 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { defaultLimits, type Limits } from '../access/limits.ts';
+import type { Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { readCsv } from './csv-file.ts';
 import type { CsvOptions } from './csv-options.ts';
 import type { EveryTab } from './every-tab.ts';
 import type { SheetFile } from './sheet-file.ts';
 import { encodingFromBom } from './text-encoding.ts';
+import { rowsAsText, textColumnsOf } from './text-columns.ts';
 import { defaultMaxCells } from './workbook-bounds.ts';
 import { readXlsx, readXlsxTabs, type XlsxBounds } from './xlsx-file.ts';
 
@@ -21,6 +23,8 @@ export interface UploadOptions {
   tab?: string | undefined;
   /** How to read a text file; given only when the person chose something. */
   csv?: CsvOptions | undefined;
+  /** Columns declared text: their cells are kept as text (see `text-columns.ts`). */
+  textColumns?: readonly string[] | undefined;
   /** What a workbook may unpack to: its parts are measured, and its shared strings held. */
   maxUnzippedBytes?: number;
   /** The cells a workbook may span and hold ({@link defaultMaxCells} by default). */
@@ -50,10 +54,11 @@ export async function openUpload(
 ): Promise<{ format: UploadFormat; file: SheetFile }> {
   const format = await sniffFormat(path, fileName, options.csv?.encoding !== undefined);
   checkOptions(format, options);
+  const declared = options.textColumns ?? [];
   const file =
     format === 'xlsx'
-      ? await readXlsx(path, options.tab, xlsxBounds(options))
-      : await readCsv(path, options.csv ?? { decimal: '.' }, preferredDelimiter(fileName));
+      ? withTextColumns(await readXlsx(path, options.tab, xlsxBounds(options)), declared)
+      : await readCsv(path, options.csv ?? {}, preferredDelimiter(fileName), declared);
   return { format, file };
 }
 
@@ -66,7 +71,16 @@ export async function openUploadTabs(
   const format = await sniffFormat(path, fileName, options.csv?.encoding !== undefined);
   checkOptions(format, { ...options, tab: '*' });
   const files = await readXlsxTabs(path, xlsxBounds(options));
-  return { format, files };
+  const declared = options.textColumns ?? [];
+  // Each tab takes the declared columns it has.
+  const read = files.read.map(({ tab, table }) => ({
+    tab,
+    table: withTextColumns(
+      table,
+      declared.filter((column) => table.columns.includes(column)),
+    ),
+  }));
+  return { format, files: { ...files, read } };
 }
 
 function checkOptions(format: UploadFormat, options: UploadOptions): void {
@@ -82,6 +96,20 @@ function checkOptions(format: UploadFormat, options: UploadOptions): void {
       'An XLSX workbook keeps each cell\'s type; "delimiter", "encoding" and "decimal" apply to CSV files only.',
     );
   }
+}
+
+/**
+ * A workbook keeps each cell's type, so only the columns declared are made text: a number in
+ * one becomes the text it shows.
+ */
+function withTextColumns(file: SheetFile, declared: readonly string[]): SheetFile {
+  if (declared.length === 0) return file;
+  const text = textColumnsOf(file.columns, [], declared);
+  const rows = file.rows;
+  async function* asText(): AsyncGenerator<Cell[][]> {
+    for await (const chunk of rows) yield rowsAsText(chunk, text);
+  }
+  return { ...file, rows: asText(), textColumns: [...declared] };
 }
 
 function preferredDelimiter(fileName: string): string {

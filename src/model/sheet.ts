@@ -20,6 +20,8 @@ export interface UploadSource {
   delimiter?: string;
   /** The text encoding of a CSV file, by its canonical name, such as `utf-8` or `windows-1252`. */
   encoding?: string;
+  /** The decimal mark a CSV file's numbers were read with, given or decided from the file. */
+  decimal?: '.' | ',';
 }
 
 /**
@@ -68,6 +70,11 @@ export interface SheetSettings {
   watch?: boolean;
   /** How often a watched sheet is checked; the server's interval when unset. */
   watchIntervalSeconds?: number;
+  /**
+   * Columns whose every cell is text, such as codes (`007`, `1001`): a number written to one is
+   * kept as the text it shows. Absent: none.
+   */
+  textColumns?: string[];
 }
 
 /** A sheet as the management API describes it. */

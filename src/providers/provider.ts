@@ -10,6 +10,12 @@ export interface ProviderTable {
   source: MirroredSource;
   /** The push tags the tab carries, by tag id. */
   pushTags: Map<number, PushTag>;
+  /**
+   * What the spreadsheet shows in the cells whose shown text differs from the typed value's own
+   * (a date as `3/1/2021`, a number formatted `0.00`), by `row,column` of `rows`: what a text
+   * column reads. Absent for a provider that does not say.
+   */
+  shown?: Map<string, string>;
 }
 
 /** A push's tag as the tab carries it: the plan that landed (or `void`), and its deadline. */

@@ -1,8 +1,8 @@
-import { cellText, isStorableText, type Cell } from '../cells/cell.ts';
+import { cellAsText, cellText, isStorableText, type Cell } from '../cells/cell.ts';
 import { excerpt } from '../errors/excerpt.ts';
 import { Problem } from '../errors/problem.ts';
-import type { Sheet } from '../model/sheet.ts';
-import { equalityValue, type Filter } from './parse-filter.ts';
+import type { Sheet, SheetSettings } from '../model/sheet.ts';
+import { equalityValue, type Filter, type FilterValue } from './parse-filter.ts';
 import { foldCase } from './match-text.ts';
 import type { RowQuery } from './parse-row-query.ts';
 
@@ -78,8 +78,29 @@ export interface UpsertRow {
   full: Cell[];
 }
 
-/** What planning needs of a sheet: its name (for messages) and its columns. */
-export type SheetShape = Pick<Sheet, 'name' | 'columns'>;
+/**
+ * What planning needs of a sheet: its name (for messages), its columns, and which of them are
+ * text columns (see `text-columns.ts`).
+ */
+export type SheetShape = Pick<Sheet, 'name' | 'columns'> & {
+  settings?: Pick<SheetSettings, 'textColumns'>;
+};
+
+/** Whether a column keeps every cell as text. */
+function isTextColumn(sheet: SheetShape, column: string): boolean {
+  return sheet.settings?.textColumns?.includes(column) === true;
+}
+
+/**
+ * A filter on a text column compares text with text: `sku=1001` and `sku__gt(0500)` read their
+ * values as written, never as numbers, as the column's cells are.
+ */
+function asTextFilter(filter: Filter): Filter {
+  const text = (value: FilterValue): FilterValue => ({ text: value.text, number: null });
+  if ('values' in filter) return { ...filter, values: filter.values.map(text) };
+  if ('value' in filter) return { ...filter, value: text(filter.value) };
+  return filter;
+}
 
 export function columnIndex(sheet: SheetShape, column: string): number {
   const index = sheet.columns.indexOf(column);
@@ -98,7 +119,7 @@ export function columnIndex(sheet: SheetShape, column: string): number {
 export function planSelection(sheet: SheetShape, query: RowQuery): Selection {
   if (query.ids !== null) return { ids: query.ids };
   const plan = (filter: Filter): PlannedFilter => ({
-    ...filter,
+    ...(isTextColumn(sheet, filter.column) ? asTextFilter(filter) : filter),
     index: columnIndex(sheet, filter.column),
   });
   const selection = {
@@ -173,7 +194,9 @@ export function planCells(sheet: SheetShape, body: unknown, where = 'The body'):
   }
   const cells = new Map<number, Cell>();
   for (const [column, value] of Object.entries(body)) {
-    cells.set(columnIndex(sheet, column), planCell(column, value, where));
+    const cell = planCell(column, value, where);
+    // A number written to a text column is kept as its decimal text: 1001 is "1001".
+    cells.set(columnIndex(sheet, column), isTextColumn(sheet, column) ? cellAsText(cell) : cell);
   }
   return cells;
 }

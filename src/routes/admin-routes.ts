@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import { tabGoneAt, type Sheet } from '../model/sheet.ts';
 import type { SheetsCreated } from '../files/every-tab.ts';
+import { checkTextColumns } from '../files/text-columns.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import {
   accessOf,
@@ -79,7 +80,11 @@ export async function adminRoutes(
   app.addHook('onRequest', async (request) => access.admin(request));
   // Management bodies are JSON or multipart; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
-  const policy: NewSheetPolicy = { settings: newSheetSettings(access.adminTokenSet), limits };
+  const policy: NewSheetPolicy = {
+    settings: newSheetSettings(access.adminTokenSet),
+    limits,
+    uploadLimit,
+  };
   await app.register(multipart, {
     limits: { fileSize: uploadLimit, ...uploadLimits },
   });
@@ -192,7 +197,14 @@ export async function adminRoutes(
           : { watchIntervalSeconds: body.watchIntervalSeconds ?? undefined }),
         ...(access === undefined ? {} : { access }),
         ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+        // An empty list takes the setting off.
+        ...(body.textColumns === undefined
+          ? {}
+          : {
+              textColumns: body.textColumns.length === 0 ? undefined : body.textColumns,
+            }),
       };
+      if (body.textColumns !== undefined) checkTextColumns(sheet.columns, body.textColumns);
       const updated = await sheets.update(sheet.id, {
         ...(name === undefined ? {} : { name }),
         settings,

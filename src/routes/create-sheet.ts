@@ -9,7 +9,14 @@ import { fullRow, planCells } from '../query/plan.ts';
 import { defaultFreshnessSeconds } from '../sheets/sheet-mirror.ts';
 import { newSheetId } from '../model/sheet-id.ts';
 import type { Sheet, SheetSettings } from '../model/sheet.ts';
-import { checkCells, checkColumns, checkWrite, type Limits } from '../access/limits.ts';
+import {
+  bodyRow,
+  checkCells,
+  checkColumns,
+  checkWrite,
+  rowAtId,
+  type Limits,
+} from '../access/limits.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import { columnsFromHeader } from '../files/header.ts';
 import { createEach, everyTab, tabSheetName, type SheetsCreated } from '../files/every-tab.ts';
@@ -20,6 +27,8 @@ import { readUploadForm } from './upload-form.ts';
 export interface NewSheetPolicy {
   settings: SheetSettings;
   limits: Limits;
+  /** The bytes an uploaded file may have. */
+  uploadLimit: number;
 }
 
 /** The three ways to make a sheet: from scratch, from an uploaded file, from a provider's tab. */
@@ -40,7 +49,7 @@ export async function createFromScratch(
   const rows = (body.rows ?? []).map((row, i) =>
     fullRow(draft, planCells(draft, row, `Row ${i} of "rows"`)),
   );
-  checkWrite({ kind: 'append', rows }, policy.limits);
+  checkWrite({ kind: 'append', rows }, policy.limits, columns, bodyRow('"rows"'));
   return sheets.createSheet(draft, [rows]);
 }
 
@@ -52,7 +61,7 @@ export async function createFromUpload(
 ): Promise<Sheet | SheetsCreated> {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-upload-'));
   try {
-    const { path, fileName, ...form } = await readUploadForm(request, dir);
+    const { path, fileName, ...form } = await readUploadForm(request, dir, policy.uploadLimit);
     const options = { ...form, settings: policy.settings, limits: policy.limits };
     // The file readers (CSV, XLSX) load with the first upload, not with the server.
     const { importEveryTab, importFile, wantsEveryTab } = await import('../files/import-file.ts');
@@ -147,7 +156,7 @@ function everyTabConnected(document: string, taken: { tab: string; sheet: Sheet 
 
 function checkTable(table: ProviderTable, limits: Limits): void {
   checkColumns(table.columns, limits);
-  checkCells(table.rows, limits);
+  checkCells(table.rows, limits, table.columns, rowAtId());
 }
 
 function mirroredDraft(table: ProviderTable, settings: SheetSettings) {

@@ -3,6 +3,8 @@ import type { Duplex } from 'node:stream';
 import { Problem, problemKinds, type ProblemCode } from '../errors/problem.ts';
 import { CommitOutcomeUnknown, outcomeUnknown } from '../store/dialect.ts';
 import { uploadPartsText } from './upload-form.ts';
+import { validationMessage } from './validation-message.ts';
+import { bodyTooLarge } from './body-too-large.ts';
 
 /** Framework and plugin errors that a client caused, by their stable codes. */
 const clientErrors: Record<string, ProblemCode> = {
@@ -99,7 +101,7 @@ export function sendProblem(
 /** Turns every error into a problem document; the only place where statuses are chosen. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = toProblem(error);
+    const problem = toProblem(error, request.routeOptions.bodyLimit);
     // A fault of the server is an error with its stack; an outage it reports is a warning.
     // Request loggers are shared (see request-log.ts): the line names its request itself.
     const reqId = request.id;
@@ -129,19 +131,29 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 }
 
-function toProblem(error: FastifyError): Problem {
+/** `bodyLimit`: the bytes the route takes in a body, which a body over it is told. */
+function toProblem(error: FastifyError, bodyLimit?: number): Problem {
   if (error instanceof Problem) return error;
   // A change committed as the database went away, by a store operation that does not look
   // whether it landed (a row write does; a sheet's settings, say, do not).
   if (error instanceof CommitOutcomeUnknown) return outcomeUnknown();
   const code = clientErrors[error.code];
-  if (code !== undefined) return new Problem(code, describe(code, error));
+  if (code !== undefined) {
+    if (
+      code === 'body-too-large' &&
+      bodyLimit !== undefined &&
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+    ) {
+      return bodyTooLarge(bodyLimit, 'SHEETPORT_BODY_LIMIT', 'send fewer rows per request');
+    }
+    return new Problem(code, describe(code, error));
+  }
   if (error.validation !== undefined) {
     const context =
       error.validationContext === 'querystring' ? 'query string' : error.validationContext;
     return new Problem(
       error.validationContext === 'body' ? 'invalid-body' : 'invalid-parameter',
-      `The ${context ?? 'request'} is invalid: ${error.message.replace(/^(body|querystring|params)\/?/, '')}.`,
+      validationMessage(error.validation, context ?? 'request'),
     );
   }
   if (error instanceof SyntaxError && error.statusCode === 400) {

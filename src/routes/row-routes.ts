@@ -210,6 +210,7 @@ export async function rowRoutes(
     // before the sheet is re-read.
     const query = parseRowQuery(request.query);
     checkQuery(query, limits);
+    const ifMatch = parseIfMatch(request.headers['if-match']);
     // A key is kept with its sheet: one that does not exist is answered before any is claimed.
     if ((await sheets.lookup(request, request.params.sheetId)) === null) {
       throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
@@ -219,7 +220,7 @@ export async function rowRoutes(
       request,
       reply,
       caller,
-      (held) => apply(request, query, caller, held, signal),
+      (held) => apply(request, query, ifMatch, caller, held, signal),
       // A key held by a push whose outcome is not known is settled by a re-read of the sheet:
       // started here, so that a client retrying with its key alone still gets its answer.
       () => void sheets.loadFresh(request, request.params.sheetId).catch(() => {}),
@@ -229,6 +230,7 @@ export async function rowRoutes(
   async function apply(
     request: RowRequest,
     query: RowQuery,
+    ifMatch: number[] | null,
     caller: Caller,
     held: HeldKey | undefined,
     signal: ClientGone,
@@ -242,8 +244,7 @@ export async function rowRoutes(
     } catch (error) {
       throw mayRead(caller) ? error : withoutColumns(error, sheet);
     }
-    checkWrite(op, limits);
-    const ifMatch = parseIfMatch(request.headers['if-match']);
+    checkWrite(op, limits, sheet.columns);
     const actor = actorOf(caller);
     return sheets.write(
       sheet,
@@ -428,6 +429,13 @@ function pageHeaders(
 function parseIfMatch(header: string | undefined): number[] | null {
   if (header === undefined || header.trim() === '*') return null;
   return header.split(',').map((tag) => {
+    // Not an entity tag at all (`banana`): a mistake of the client, not a sheet that moved on.
+    if (!/^\s*(?:W\/)?"[^"]*"\s*$/.test(tag)) {
+      throw new Problem(
+        'invalid-header',
+        `If-Match ${JSON.stringify(header)} is not a list of entity tags; send the ETag of a read or a write as it came, such as "12" or W/"12", or * for any version.`,
+      );
+    }
     const version = /^\s*(?:W\/)?"(\d+)(?:-csv|-xlsx)?"\s*$/.exec(tag)?.[1];
     // A tag Sheetport never gave out matches no version.
     return version === undefined ? -1 : Number(version);

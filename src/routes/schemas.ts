@@ -253,6 +253,12 @@ function sheetSource(providers: readonly ProviderKind[]) {
               'The text encoding a CSV file was read with, given or detected: utf-8, utf-16le, utf-16be, windows-1252, ...',
           }),
         ),
+        decimal: Type.Optional(
+          Type.Union([Type.Literal('.'), Type.Literal(',')], {
+            description:
+              'The decimal mark a CSV file was read with, given or decided from the whole file.',
+          }),
+        ),
       }),
       ...providers.map((provider) => provider.sourceSchema),
     ],
@@ -283,6 +289,7 @@ export function sheetDescription(providers: readonly ProviderKind[]) {
         freshnessSeconds: Type.Optional(Type.Integer()),
         watch: Type.Optional(Type.Boolean()),
         watchIntervalSeconds: Type.Optional(Type.Integer()),
+        textColumns: Type.Optional(Type.Array(Type.String())),
       }),
       createdAt: Type.String({ format: 'date-time' }),
       updatedAt: Type.String({ format: 'date-time' }),
@@ -381,6 +388,13 @@ export const SheetPatch = Type.Object(
     watchIntervalSeconds: Type.Optional(watchIntervalSeconds),
     access: Type.Optional(access),
     allowedOrigins: Type.Optional(allowedOrigins),
+    textColumns: Type.Optional(
+      Type.Array(Type.String(), {
+        uniqueItems: true,
+        description:
+          'The columns whose every cell is text, such as codes (007, 1001): the whole list. A column added to it has its stored numbers turned into the text they show; a column taken off it keeps its cells as they are, and later writes are typed as usual.',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -35,7 +35,13 @@ test('a column schema is the union of the kinds its cells hold, and null', () =>
 });
 
 test("a sheet's read offers paging and filters but not _fields, whose rows are not the Row it types; writes take an Idempotency-Key", () => {
-  const sheet = { id: 'abc', name: 'people', version: 3, columns: ['name', 'age'] } as Sheet;
+  const sheet = {
+    id: 'abc',
+    name: 'people',
+    version: 3,
+    columns: ['name', 'age'],
+    settings: { deleteEnabled: true },
+  } as Sheet;
   type Operation = { parameters: { name: string; in: string }[] };
   const document = sheetDocument(sheet, [['text'], ['number']]) as {
     paths: Record<string, Record<string, Operation>>;

@@ -70,7 +70,12 @@ const query = (name: string, schema: Schema, description: string) => ({
  * generated from it gets a typed row.
  */
 export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[])[]): Schema {
-  const columns = sheet.columns.map((name, i) => ({ name, schema: columnSchema(kinds[i] ?? []) }));
+  // A text column holds text whatever its cells are now (see `text-columns.ts`).
+  const text = sheet.settings.textColumns ?? [];
+  const columns = sheet.columns.map((name, i) => ({
+    name,
+    schema: columnSchema(text.includes(name) ? ['text'] : (kinds[i] ?? [])),
+  }));
   const properties = Object.fromEntries(columns.map(({ name, schema }) => [name, schema]));
   // Parameters starting with _ are the API's own; such a column is filtered through _or.
   const filters = columns

@@ -4,22 +4,33 @@ import { pipeline } from 'node:stream/promises';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { isStorableText } from '../cells/cell.ts';
+import { defaultLimits } from '../access/limits.ts';
 import { Problem } from '../errors/problem.ts';
+import { bodyTooLarge } from './body-too-large.ts';
 import { csvOptions, givesCsvOptions, type CsvOptions } from '../files/csv-options.ts';
 
-/** The text parts an upload may carry beside its `file`. */
+/** The text parts an upload may carry once beside its `file`. */
 export const uploadFields = ['name', 'tab', 'delimiter', 'encoding', 'decimal'] as const;
 type UploadField = (typeof uploadFields)[number];
 
-/** Multipart limits: one file, and each text part once (a repeated part counts as another). */
+/**
+ * The part that declares a text column, once per column: a column name may hold a comma, so
+ * the names are not joined in one part.
+ */
+export const textColumnField = 'textColumn';
+
+/** As many text columns as a sheet may have columns (see `limits.ts`). */
+const maxTextColumns = defaultLimits.columnsPerSheet;
+
+/** Multipart limits: one file, each text part once, and `textColumn` once per column. */
 export const uploadLimits = {
   files: 1,
-  fields: uploadFields.length,
-  parts: uploadFields.length + 1,
+  fields: uploadFields.length + maxTextColumns,
+  parts: uploadFields.length + maxTextColumns + 1,
 };
 
 /** How the form's parts are named in messages that list them. */
-export const uploadPartsText = `one "file" part, with optional ${uploadFields.map((f) => `"${f}"`).join(', ')} parts`;
+export const uploadPartsText = `one "file" part, with optional ${uploadFields.map((f) => `"${f}"`).join(', ')} parts and a "${textColumnField}" part per text column`;
 
 /**
  * The upload form, for the OpenAPI document only: the multipart plugin streams the parts instead
@@ -53,7 +64,13 @@ export const UploadForm = Type.Object({
   decimal: Type.Optional(
     Type.Union([Type.Literal('.'), Type.Literal(',')], {
       description:
-        'CSV decimal mark: "." (the default) or ",", which reads 1.234,5 and 12,5 as numbers.',
+        'CSV decimal mark: "." or ",", which reads 1.234,5 and 12,5 as numbers. By default decided from the whole file: "," if some cell only a decimal comma explains (12,50) and none only a point explains (1.5), "." in the reverse case, else "." with cells such as 1.250 kept as text.',
+    }),
+  ),
+  textColumn: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'A column whose cells are all kept as text (codes such as 007 and 1001); one part per column. A CSV column holding a code with a leading zero and no decimal number is declared by default.',
     }),
   ),
 });
@@ -66,11 +83,18 @@ export interface UploadRequest {
   tab?: string | undefined;
   /** Set only when the form gave a delimiter, an encoding or a decimal mark. */
   csv?: CsvOptions | undefined;
+  /** The columns declared text, in the order given. */
+  textColumns: string[];
 }
 
 /** Streams the `file` part into `dir` and checks the other parts before anything is imported. */
-export async function readUploadForm(request: FastifyRequest, dir: string): Promise<UploadRequest> {
+export async function readUploadForm(
+  request: FastifyRequest,
+  dir: string,
+  maxFileBytes: number,
+): Promise<UploadRequest> {
   const fields: Partial<Record<UploadField, string>> = {};
+  const textColumns: string[] = [];
   let upload: { path: string; fileName: string } | null = null;
   try {
     for await (const part of request.parts()) {
@@ -85,7 +109,15 @@ export async function readUploadForm(request: FastifyRequest, dir: string): Prom
         const path = join(dir, 'upload');
         await pipeline(part.file, createWriteStream(path));
         upload = { path, fileName: part.filename };
+      } else if (part.fieldname === textColumnField) {
+        textColumns.push(String(part.value));
       } else if ((uploadFields as readonly string[]).includes(part.fieldname)) {
+        if (fields[part.fieldname as UploadField] !== undefined) {
+          throw new Problem(
+            'invalid-body',
+            `The part "${part.fieldname}" is sent twice; an upload takes ${uploadPartsText}.`,
+          );
+        }
         fields[part.fieldname as UploadField] = String(part.value);
       } else {
         throw new Problem(
@@ -95,6 +127,9 @@ export async function readUploadForm(request: FastifyRequest, dir: string): Prom
       }
     }
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw bodyTooLarge(maxFileBytes, 'SHEETPORT_UPLOAD_LIMIT', 'split the file');
+    }
     throw malformedForm(error);
   }
   if (fields.name !== undefined && !isStorableText(fields.name)) {
@@ -112,6 +147,7 @@ export async function readUploadForm(request: FastifyRequest, dir: string): Prom
     name: fields.name,
     tab: fields.tab,
     csv: givesCsvOptions(fields) ? csv : undefined,
+    textColumns,
   };
 }
 

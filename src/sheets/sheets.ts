@@ -192,10 +192,21 @@ export class Sheets {
     );
   }
 
+  /**
+   * Renames a sheet or changes its settings. A column newly declared text has its stored cells
+   * turned into text with the change, in the sheet's write turn; on a mirrored sheet, by reading
+   * its spreadsheet again, which brings that column's cells as the text they show.
+   */
   async update(id: string, changes: SheetChanges): Promise<Sheet> {
-    const updated = await this.#store.updateSheet(id, changes);
+    const before = await this.get(id);
+    const declared = changes.settings?.textColumns ?? [];
+    const adds = declared.some((column) => !(before.settings.textColumns ?? []).includes(column));
+    const updated = adds
+      ? await this.#queue.takeTurn(id, () => this.#store.updateSheet(id, changes))
+      : await this.#store.updateSheet(id, changes);
     if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
     this.events.accessChanged(updated.id);
+    if (adds && this.providerFor(updated) !== null) return this.#mirror.refresh(id);
     return updated;
   }
 

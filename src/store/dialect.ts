@@ -13,6 +13,7 @@ import type {
   HeldLock,
   PushTagEntry,
   KeyId,
+  ServerLease,
   StoreDatabase,
   WebhookProgress,
   WebhookRecord,
@@ -299,6 +300,11 @@ export interface Dialect extends StoreDatabase {
   dropPushRecords(sheetId: string, keep: string | null): DbWork<void>;
   claimFlag(name: string): DbWork<boolean>;
   releaseFlag(name: string): DbWork<void>;
+  /** Takes or renews a server's lease (see `SheetStore.holdServerLease`). */
+  holdServerLease(lease: ServerLease): DbWork<void>;
+  releaseServerLease(owner: string): DbWork<void>;
+  /** The leases still running at `now`. */
+  serverLeases(now: Date): DbWork<ServerLease[]>;
   insertKey(key: ApiKeyRecord): DbWork<void>;
   keysOf(sheetId: string): DbWork<ApiKeyRecord[]>;
   keyById(id: string): DbWork<ApiKeyRecord | null>;

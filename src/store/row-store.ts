@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Cell } from '../cells/cell.ts';
+import { cellAsText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { inSheetOrder, type ReadPlan } from '../query/plan.ts';
-import type { Sheet } from '../model/sheet.ts';
+import { isMirrored, type Sheet } from '../model/sheet.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import {
   CommitOutcomeUnknown,
@@ -59,6 +59,7 @@ import type {
   ReplaceFence,
   RowEvent,
   RowsAppended,
+  ServerLease,
   SheetChanges,
   SheetStore,
   StoreDatabase,
@@ -204,6 +205,7 @@ export class RowStore implements SheetStore {
 
   async updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null> {
     const db = this.#db;
+    const indexThreshold = this.#indexThreshold;
     const updated = await db.write(function* () {
       const record = yield* db.sheetById(id, true);
       if (record === null) return null;
@@ -214,8 +216,13 @@ export class RowStore implements SheetStore {
         source: changes.source ?? record.source,
         updatedAt: new Date().toISOString(),
       };
-      yield* db.saveSheet(sheet);
-      return sheet;
+      const added = addedTextColumns(record, sheet);
+      // A mirrored sheet's cells come from its spreadsheet: the next read brings them as text.
+      if (added.length === 0 || isMirrored(sheet.source)) {
+        yield* db.saveSheet(sheet);
+        return sheet;
+      }
+      return yield* textColumnsConverted(db, sheet, added, indexThreshold);
     });
     if (updated !== null) this.#remember(updated);
     return updated;
@@ -817,6 +824,19 @@ export class RowStore implements SheetStore {
     return this.#db.write(() => this.#db.releaseFlag(name));
   }
 
+  holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void> {
+    const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
+    return this.#db.write(() => this.#db.holdServerLease({ ...lease, leaseUntil }));
+  }
+
+  releaseServerLease(owner: string): Promise<void> {
+    return this.#db.write(() => this.#db.releaseServerLease(owner));
+  }
+
+  runningServers(): Promise<ServerLease[]> {
+    return this.#db.read(() => this.#db.serverLeases(new Date()));
+  }
+
   createKey(key: ApiKeyRecord): Promise<void> {
     return this.#db.write(() => this.#db.insertKey(key));
   }
@@ -959,6 +979,44 @@ function* applyWrite(
     if (!(error instanceof Problem)) throw error;
     return error;
   }
+}
+
+/** The indexes of the columns `after` declares text that `before` did not. */
+function addedTextColumns(before: SheetRecord, after: SheetRecord): number[] {
+  const was = before.settings.textColumns ?? [];
+  return (after.settings.textColumns ?? [])
+    .filter((column) => !was.includes(column))
+    .map((column) => after.columns.indexOf(column))
+    .filter((index) => index >= 0);
+}
+
+/**
+ * Declaring a column text turns the numbers, true/false and dates stored in it into the text
+ * they show, in the same transaction as the setting: a write of the rows changed, with its
+ * version and its `rows.updated` event, made by the administrator.
+ */
+function* textColumnsConverted(
+  db: Dialect,
+  sheet: SheetRecord,
+  added: number[],
+  indexThreshold: number,
+): DbWork<SheetRecord> {
+  const source = new StoredRows(db, sheet, indexThreshold);
+  const current = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+  const rows = current.map((row) => {
+    const cells = source.codec.decode(row);
+    for (const index of added) cells[index] = cellAsText(cells[index] ?? null);
+    return cells;
+  });
+  const effects = diffRows(source.codec, current, rows);
+  for (const effect of effects) yield* source.apply(effect);
+  const events: RowEvent[] = [];
+  if (effects.length > 0) {
+    source.record.version++;
+    events.push(...rowEvents(source.record, source.changes, 'api', { type: 'admin' }));
+  }
+  yield* saveSheetAndEvents(db, source, events, true);
+  return source.record;
 }
 
 async function* once<T>(value: T): AsyncIterable<T> {

@@ -211,6 +211,16 @@ export interface CellRows {
   rows: Cell[][];
 }
 
+/** A server running on a store, until its lease runs out (renewed while it runs). */
+export interface ServerLease {
+  /** One id per server process. */
+  owner: string;
+  host: string;
+  pid: number;
+  /** ISO 8601. */
+  leaseUntil: string;
+}
+
 /** A row event as the outbox keeps it. */
 export interface RowEvent {
   id: string;
@@ -541,6 +551,14 @@ export interface SheetStore {
    */
   holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]>;
   releaseFlag(name: string): Promise<void>;
+  /**
+   * Records that a server runs on this store until `leaseMs` from now; the server renews it
+   * while it runs and removes it when it stops. A server that died leaves it to run out.
+   */
+  holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void>;
+  releaseServerLease(owner: string): Promise<void>;
+  /** The servers whose lease on this store is still running. */
+  runningServers(): Promise<ServerLease[]>;
   createKey(key: ApiKeyRecord): Promise<void>;
   listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
   findKey(id: string): Promise<ApiKeyRecord | null>;

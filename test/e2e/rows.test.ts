@@ -90,6 +90,30 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     assert.deepEqual(row.required, ['name', 'city', 'age']);
   });
 
+  test('the "Add a row" example sends a row of the sheet, numbers as numbers, and wraps inside its panel', async (t) => {
+    // A long value makes a line longer than the panel is wide.
+    const city = `Lisbon ${'and its suburbs '.repeat(20)}`.trim();
+    const { page } = await sheetPage(t, browser, { rows: [{ name: 'Ann', city, age: 31 }] });
+    await page.getByText('Example requests').click();
+    const example = page.locator('figure.example', { hasText: 'Add a row' }).locator('pre');
+    await example.waitFor();
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('figure.example pre')).some((pre) =>
+        /"age":\d/.test(pre.textContent ?? ''),
+      ),
+    );
+    const text = await example.innerText();
+    const body = /-d '(.*)'/s.exec(text)?.[1] ?? '';
+    const sent = JSON.parse(body.replace(/\s*\n\s*/g, '')) as Record<string, unknown>;
+    assert.equal(typeof sent.age, 'number', text);
+    assert.equal(typeof sent.name, 'string', text);
+    const fits = await example.evaluate((pre) => {
+      const panel = pre.closest('.panel') as HTMLElement;
+      return pre.scrollWidth <= pre.clientWidth && panel.scrollWidth <= panel.clientWidth;
+    });
+    assert.ok(fits, 'the example fits its panel');
+  });
+
   test('filters typed into the bar show their query string and narrow the grid', async (t) => {
     const { page } = await sheetPage(t, browser);
     assert.deepEqual(await column(page, 1, 4), ['Ann', 'Bob', 'Joan', 'Ivo']);

@@ -59,11 +59,50 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     await row.waitFor();
     assert.deepEqual(await row.locator('th, td').allInnerTexts(), [
       'contacts',
+      sheet?.id,
       'Scratch',
+      'Open',
       '3',
       '0',
       await row.locator('time').innerText(),
     ]);
+  });
+
+  test('a name in use is warned about as it is typed, and two sheets of one name are told apart in the list', async (t) => {
+    const { url } = await build(t);
+    const first = await call(`${url}/admin/v1/sheets`, {
+      method: 'POST',
+      body: { name: 'contacts', columns: ['name'] },
+    });
+    const { id } = first.body as { id: string };
+    await call(`${url}/admin/v1/sheets/${id}`, { method: 'PATCH', body: { access: 'private' } });
+    const page = await openConsole(t, browser, `${url}/#/new`);
+    const name = page.getByLabel('Name', { exact: true });
+    await name.fill('contacts');
+    const warning = page.getByText('A sheet named “contacts” exists already');
+    await warning.waitFor();
+    assert.match(await warning.innerText(), new RegExp(`\\(${id}\\)`));
+    await name.fill('contacts 2');
+    await warning.waitFor({ state: 'detached' });
+    // Made all the same: the list shows each one's id, source and access.
+    await name.fill('contacts');
+    await page.getByLabel('Columns').fill('name');
+    await page.getByRole('button', { name: 'Create sheet' }).click();
+    await page.getByRole('heading', { level: 1, name: 'contacts' }).waitFor();
+    await page.getByRole('link', { name: 'Sheets', exact: true }).click();
+    const rows = page.getByRole('row', { name: /contacts/ });
+    await rows.nth(1).waitFor();
+    const shown = await Promise.all(
+      [0, 1].map(async (i) => (await rows.nth(i).locator('th, td').allInnerTexts()).slice(0, 4)),
+    );
+    const second = (await sheetsOn(url)).find((sheet) => sheet.id !== id);
+    assert.deepEqual(
+      shown.sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+      [
+        ['contacts', id, 'Scratch', 'Private'],
+        ['contacts', second?.id, 'Scratch', 'Open'],
+      ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    );
   });
 
   test('header problems of a new sheet are listed cell by cell, naming what was typed', async (t) => {
@@ -135,6 +174,33 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     assert.equal(await page.getByLabel('Numbers in the file').count(), 0);
   });
 
+  test('the upload form preselects the decimal mark the file shows, and the server reads it so, code columns as text', async (t) => {
+    const { url } = await build(t);
+    const page = await openConsole(t, browser, `${url}/#/new/upload`);
+    const decimal = page.getByLabel('Numbers in the file');
+    await page.locator('#upload-file').setInputFiles(fixture('european.csv'));
+    await page.waitForFunction(
+      () => (document.querySelector('#upload-decimal') as HTMLSelectElement | null)?.value === ',',
+    );
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'european' }).waitFor();
+    // A file whose numbers use the point, with a code column.
+    await page.goto(`${url}/#/new/upload`);
+    await page.locator('#upload-file').setInputFiles(fixture('skus.csv'));
+    await page.getByText('skus.csv').waitFor();
+    assert.equal(await decimal.inputValue(), '.');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'skus' }).waitFor();
+    const sheets = await sheetsOn(url);
+    const made = new Map(sheets.map((sheet) => [sheet.name, sheet]));
+    const european = made.get('european') as SheetInfo & { source: { decimal?: string } };
+    assert.equal(european.source.decimal, ',');
+    assert.deepEqual((await call(`${url}/api/v1/${european.id}`)).body, expected.european.rows);
+    const skus = made.get('skus') as SheetInfo & { settings: { textColumns?: string[] } };
+    assert.deepEqual(skus.settings.textColumns, ['sku']);
+    assert.deepEqual((await call(`${url}/api/v1/${skus.id}`)).body, expected.skus.rows);
+  });
+
   test('a CSV dropped on the page with a bad header is refused, cell by cell', async (t) => {
     const { url } = await build(t);
     const page = await openConsole(t, browser, `${url}/#/new/upload`);
@@ -150,7 +216,7 @@ describe('console: sheets list and new sheets', { skip: skipReason }, () => {
     await page.getByRole('button', { name: 'Upload' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    assert.match(await alert.innerText(), /Invalid header row\./);
+    assert.match(await alert.innerText(), /Invalid header\./);
     assert.deepEqual(await alert.getByRole('listitem').allInnerTexts(), [
       'C1 repeats "name", already the name of A1',
     ]);

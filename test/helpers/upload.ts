@@ -9,7 +9,8 @@ export interface UploadOptions {
   /** The file name sent in the part; the fixture's own name by default. */
   fileName?: string;
   type?: string;
-  fields?: Record<string, string>;
+  /** Text parts; a list is sent as that many parts of one name (`textColumn`). */
+  fields?: Record<string, string | string[]>;
 }
 
 /** Sends a multipart upload the way a browser form does: `file` plus optional text fields. */
@@ -20,7 +21,9 @@ export async function upload(
   options: UploadOptions = {},
 ) {
   const form = new FormData();
-  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
+  for (const [name, value] of Object.entries(options.fields ?? {})) {
+    for (const one of typeof value === 'string' ? [value] : value) form.append(name, one);
+  }
   form.append(
     'file',
     new Blob([typeof content === 'string' ? content : new Uint8Array(content)], {

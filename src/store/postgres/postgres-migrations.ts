@@ -344,6 +344,18 @@ const migrations: Migration<PoolClient>[] = [
         WHERE client IS NOT NULL;
     `),
   },
+  {
+    // The servers running on this store, each until its lease runs out (server-lease.ts).
+    version: 18,
+    up: sql(`
+      CREATE TABLE server_leases (
+        owner text PRIMARY KEY,
+        host text NOT NULL,
+        pid integer NOT NULL,
+        lease_until timestamptz NOT NULL
+      );
+    `),
+  },
 ];
 
 interface LegacySheet {

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../store.ts';
+import type { ApiKeyRecord, ServerLease } from '../store.ts';
 import type { DbWork } from '../db-work.ts';
 import { nameable, timeOrNull, type Flavor } from './sql.ts';
 import { WebhookSql } from './webhook-sql.ts';
@@ -137,6 +137,31 @@ export abstract class KeySql extends WebhookSql {
        RETURNING sheet_id`,
       [owner, leaseUntil.toISOString(), ids, now.toISOString()],
       (row: { sheet_id: string }) => row.sheet_id,
+    );
+  }
+
+  holdServerLease(lease: ServerLease): DbWork<void> {
+    return this.run(
+      `INSERT INTO server_leases (owner, host, pid, lease_until) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (owner) DO UPDATE SET lease_until = excluded.lease_until`,
+      [lease.owner, lease.host, lease.pid, lease.leaseUntil],
+    );
+  }
+
+  releaseServerLease(owner: string): DbWork<void> {
+    return this.run('DELETE FROM server_leases WHERE owner = $1', [owner]);
+  }
+
+  serverLeases(now: Date): DbWork<ServerLease[]> {
+    return this.all(
+      'SELECT owner, host, pid, lease_until FROM server_leases WHERE lease_until > $1 ORDER BY owner',
+      [now.toISOString()],
+      (row: { owner: string; host: string; pid: number; lease_until: unknown }) => ({
+        owner: row.owner,
+        host: row.host,
+        pid: Number(row.pid),
+        leaseUntil: this.flavor.time(row.lease_until),
+      }),
     );
   }
 }

@@ -318,6 +318,20 @@ const migrations: Migration<Db>[] = [
           WHERE client IS NOT NULL;
       `),
   },
+  {
+    // The servers running on this store, each until its lease runs out (server-lease.ts):
+    // what \`sheetport import\` looks at before it writes to a data directory a server holds.
+    version: 17,
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE server_leases (
+          owner TEXT PRIMARY KEY,
+          host TEXT NOT NULL,
+          pid INTEGER NOT NULL,
+          lease_until TEXT NOT NULL
+        );
+      `),
+  },
 ];
 
 interface LegacySheet {

@@ -6,7 +6,7 @@ import type { Sheet, SheetsCreated } from './types.ts';
 export interface UploadFields {
   name?: string;
   tab?: string;
-  /** How a text file writes its decimal mark: `,` reads `1.234,50` as a number. */
+  /** How a text file writes its decimal mark; decided from the file when not given. */
   decimal?: '.' | ',';
 }
 
@@ -23,7 +23,7 @@ export function uploadSheet(
   const form = new FormData();
   if (fields.name) form.append('name', fields.name);
   if (fields.tab) form.append('tab', fields.tab);
-  if (fields.decimal === ',') form.append('decimal', fields.decimal);
+  if (fields.decimal !== undefined) form.append('decimal', fields.decimal);
   form.append('file', file, file.name);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { curlExample, fetchExample, shellQuote } from './example-requests.ts';
+import { curlExample, exampleRow, fetchExample, shellQuote } from './example-requests.ts';
 
 const url = 'http://127.0.0.1:8080/api/v1/abc?city=Lisbon&age=__gt(40)';
 
@@ -51,4 +51,15 @@ test('fetch: a write names its method, headers and body', () => {
       `const result = await response.json();`,
     ].join('\n'),
   );
+});
+
+test('the row an example adds is a row of the sheet: numbers as numbers, placeholders where empty', () => {
+  const columns = ['name', 'age', 'member', 'note'];
+  assert.deepEqual(exampleRow(columns, { name: 'Ann', age: 31, member: true, note: null }), {
+    name: 'Ann',
+    age: 31,
+    member: true,
+    note: '<note>',
+  });
+  assert.deepEqual(exampleRow(['name'], undefined), { name: '<name>' });
 });

@@ -47,3 +47,20 @@ export function fetchExample(request: ExampleRequest): string {
       : `fetch(${JSON.stringify(request.url)}, {\n  ${options.join(',\n  ')},\n})`;
   return `const response = await ${call};\nconst ${request.method === 'GET' ? 'rows' : 'result'} = await response.json();`;
 }
+
+/**
+ * The row an "add a row" example sends: a row of the sheet as it is, so that a number goes as a
+ * JSON number and text as a string, as a client should send them; a column with no value there
+ * shows a placeholder to fill in.
+ */
+export function exampleRow(
+  columns: readonly string[],
+  row: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    columns.map((column) => {
+      const value = row?.[column];
+      return [column, value === undefined || value === null ? `<${column}>` : value];
+    }),
+  );
+}

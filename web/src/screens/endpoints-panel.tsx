@@ -1,8 +1,14 @@
 import { useState } from 'preact/hooks';
-import { rowsPath } from '../api/rows-api.ts';
+import { readRows, rowsPath } from '../api/rows-api.ts';
 import type { Sheet } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
-import { curlExample, fetchExample, type ExampleRequest } from '../lib/example-requests.ts';
+import { useResource } from '../hooks/use-resource.ts';
+import {
+  curlExample,
+  exampleRow,
+  fetchExample,
+  type ExampleRequest,
+} from '../lib/example-requests.ts';
 import { rowQueryString, type Filter, type SortKey } from '../lib/filter-query.ts';
 
 interface Props {
@@ -17,7 +23,9 @@ export function EndpointsPanel({ sheet, filters, sort }: Props) {
   const base = `${location.origin}${rowsPath(sheet.id)}`;
   const query = rowQueryString({ filters, sort });
   const access = sheet.settings.access ?? 'open';
-  const sample = Object.fromEntries(sheet.columns.map((column) => [column, `<${column}>`]));
+  // The first row shows what each column holds, so the example sends values of those types.
+  const first = useResource(() => readRows(sheet.id, '_limit=1'), `${sheet.id}:${sheet.updatedAt}`);
+  const sample = exampleRow(sheet.columns, first.data?.rows[0]?.row);
   const examples: { title: string; request: ExampleRequest }[] = [
     {
       title: query === '' ? 'Read every row' : 'Read the rows the filter bar selects',

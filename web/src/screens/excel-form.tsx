@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { connectExcelSheet, type WorkbookRef } from '../api/microsoft-api.ts';
 import type { Sheet, SheetsCreated } from '../api/types.ts';
+import { NameInUse } from '../components/name-in-use.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { SheetsCreatedList } from '../components/sheets-created.tsx';
 import { useAction } from '../hooks/use-action.ts';
@@ -137,6 +138,7 @@ export function ExcelForm({ onCreated }: { onCreated: (sheetId: string) => void 
             aria-describedby="excel-name-hint"
             onInput={(event) => setName(event.currentTarget.value)}
           />
+          <NameInUse name={name} id="excel-name-in-use" />
         </div>
         <ProblemMessage problem={connect.problem} />
         {made !== null && <SheetsCreatedList created={made} />}

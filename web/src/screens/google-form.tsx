@@ -3,6 +3,7 @@ import { connectGoogleSheet, getProviders } from '../api/admin-api.ts';
 import { ApiProblem } from '../api/problem.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import type { Sheet, SheetsCreated } from '../api/types.ts';
+import { NameInUse } from '../components/name-in-use.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { SheetsCreatedList } from '../components/sheets-created.tsx';
 import { useAction } from '../hooks/use-action.ts';
@@ -175,6 +176,7 @@ export function GoogleForm({ onCreated }: { onCreated: (sheetId: string) => void
           aria-describedby="google-name-hint"
           onInput={(event) => setName(event.currentTarget.value)}
         />
+        <NameInUse name={name} id="google-name-in-use" />
       </div>
       <div class="field">
         <label for="google-freshness">Freshness window, in seconds</label>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { createSheet } from '../api/admin-api.ts';
+import { NameInUse } from '../components/name-in-use.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { useAction } from '../hooks/use-action.ts';
 
@@ -36,8 +37,10 @@ export function ScratchForm({ onCreated }: { onCreated: (sheetId: string) => voi
           required
           maxLength={200}
           value={name}
+          aria-describedby="scratch-name-in-use"
           onInput={(event) => setName(event.currentTarget.value)}
         />
+        <NameInUse name={name} id="scratch-name-in-use" />
       </div>
       <div class="field">
         <label for="scratch-columns">Columns</label>

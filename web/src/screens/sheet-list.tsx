@@ -3,9 +3,12 @@ import { ProblemMessage } from '../components/problem-message.tsx';
 import { ScreenTitle } from '../components/screen-title.tsx';
 import { useResource } from '../hooks/use-resource.ts';
 import { hrefFor } from '../lib/routes.ts';
-import { sourceLabel, timeLabel } from '../lib/sheet-labels.ts';
+import { accessLabels, sourceLabel, timeLabel } from '../lib/sheet-labels.ts';
 
-/** Every sheet on the server, newest change first, with the way to make another. */
+/**
+ * Every sheet on the server, newest change first, with the way to make another. Each shows its
+ * id, where its rows come from and who may use them: two sheets of one name are told apart.
+ */
 export function SheetList() {
   const sheets = useResource(() => listSheets(), 'sheets');
   const sorted = [...(sheets.data ?? [])].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -35,7 +38,9 @@ export function SheetList() {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Id</th>
               <th scope="col">Source</th>
+              <th scope="col">Access</th>
               <th scope="col" class="number">
                 Columns
               </th>
@@ -51,10 +56,14 @@ export function SheetList() {
                 <th scope="row" data-label="Name">
                   <a href={hrefFor({ screen: 'sheet', sheetId: sheet.id })}>{sheet.name}</a>
                 </th>
+                <td data-label="Id">
+                  <code>{sheet.id}</code>
+                </td>
                 <td data-label="Source">
                   {sourceLabel(sheet.source)}
                   {sheet.tabGone !== undefined && ' (tab gone)'}
                 </td>
+                <td data-label="Access">{accessLabels[sheet.settings.access ?? 'open'].name}</td>
                 <td data-label="Columns" class="number">
                   {sheet.columns.length}
                 </td>

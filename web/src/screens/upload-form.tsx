@@ -2,9 +2,11 @@ import { useRef, useState } from 'preact/hooks';
 import { ApiProblem } from '../api/problem.ts';
 import { uploadSheet } from '../api/upload.ts';
 import type { SheetsCreated } from '../api/types.ts';
+import { NameInUse } from '../components/name-in-use.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { SheetsCreatedList } from '../components/sheets-created.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { decimalOfFile } from '../lib/file-decimal.ts';
 import { allTabs, workbookTabs } from '../lib/workbook-tabs.ts';
 
 const accepted =
@@ -25,6 +27,9 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
   const [tabs, setTabs] = useState<string[] | null>(null);
   const [tab, setTab] = useState('');
   const [decimal, setDecimal] = useState<'.' | ','>('.');
+  // The mark the file's own numbers ask for: sent only when the person picks the other one, so
+  // that the server decides from the whole file by the same rule.
+  const [fileDecimal, setFileDecimal] = useState<'.' | ','>('.');
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
   const [made, setMade] = useState<SheetsCreated | null>(null);
@@ -49,6 +54,17 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
         (found) => chosen.current === next && showTabs(found),
         () => undefined,
       );
+    } else {
+      setDecimal('.');
+      setFileDecimal('.');
+      decimalOfFile(next).then(
+        (found) => {
+          if (chosen.current !== next) return;
+          setDecimal(found);
+          setFileDecimal(found);
+        },
+        () => undefined,
+      );
     }
   };
 
@@ -58,7 +74,7 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
       setMade(null);
       try {
         const text = !/\.xlsx$/i.test(selected.name);
-        const fields = { name, tab, ...(text && { decimal }) };
+        const fields = { name, tab, ...(text && decimal !== fileDecimal && { decimal }) };
         const created = await uploadSheet(selected, fields, setProgress);
         if ('sheets' in created) setMade(created);
         else onCreated(created.id);
@@ -136,7 +152,8 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
         <div class="field">
           <label for="upload-decimal">Numbers in the file</label>
           <p class="hint" id="upload-decimal-hint">
-            How this file writes amounts: with a decimal comma, 1.234,50 and 12,99 read as numbers.
+            How this file writes amounts, as read from it: with a decimal comma, 1.234,50 and 12,99
+            read as numbers.
           </p>
           <select
             id="upload-decimal"
@@ -162,6 +179,10 @@ export function UploadForm({ onCreated }: { onCreated: (sheetId: string) => void
           value={name}
           aria-describedby="upload-name-hint"
           onInput={(event) => setName(event.currentTarget.value)}
+        />
+        <NameInUse
+          name={name.trim() || (file?.name.replace(/\.[^.]*$/, '') ?? '')}
+          id="upload-name-in-use"
         />
       </div>
       {progress !== null && (
