@@ -394,7 +394,14 @@ test('`sheetport import` prints the new sheet as one JSON line, and `sheetport s
   const lines = run.stdout.trim().split('\n');
   assert.equal(lines.length, 1, run.stdout);
   const printed = JSON.parse(lines[0] ?? '') as { id: string; name: string; rowCount: number };
-  assert.deepEqual(Object.keys(printed).sort(), ['id', 'name', 'rowCount']);
+  // people.csv is read with the decimal point, and its `code` column holds codes (007).
+  assert.deepEqual(Object.keys(printed).sort(), [
+    'decimal',
+    'id',
+    'name',
+    'rowCount',
+    'textColumns',
+  ]);
   assert.equal(printed.name, 'ppl');
   assert.equal(printed.rowCount, 4);
   assert.match(printed.id, /^[A-Za-z0-9_-]{16,}$/);
@@ -417,6 +424,7 @@ test('`sheetport import` prints the new sheet as one JSON line, and `sheetport s
     format: 'csv',
     delimiter: ',',
     encoding: 'utf-8',
+    decimal: '.',
   });
   const rows = (await (await fetch(`${url}/api/v1/${printed.id}?_id=0`)).json()) as unknown[];
   assert.deepEqual(rows, [
