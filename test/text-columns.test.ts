@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import Excel from 'exceljs';
 import assert from 'node:assert/strict';
 import * as expected from './fixtures/expected-rows.ts';
 import { build, call } from './helpers/build.ts';
@@ -74,6 +75,54 @@ test('a code column found in the file is declared text: reads, sort, filters, wr
   assert.deepEqual(document.components.schemas.Row.properties.stock, { type: ['number', 'null'] });
 });
 
+/** A workbook whose `sku` column holds codes typed as text beside a code typed as a number. */
+async function skuWorkbook(rows: (string | number)[][]): Promise<Buffer> {
+  const book = new Excel.Workbook();
+  const sheet = book.addWorksheet('Stock');
+  sheet.addRow(['sku', 'price', 'stock']);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+test('a workbook column of codes (007 typed as text beside 1001 typed as a number) is declared text, every cell made text', async (t) => {
+  const { url } = await build(t);
+  const workbook = await skuWorkbook([
+    ['007', 1.5, 3],
+    [1001, 2, 4],
+    ['0123', 2.25, 5],
+  ]);
+  // More rows than one transaction of the import holds: every chunk is made text.
+  const many = await skuWorkbook(
+    Array.from({ length: 12_000 }, (_, i) => [i === 0 ? '007' : 1000 + i, 1.5, i]),
+  );
+  const answered = await upload(url, workbook, 'stock.xlsx');
+  assert.equal(answered.status, 201, JSON.stringify(answered.body));
+  const sheet = answered.body as unknown as Described;
+  assert.deepEqual(sheet.settings.textColumns, ['sku']);
+  assert.deepEqual(await skus(url, sheet.id, '_sort=sku'), ['007', '0123', '1001']);
+  // A column whose cells have a decimal part is no code column, whatever else it holds.
+  assert.deepEqual(await rowsOf(url, sheet.id), [
+    { sku: '007', price: 1.5, stock: 3 },
+    { sku: '1001', price: 2, stock: 4 },
+    { sku: '0123', price: 2.25, stock: 5 },
+  ]);
+  const big = await upload(url, many, 'many.xlsx');
+  assert.equal(big.status, 201, JSON.stringify(big.body));
+  const bigSheet = big.body as unknown as Described;
+  assert.deepEqual(bigSheet.settings.textColumns, ['sku']);
+  const numbers = (await call(`${url}/api/v1/${bigSheet.id}?sku=__ne(007)&_limit=20000`)).body as {
+    sku: unknown;
+  }[];
+  assert.equal(numbers.length, 11_999);
+  assert.ok(
+    numbers.every((row) => typeof row.sku === 'string'),
+    'every sku is text',
+  );
+  // Declared by hand, a column is text from the start, and is not listed twice.
+  const declared = await upload(url, workbook, 'stock.xlsx', { fields: { textColumn: 'sku' } });
+  assert.deepEqual((declared.body as unknown as Described).settings.textColumns, ['sku']);
+});
+
 test('a text column is exported as text, in CSV and in XLSX', async (t) => {
   const { url } = await build(t);
   const sheet = await uploaded(url, 'skus.csv');
@@ -125,7 +174,8 @@ test('a textColumn that is not a column of the file is refused, and no sheet is 
 test('an XLSX workbook takes textColumn too: its numbers become the text they show', async (t) => {
   const { url } = await build(t);
   const sheet = await uploaded(url, 'workbook.xlsx', { textColumn: ['age', 'member'] });
-  assert.deepEqual(sheet.settings.textColumns, ['age', 'member']);
+  // `note` holds 007 and no decimal: found to be a code column, it is declared text too.
+  assert.deepEqual(sheet.settings.textColumns, ['age', 'member', 'note']);
   const rows = await rowsOf(url, sheet.id);
   assert.deepEqual(
     rows.map((row) => [row.age, row.member]),

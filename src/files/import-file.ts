@@ -102,6 +102,7 @@ function draft(
         ? {}
         : { textColumns: file.textColumns }),
     },
+    ...(file.codeColumns === undefined ? {} : { codeColumns: file.codeColumns }),
   };
 }
 

@@ -10,4 +10,9 @@ export interface SheetFile {
   text?: { delimiter: string; encoding: string; decimal: DecimalMark };
   /** The columns whose cells are kept as text: declared, or found to hold codes. */
   textColumns?: string[];
+  /**
+   * Columns found to hold codes only once every row was read (a workbook's): made text by the
+   * import before the sheet is shown.
+   */
+  codeColumns?: () => string[];
 }

@@ -99,17 +99,68 @@ function checkOptions(format: UploadFormat, options: UploadOptions): void {
 }
 
 /**
- * A workbook keeps each cell's type, so only the columns declared are made text: a number in
- * one becomes the text it shows.
+ * A workbook keeps each cell's type: the columns declared are made text as they are read (a
+ * number in one becomes the text it shows), and those the rows show to hold codes once all are
+ * read (see `workbookCodeColumns`) are made text by the import before the sheet is shown.
  */
 function withTextColumns(file: SheetFile, declared: readonly string[]): SheetFile {
-  if (declared.length === 0) return file;
   const text = textColumnsOf(file.columns, [], declared);
+  const evidence = new CodeEvidence(file.columns.length);
   const rows = file.rows;
   async function* asText(): AsyncGenerator<Cell[][]> {
-    for await (const chunk of rows) yield rowsAsText(chunk, text);
+    for await (const chunk of rows) {
+      evidence.see(chunk);
+      yield rowsAsText(chunk, text);
+    }
   }
-  return { ...file, rows: asText(), textColumns: [...declared] };
+  return {
+    ...file,
+    rows: asText(),
+    textColumns: [...declared],
+    codeColumns: () =>
+      evidence.codeColumns().flatMap((i) => {
+        const column = file.columns[i];
+        return column === undefined || declared.includes(column) ? [] : [column];
+      }),
+  };
+}
+
+/** A code as a person types one: digits with a leading zero, such as 007 or 0123. */
+const codeText = /^0\d+$/;
+/** Text that reads as a number with a decimal part: 1.5, 0,25, -.5. */
+const decimalText = /^[+-]?\d*[.,]\d+$/;
+
+/**
+ * What a workbook's cells show of each column: a column holds codes when some cell is text
+ * shaped like one (`007`) and none has a decimal part, the rule text files follow too.
+ */
+export class CodeEvidence {
+  readonly #code: boolean[];
+  readonly #fraction: boolean[];
+
+  constructor(width: number) {
+    this.#code = new Array<boolean>(width).fill(false);
+    this.#fraction = new Array<boolean>(width).fill(false);
+  }
+
+  see(rows: Cell[][]): void {
+    for (const row of rows) {
+      for (let i = 0; i < row.length && i < this.#code.length; i++) {
+        const cell = row[i];
+        if (typeof cell === 'number') {
+          if (!Number.isInteger(cell)) this.#fraction[i] = true;
+        } else if (typeof cell === 'string') {
+          const text = cell.trim();
+          if (codeText.test(text)) this.#code[i] = true;
+          else if (decimalText.test(text)) this.#fraction[i] = true;
+        }
+      }
+    }
+  }
+
+  codeColumns(): number[] {
+    return this.#code.flatMap((code, i) => (code && !this.#fraction[i] ? [i] : []));
+  }
 }
 
 function preferredDelimiter(fileName: string): string {

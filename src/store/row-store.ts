@@ -153,8 +153,9 @@ export class RowStore implements SheetStore {
     rows: AsyncIterable<Cell[][]> | Iterable<Cell[][]>,
   ): Promise<Sheet> {
     const now = new Date().toISOString();
+    const { codeColumns, ...made } = draft;
     const fields = {
-      ...draft,
+      ...made,
       rowCount: 0,
       version: 1,
       nextRid: 0,
@@ -167,7 +168,7 @@ export class RowStore implements SheetStore {
     const threshold = this.#indexThreshold;
     const sourceOf = (key: number) => new StoredRows(db, { ...unsaved, key }, threshold, false);
     const whole = Array.isArray(rows) ? (rows as Cell[][][]).flat() : null;
-    if (whole !== null && whole.length <= chunkRows) {
+    if (whole !== null && whole.length <= chunkRows && codeColumns === undefined) {
       const record = await db.write(function* () {
         const source = sourceOf(yield* db.newSheetKey());
         yield* source.apply({ kind: 'append', rows: whole });
@@ -194,6 +195,7 @@ export class RowStore implements SheetStore {
           });
         }
       }
+      await this.#declareText(source, codeColumns?.() ?? []);
       await db.write(() => db.saveSheet(source.record, true));
     } catch (error) {
       await db.write(() => db.deleteSheet(source.record.key)).catch(() => undefined);
@@ -201,6 +203,42 @@ export class RowStore implements SheetStore {
     }
     this.#remember(source.record);
     return source.record;
+  }
+
+  /**
+   * Declares columns of a sheet still importing text, and makes their cells the text they show,
+   * `chunkRows` rows a transaction: nobody sees the sheet yet, so no event tells of it.
+   */
+  async #declareText(source: StoredRows, columns: string[]): Promise<void> {
+    const record = source.record;
+    const declared = record.settings.textColumns ?? [];
+    const added = columns.filter((column) => !declared.includes(column));
+    if (added.length === 0) return;
+    record.settings = { ...record.settings, textColumns: [...declared, ...added] };
+    const indexes = added.map((column) => record.columns.indexOf(column));
+    const db = this.#db;
+    for (let start = 0; start < record.rowCount; start += chunkRows) {
+      const end = Math.min(start + chunkRows, record.rowCount);
+      await db.write(function* () {
+        const stored = yield* db.rowsBetween(record.key, start, end);
+        const before = stored.map((row) => source.codec.decode(row));
+        const after = before.map((cells) =>
+          cells.map((cell, i) => (indexes.includes(i) ? cellAsText(cell) : cell)),
+        );
+        const changed = after.flatMap((row, i) =>
+          row.some((cell, j) => cell !== before[i]?.[j]) ? [i] : [],
+        );
+        if (changed.length === 0) return;
+        yield* source.apply({
+          kind: 'update',
+          positions: changed.map((i) => start + i),
+          cells: new Map(),
+          before: changed.map((i) => before[i] as Cell[]),
+          after: changed.map((i) => after[i] as Cell[]),
+        });
+        yield* source.settle();
+      });
+    }
   }
 
   async updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null> {

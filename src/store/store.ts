@@ -28,6 +28,11 @@ export interface NewSheet {
   columns: string[];
   source: SheetSource;
   settings: SheetSettings;
+  /**
+   * Columns an import found to hold codes once it read every row (a workbook's, see
+   * upload.ts): declared text, and their cells made text, before the sheet is shown.
+   */
+  codeColumns?: () => string[];
 }
 
 export interface SheetChanges {
