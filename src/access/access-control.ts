@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Problem } from '../errors/problem.ts';
 import type { AccessMode, Sheet, SheetSettings } from '../model/sheet.ts';
-import type { SheetStore } from '../store/store.ts';
+import type { ApiKeyRecord, SheetStore } from '../store/store.ts';
 import { hashSecret, parseApiKey, sameSecret, type Scope } from './api-keys.ts';
 import { credentialOf } from './credentials.ts';
 import { expired } from './key-expiry.ts';
@@ -113,23 +113,7 @@ export class AccessControl {
         challenge,
       );
     }
-    const parsed = parseApiKey(credential);
-    const key = parsed === null ? null : await this.store.findKey(parsed.id);
-    // The hash is compared even for a key of another sheet, so timing tells nothing either way.
-    const valid = parsed !== null && key !== null && sameSecret(key.hash, parsed.secret);
-    if (!valid || sheet === null || key.sheetId !== sheet.id) {
-      throw new Problem('unauthorized', 'The API key is not valid for this sheet.', {}, challenge);
-    }
-    // Checked here, where every use of a key is (rows, event streams), and only once the caller
-    // has shown the secret: saying "expired" tells nothing to one who has not.
-    if (expired(key.expiresAt, Date.now())) {
-      throw new Problem(
-        'unauthorized',
-        `The API key expired at ${key.expiresAt}; use the key that replaced it, or create one.`,
-        {},
-        challenge,
-      );
-    }
+    const key = await this.#validKey(credential, sheet);
     const missing = needed.filter((scope) => !key.scopes.includes(scope));
     const [scope] = missing;
     if (scope !== undefined) {
@@ -160,11 +144,32 @@ export class AccessControl {
     }
     if (this.#adminHash !== null && sameSecret(this.#adminHash, credential))
       return { kind: 'admin' };
+    const key = await this.#validKey(credential);
+    return { kind: 'key', keyId: key.id, sheetId: key.sheetId, scopes: key.scopes as Scope[] };
+  }
+
+  /**
+   * The stored key a credential is, its secret right and not expired, and a key of `sheet` when
+   * one is asked for (null: an id no sheet has); 401 otherwise.
+   */
+  async #validKey(credential: string, sheet?: Sheet | null): Promise<ApiKeyRecord> {
     const parsed = parseApiKey(credential);
     const key = parsed === null ? null : await this.store.findKey(parsed.id);
-    if (parsed === null || key === null || !sameSecret(key.hash, parsed.secret)) {
-      throw new Problem('unauthorized', 'The API key is not valid.', {}, challenge);
+    // The hash is compared even for a key of another sheet, so timing tells nothing either way.
+    if (
+      parsed === null ||
+      key === null ||
+      !sameSecret(key.hash, parsed.secret) ||
+      (sheet !== undefined && key.sheetId !== sheet?.id)
+    ) {
+      const detail =
+        sheet === undefined
+          ? 'The API key is not valid.'
+          : 'The API key is not valid for this sheet.';
+      throw new Problem('unauthorized', detail, {}, challenge);
     }
+    // Checked here, where every use of a key is (rows, event streams, MCP), and only once the
+    // caller has shown the secret: saying "expired" tells nothing to one who has not.
     if (expired(key.expiresAt, Date.now())) {
       throw new Problem(
         'unauthorized',
@@ -173,7 +178,7 @@ export class AccessControl {
         challenge,
       );
     }
-    return { kind: 'key', keyId: key.id, sheetId: key.sheetId, scopes: key.scopes as Scope[] };
+    return key;
   }
 }
 

@@ -24,7 +24,7 @@ import type { WriteFate } from '../sheets/write-path.ts';
 import { actorOf, keyedWrite } from './keyed-write.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
 import type { KeyLimit } from '../access/rate-limits.ts';
-import type { ReadCache } from './read-cache.ts';
+import type { AnswerKey, ReadCache } from './read-cache.ts';
 import { csvText } from '../files/csv-writer.ts';
 import { xlsxAnswer, xlsxType, type CellChunks } from '../files/xlsx-writer.ts';
 import { jsonArray, negotiateFormat } from './row-response.ts';
@@ -112,12 +112,7 @@ export async function rowRoutes(
     void reply.type(
       format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     );
-    const at = {
-      sheetId: sheet.id,
-      version: sheet.version,
-      variant: `${format}\n${url.slice(url.indexOf('?') + 1)}`,
-      wholeSheet: format === 'json' && readsWholeSheet(plan),
-    };
+    const at = answerKey(sheet, format, url, format === 'json' && readsWholeSheet(plan));
     // A large answer is sent as it is read, and never held whole, nor cached, nor shared.
     const answer = await cache.answer(at, async (keep) => {
       const read = format === 'csv' ? await csvAnswer(sheet, plan) : await jsonAnswer(sheet, plan);
@@ -158,12 +153,7 @@ export async function rowRoutes(
     void reply.type(
       format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     );
-    const at = {
-      sheetId: sheet.id,
-      version: sheet.version,
-      variant: `${format}\n${url.slice(url.indexOf('?') + 1)}`,
-      wholeSheet: false,
-    };
+    const at = answerKey(sheet, format, url, false);
     const answer = await cache.answer(at, async (keep) => {
       const read = await sheets.readAggregate(sheet, plan);
       const text =
@@ -419,6 +409,16 @@ function pageHeaders(
   if (plan.offset + plan.limit < total) page(plan.offset + plan.limit, 'next');
   if (plan.offset > 0) page(Math.max(0, plan.offset - plan.limit), 'prev');
   if (links.length > 0) void reply.header('link', links.join(', '));
+}
+
+/** What names a read's answer in the cache: its sheet, the version found, its format and query. */
+function answerKey(sheet: Sheet, format: string, url: string, wholeSheet: boolean): AnswerKey {
+  return {
+    sheetId: sheet.id,
+    version: sheet.version,
+    variant: `${format}\n${url.slice(url.indexOf('?') + 1)}`,
+    wholeSheet,
+  };
 }
 
 /**
