@@ -5,13 +5,11 @@
  * Idempotency-Key retries, on the worksheet and the copy afterwards.
  */
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { createApp } from '../src/app.ts';
+import { test } from 'node:test';
 import { storeUnavailable } from '../src/store/dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
-import { registryOf } from '../src/providers/providers.ts';
 import { call } from './helpers/build.ts';
-import { bothSides, connectPeople, excelApp, type ExcelApp } from './helpers/excel.ts';
+import { bothSides, connectPeople, excelApp, secondServer } from './helpers/excel.ts';
 
 const keyed = (key: string) => ({ 'idempotency-key': `"${key}"` });
 
@@ -31,16 +29,6 @@ function failingApply(cue: { fail: boolean }): (store: SheetStore) => SheetStore
         return (value as (...args: unknown[]) => unknown).bind(target);
       },
     });
-}
-
-/** Another server on the same store, with an Excel provider of its own (nothing in memory). */
-async function secondServer(t: TestContext, excel: ExcelApp): Promise<string> {
-  const other = await createApp(
-    { store: excel.store, providers: registryOf({ excel: excel.newProvider() }) },
-    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
-  );
-  t.after(() => other.close());
-  return other.listen({ host: '127.0.0.1', port: 0 });
 }
 
 test('a push that landed while the store failed is settled as landed by another server: the retry with the same key is answered, not applied again', async (t) => {

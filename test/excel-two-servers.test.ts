@@ -5,38 +5,10 @@
  * after that read. Checked with an Idempotency-Key retry, on the worksheet and the copy.
  */
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import pg from 'pg';
-import { createApp } from '../src/app.ts';
-import { registryOf } from '../src/providers/providers.ts';
+import { test } from 'node:test';
 import { call } from './helpers/build.ts';
-import { bothSides, connectPeople, excelApp, type ExcelApp } from './helpers/excel.ts';
-import { backend } from './helpers/stores.ts';
-
-/** Ends the database connections holding advisory locks: the sheet locks of the servers. */
-async function dropLockConnections(url: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const ended = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_locks
-       WHERE locktype = 'advisory' AND granted
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    );
-    return ended.rowCount ?? 0;
-  } finally {
-    await admin.end();
-  }
-}
-
-async function secondServer(t: TestContext, excel: ExcelApp): Promise<string> {
-  const other = await createApp(
-    { store: excel.store, providers: registryOf({ excel: excel.newProvider() }) },
-    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
-  );
-  t.after(() => other.close());
-  return other.listen({ host: '127.0.0.1', port: 0 });
-}
+import { bothSides, connectPeople, excelApp, secondServer } from './helpers/excel.ts';
+import { backend, endLockConnections } from './helpers/stores.ts';
 
 test(
   `${backend}: a server that took the sheet over closes the first one's session before it reads: a write held by Graph never lands after, and its retry lands once`,
@@ -56,7 +28,7 @@ test(
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     assert.equal(excel.emulator.heldCount, 1, 'the write is held by Graph');
-    assert.equal(await dropLockConnections(excel.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    assert.equal(await endLockConnections(excel.env.SHEETPORT_DATABASE_URL ?? ''), 1);
     // The other server takes the sheet: it closes the first one's sessions at once, serves the
     // last copy and refuses writes until no request of that push can be in flight.
     const read = await call(`${other}/api/v1/${id}?name=Zed`);

@@ -8,11 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  ResourceUpdatedNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { build, call } from './helpers/build.ts';
 import {
   bothSides as googleSides,
@@ -20,28 +16,10 @@ import {
   setup as googleSetup,
 } from './helpers/google.ts';
 import { bothSides as excelSides, connectPeople, excelApp } from './helpers/excel.ts';
+import { connectAgent, structured } from './helpers/mcp.ts';
 import { until } from './helpers/until.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-async function httpClient(t: TestContext, url: string, credential?: string): Promise<Client> {
-  const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-      requestInit: {
-        headers: credential === undefined ? {} : { authorization: `Bearer ${credential}` },
-      },
-    }),
-  );
-  t.after(() => client.close());
-  return client;
-}
-
-function structured(result: unknown): Record<string, unknown> {
-  const outcome = result as CallToolResult;
-  assert.notEqual(outcome.isError, true, JSON.stringify(outcome.content));
-  return outcome.structuredContent as Record<string, unknown>;
-}
 
 /** Every writing tool, then a read, on a connected sheet whose first column is `name`. */
 async function everyTool(client: Client, id: string): Promise<void> {
@@ -115,37 +93,44 @@ async function everyTool(client: Client, id: string): Promise<void> {
   );
 }
 
-test('every tool works on a Google sheet, and every change is in the spreadsheet once', async (t) => {
-  const setup = await googleSetup(t);
-  const id = await connectGoogle(setup);
-  const client = await httpClient(t, setup.url);
-  await everyTool(client, id);
-  const { api, sheet } = await googleSides(setup, id);
-  assert.deepEqual(sheet, api);
-  const names = (sheet as { name: string }[]).map((row) => row.name);
-  assert.deepEqual(
-    names.filter((name) => name === 'Zed'),
-    ['Zed'],
-    'the retried add landed once',
-  );
-  assert.ok(!names.includes('Bob'));
-});
+/** A connected sheet of each provider, as the server and the spreadsheet hold it. */
+const providers = [
+  {
+    name: 'a Google sheet',
+    where: 'spreadsheet',
+    connect: async (t: TestContext) => {
+      const setup = await googleSetup(t);
+      const id = await connectGoogle(setup);
+      return { url: setup.url, id, sides: () => googleSides(setup, id) };
+    },
+  },
+  {
+    name: 'an Excel sheet',
+    where: 'workbook',
+    connect: async (t: TestContext) => {
+      const setup = await excelApp(t);
+      const id = await connectPeople(setup);
+      return { url: setup.url, id, sides: () => excelSides(setup, id) };
+    },
+  },
+];
 
-test('every tool works on an Excel sheet, and every change is in the workbook once', async (t) => {
-  const setup = await excelApp(t);
-  const id = await connectPeople(setup);
-  const client = await httpClient(t, setup.url);
-  await everyTool(client, id);
-  const { api, sheet } = await excelSides(setup, id);
-  assert.deepEqual(sheet, api);
-  const names = (sheet as { name: string }[]).map((row) => row.name);
-  assert.deepEqual(
-    names.filter((name) => name === 'Zed'),
-    ['Zed'],
-    'the retried add landed once',
-  );
-  assert.ok(!names.includes('Bob'));
-});
+for (const provider of providers) {
+  test(`every tool works on ${provider.name}, and every change is in the ${provider.where} once`, async (t) => {
+    const { url, id, sides } = await provider.connect(t);
+    const client = await connectAgent(t, url, null);
+    await everyTool(client, id);
+    const { api, sheet } = await sides();
+    assert.deepEqual(sheet, api);
+    const names = (sheet as { name: string }[]).map((row) => row.name);
+    assert.deepEqual(
+      names.filter((name) => name === 'Zed'),
+      ['Zed'],
+      'the retried add landed once',
+    );
+    assert.ok(!names.includes('Bob'));
+  });
+}
 
 test("a subscription makes a Google tab watched, so a person's edit in the spreadsheet is notified", async (t) => {
   const setup = await googleSetup(t, {
@@ -153,7 +138,7 @@ test("a subscription makes a Google tab watched, so a person's edit in the sprea
     probe: true,
   });
   const id = await connectGoogle(setup, { freshnessSeconds: 3600 });
-  const client = await httpClient(t, setup.url);
+  const client = await connectAgent(t, setup.url, null);
   const updates: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
     updates.push(notification.params.uri);
@@ -165,7 +150,7 @@ test("a subscription makes a Google tab watched, so a person's edit in the sprea
   assert.match((read.contents[0] as { text: string }).text, /"Robert"/);
   await client.unsubscribeResource({ uri: `sheetport://sheets/${id}` });
   // A second agent, still subscribed, shows when the first would have heard of the next write.
-  const witness = await httpClient(t, setup.url);
+  const witness = await connectAgent(t, setup.url, null);
   const witnessed: string[] = [];
   witness.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
     witnessed.push(notification.params.uri);

@@ -4,13 +4,9 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  ResourceUpdatedNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { build, call } from './helpers/build.ts';
+import { connectAgent, errorText, structured } from './helpers/mcp.ts';
 import { until } from './helpers/until.ts';
 
 const adminToken = 'an-admin-token-of-enough-length';
@@ -38,17 +34,7 @@ async function server(t: TestContext, options: { token?: boolean } = {}) {
     assert.equal(made.status, 201, made.text);
     return made.body as { key: string; id: string };
   };
-  const connect = async (credential: string | null) => {
-    const client = new Client({ name: 'test-agent', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-      requestInit: {
-        headers: credential === null ? {} : { authorization: `Bearer ${credential}` },
-      },
-    });
-    await client.connect(transport);
-    t.after(() => client.close());
-    return client;
-  };
+  const connect = (credential: string | null) => connectAgent(t, url, credential);
   const rows = async (sheetId: string) =>
     (await call(`${url}/api/v1/${sheetId}`, { headers })).body as Record<string, unknown>[];
   return { url, sheet, key, connect, rows };
@@ -59,20 +45,6 @@ const people = [
   { name: 'Bob', age: 45, city: 'Rome' },
   { name: 'Cy', age: 27, city: 'Lima' },
 ];
-
-function structured(result: unknown): Record<string, unknown> {
-  const outcome = result as CallToolResult;
-  assert.notEqual(outcome.isError, true, JSON.stringify(outcome.content));
-  const text = (outcome.content[0] as { text: string }).text;
-  assert.deepEqual(JSON.parse(text), outcome.structuredContent, 'the text block is the same JSON');
-  return outcome.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: unknown): string {
-  const outcome = result as CallToolResult;
-  assert.equal(outcome.isError, true, `expected a tool error, got ${JSON.stringify(outcome)}`);
-  return (outcome.content[0] as { text: string }).text;
-}
 
 test('the administrator sees every tool, each with its schemas and annotations', async (t) => {
   const { connect } = await server(t);

@@ -5,14 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { registryOf } from '../src/providers/providers.ts';
 import { LockLost } from '../src/store/dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { call } from './helpers/build.ts';
 import { bothSides, connect, setup } from './helpers/google.ts';
-import { backend, openTestStore } from './helpers/stores.ts';
+import { backend, endLockConnections, openTestStore } from './helpers/stores.ts';
 
 const source = { provider: 'google' as const, spreadsheetId: 'x'.repeat(44), tab: 'T', tabId: 0 };
 const append = (name: string) => ({
@@ -71,22 +70,6 @@ test(`${backend}: a push is applied only while the sheet carries its mark`, asyn
   assert.equal(await store.pushingMarker(id), null);
 });
 
-/** Ends the database session that holds an advisory lock in this test's database. */
-async function dropLockConnection(databaseUrl: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    const ended = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_locks
-       WHERE locktype = 'advisory' AND granted
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    );
-    return ended.rowCount ?? 0;
-  } finally {
-    await admin.end();
-  }
-}
-
 test(
   `${backend}: a lock whose connection died is known lost, and another server can take the sheet`,
   { skip: backend !== 'postgres' },
@@ -96,7 +79,7 @@ test(
     const url = env.SHEETPORT_DATABASE_URL ?? '';
     await store.database.withSheetLock('s', async (lock) => {
       await lock.verify();
-      assert.equal(await dropLockConnection(url), 1);
+      assert.equal(await endLockConnections(url), 1);
       await assert.rejects(lock.verify(), LockLost);
       assert.ok(lock.signal.aborted);
     });
@@ -127,7 +110,7 @@ test(
     });
     const answer = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
     await pushed;
-    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    assert.equal(await endLockConnections(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
     const read = await call(`${otherUrl}/api/v1/${id}?name=Zed`);
     assert.equal((read.body as unknown[]).length, 1, read.text);
     const done = await answer;
@@ -153,7 +136,7 @@ test(
     google.emulator.afterNext('write', () => refused());
     const answer = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
     await first;
-    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    assert.equal(await endLockConnections(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
     const done = await answer;
     assert.equal(done.status, 429, done.text);
     google.emulator.failNext(0, { status: 429 });
@@ -218,7 +201,7 @@ test(
       body: { age: 99 },
     });
     await until(() => google.emulator.heldCount === 1);
-    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    assert.equal(await endLockConnections(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
     // The other server settles the first push (its tag, void) and then holds its own out.
     google.emulator.afterNext('write', () =>
       google.emulator.failNext(1, { mode: 'late', only: 'writes' }),
@@ -271,7 +254,7 @@ test(
     const sentAt = Date.now();
     const first = call(`${google.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zed' } });
     await until(() => google.emulator.heldCount === 1);
-    assert.equal(await dropLockConnection(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
+    assert.equal(await endLockConnections(google.env.SHEETPORT_DATABASE_URL ?? ''), 1);
     const rows = `${otherUrl}/api/v1/${id}`;
     const early = await call(rows, { method: 'POST', body: { name: 'Max' } });
     assert.equal(early.status, 503, early.text);

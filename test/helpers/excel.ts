@@ -1,6 +1,6 @@
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AppOptions } from '../../src/app.ts';
+import { createApp, type AppOptions } from '../../src/app.ts';
 import type { SheetStore } from '../../src/store/store.ts';
 import { build, call } from './build.ts';
 import {
@@ -139,6 +139,16 @@ export async function excelApp(
   const extra = { ...(options.wrapStore && { wrapStore: options.wrapStore }) };
   const { url, store, env } = await build(t, options.app ?? {}, { excel: setup.excel }, extra);
   return { ...setup, url, store, env };
+}
+
+/** Another server on the same store, with an Excel provider of its own (nothing in memory). */
+export async function secondServer(t: TestContext, excel: ExcelApp): Promise<string> {
+  const other = await createApp(
+    { store: excel.store, providers: registryOf({ excel: excel.newProvider() }) },
+    { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
+  );
+  t.after(() => other.close());
+  return other.listen({ host: '127.0.0.1', port: 0 });
 }
 
 /** Connects worksheet "People" as a sheet; answers its id. */

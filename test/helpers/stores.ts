@@ -95,6 +95,25 @@ export async function storeSettings(
   return { SHEETPORT_DATA_DIR: dataDir, SHEETPORT_DATABASE_URL: url.href };
 }
 
+/**
+ * Ends the database sessions that hold an advisory lock in the database of `url` (the sheet
+ * locks of the servers on it), as a network fault would; answers how many it ended.
+ */
+export async function endLockConnections(url: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const ended = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks
+       WHERE locktype = 'advisory' AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return ended.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
 async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
