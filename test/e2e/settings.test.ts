@@ -102,6 +102,26 @@ describe('console: sign-in and settings', { skip: skipReason }, () => {
     assert.equal((await describe()).rowCount, 3, 'nothing was deleted');
   });
 
+  test('a column declared text in the settings has its numbers made text, and the rows say so', async (t) => {
+    const { url, id, describe } = await serverWithSheet(t);
+    const page = await openConsole(t, browser, `${url}/#/sheets/${id}/settings`);
+    const age = page.getByRole('group', { name: 'Text columns' }).getByRole('checkbox', {
+      name: 'age',
+    });
+    assert.equal(await age.isChecked(), false);
+    await age.check();
+    await page.getByRole('button', { name: 'Save text columns' }).click();
+    await page.getByText('Saved.', { exact: true }).waitFor();
+    assert.deepEqual(((await describe()).settings as { textColumns?: string[] }).textColumns, [
+      'age',
+    ]);
+    const rows = await call(`${url}/api/v1/${id}`);
+    assert.deepEqual(
+      (rows.body as { age: unknown }[]).map((row) => row.age),
+      ['31', '27', '45'],
+    );
+  });
+
   test('an API key is created with scopes, shown once, works within them, and is revoked', async (t) => {
     const { url, id, describe } = await serverWithSheet(t, { token: true });
     const page = await openConsole(t, browser, `${url}/#/sheets/${id}/settings`);

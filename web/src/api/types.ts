@@ -38,6 +38,8 @@ export type SheetPatch = Partial<{
   freshnessSeconds: number;
   /** null: watched while it has a webhook on or an event stream opened with a key. */
   watch: boolean | null;
+  /** The columns kept as text, the whole list; a column added has its cells made text. */
+  textColumns: string[];
 }>;
 
 export interface ApiKey {

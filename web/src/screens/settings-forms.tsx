@@ -178,3 +178,33 @@ export function FreshnessForm(props: Props) {
     </form>
   );
 }
+
+export function TextColumnsForm(props: Props) {
+  const [text, setText] = useState<string[]>(props.sheet.settings.textColumns ?? []);
+  const patch = usePatch(props);
+  const toggle = (column: string, on: boolean) =>
+    setText((before) => (on ? [...before, column] : before.filter((name) => name !== column)));
+  return (
+    <form class="setting" onSubmit={submitting(() => patch.save({ textColumns: text }))}>
+      <fieldset aria-describedby="setting-text-hint">
+        <legend>Text columns</legend>
+        <p class="hint" id="setting-text-hint">
+          Codes such as SKUs or postcodes, where <code>007</code> and <code>1001</code> are of one
+          kind: every cell is kept as text. A column checked here has its numbers turned into the
+          text they show when saved.
+        </p>
+        {props.sheet.columns.map((column) => (
+          <label class="choice" key={column}>
+            <input
+              type="checkbox"
+              checked={text.includes(column)}
+              onChange={(event) => toggle(column, event.currentTarget.checked)}
+            />
+            <span>{column}</span>
+          </label>
+        ))}
+      </fieldset>
+      <SaveRow patch={patch} label="Save text columns" id="setting-text-problem" />
+    </form>
+  );
+}

@@ -15,6 +15,7 @@ import {
   FreshnessForm,
   NameForm,
   OriginsForm,
+  TextColumnsForm,
 } from './settings-forms.tsx';
 
 /** A sheet's settings, each saved on its own with PATCH, its keys, and removing it. */
@@ -37,6 +38,7 @@ export function SettingsView({ sheetId }: { sheetId: string }) {
             <h2 id="general-heading">General</h2>
             <NameForm sheet={current} onSaved={sheet.set} />
             <DeleteSwitch sheet={current} onSaved={sheet.set} />
+            <TextColumnsForm sheet={current} onSaved={sheet.set} />
             {current.source.provider === 'google' && (
               <>
                 <FreshnessForm sheet={current} onSaved={sheet.set} />
