@@ -190,8 +190,8 @@ export function TextColumnsForm(props: Props) {
         <legend>Text columns</legend>
         <p class="hint" id="setting-text-hint">
           Codes such as SKUs or postcodes, where <code>007</code> and <code>1001</code> are of one
-          kind: every cell is kept as text. A column checked here has its numbers turned into the
-          text they show when saved.
+          kind: every cell is kept as text. Checking a column turns the numbers stored in it into
+          the text they show.
         </p>
         {props.sheet.columns.map((column) => (
           <label class="choice" key={column}>
