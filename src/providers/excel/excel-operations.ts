@@ -17,7 +17,11 @@ export type Operation =
       address: string;
       values: GraphValue[][];
       numberFormat: (string | null)[][];
-      /** Whole rows (`7:8`) inserted, shifting down, just before the cells are written. */
+      /**
+       * Cells inserted (`A7:C8`, the sheet's columns), shifting down what lies there, just
+       * before the cells are written. Not whole rows: Graph answers an insert with the range
+       * inserted, and whole rows are 16,384 cells wide.
+       */
       insert?: string;
     }
   | { kind: 'delete'; address: string };
@@ -69,11 +73,15 @@ export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[])
       if (effect.rows.length === 0) continue;
       const first = current.length;
       const last = first + effect.rows.length - 1;
+      const write = writeOperation(
+        first,
+        0,
+        width - 1,
+        effect.rows,
+        (row, column) => row[column] ?? null,
+      );
       push(
-        {
-          ...writeOperation(first, 0, width - 1, effect.rows, (row, column) => row[column] ?? null),
-          insert: `${first + 2}:${last + 2}`,
-        },
+        { ...write, insert: write.address },
         [...current, ...effect.rows.map((row) => padded(row, width))],
         { top: first, bottom: last, left: 0, right: width - 1 },
       );

@@ -8,7 +8,7 @@ const append: Operation = {
   address: 'A7:B7',
   values: [['x', 1]],
   numberFormat: [[null, null]],
-  insert: '7:7',
+  insert: 'A7:B7',
 };
 const update: Operation = {
   kind: 'write',
