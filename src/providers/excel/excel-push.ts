@@ -34,6 +34,7 @@ import { Backoff, type RetryPolicy } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
 import type { Step } from './excel-operations.ts';
 import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
+import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
 import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
 
@@ -84,7 +85,8 @@ export class WorkbookPush {
       steps.map((s) => s.area),
       columns.length,
     );
-    const record = recordOf(plan, columns, deadline, steps, owners, marks);
+    const appends = appendBlocks(images, steps, columns.length);
+    const record = recordOf(plan, columns, deadline, steps, owners, marks, appends);
     return new WorkbookPush(record, journal, expected, null);
   }
 
@@ -279,18 +281,18 @@ export class WorkbookPush {
     return verdictOf(this.#record, landed, ambiguous);
   }
 
-  /** The largest k, from `from` up, whose mark the worksheet holds; -1 for none. */
+  /**
+   * The largest k, from `from` up, whose mark the worksheet holds; all of them when none does
+   * but the rest are appends whose rows are all there (a person's insert moved them); -1 else.
+   */
   #landedUpTo(rows: Cell[][], columns: string[], from: number): number {
     const record = this.#record;
     if (!sameHeader(columns, record.columns)) return -1;
-    return landedUpTo(
-      rows,
-      record.marks,
-      record.operations,
-      record.areas,
-      record.columns.length,
-      from,
-    );
+    const width = record.columns.length;
+    const marked = landedUpTo(rows, record.marks, record.operations, record.areas, width, from);
+    if (marked >= 0) return marked;
+    const landed = appendsLanded(rows, record.appends, Math.max(from, record.done), width);
+    return landed ? record.operations.length : -1;
   }
 
   #mayHaveLanded(): boolean {
