@@ -145,7 +145,8 @@ const selfContained: {
   { name: 'excel', run: () => excelCase(excelPlan) },
   {
     name: 'excelchaos',
-    run: () => excelChaosCase({ writers: 20, seconds: quick ? 10 : 30, person: true }),
+    run: (database) =>
+      excelChaosCase({ writers: 20, seconds: quick ? 10 : 30, person: true }, database),
   },
   {
     name: 'scattered',
