@@ -111,15 +111,15 @@ export async function excelChaosRun(
     emulator.clearFaults();
     emulator.applyHeld();
     await sleep(500);
-    const copy = (await (await fetch(urls[0] ?? '')).json()) as { id: string }[];
+    const copy = (await (await fetch(urls[0] ?? '')).json()) as { id: string | null }[];
     const sheet = emulator
       .values(ref, tab)
       .slice(1)
-      .map((row) => String(row[0]));
+      .map((row) => (row[0] === '' ? null : String(row[0])));
     const checks = checkExcelChaos(
       fates,
       sheet,
-      copy.map((row) => String(row.id)),
+      copy.map((row) => (row.id === null ? null : String(row.id))),
       (rowId) => rowId.startsWith('person'),
     );
     const store = databaseUrl === null ? 'one server, SQLite' : 'two servers, PostgreSQL';
@@ -198,7 +198,7 @@ function resultLines(result: ExcelChaosResult): string[] {
     );
   }
   lines.push(
-    `worksheet: ${result.missing} acknowledged rows missing, ${result.doubled} doubled, ${result.misplaced} misplaced, ${result.refusedButWritten} written though refused; copy ${result.copyDiffers === 0 ? 'equals' : 'DIFFERS from'} the worksheet`,
+    `worksheet: ${result.missing} acknowledged rows missing, ${result.doubled} doubled, ${result.misplaced} misplaced, ${result.refusedButWritten} written though refused, ${result.blankRows} blank rows left; copy ${result.copyDiffers === 0 ? 'equals' : 'DIFFERS from'} the worksheet`,
   );
   return lines;
 }

@@ -29,6 +29,11 @@ export interface ExcelChaosChecks {
   misplaced: number;
   /** Rows refused (a 4xx or 503, nothing applied) that are in the worksheet. */
   refusedButWritten: number;
+  /**
+   * Blank rows in the worksheet: cells an append inserted whose write did not land, left above
+   * rows a person's insert had pushed down (at the end they are not rows at all).
+   */
+  blankRows: number;
   /** 1 when Sheetport's copy does not list the worksheet's rows in its order, else 0. */
   copyDiffers: number;
   /** Final answers other than 201, by status and problem code. */
@@ -40,15 +45,18 @@ export function outcomeOpen(fate: Pick<RowFate, 'status' | 'code'>): boolean {
   return fate.status === 0 || fate.status === 504 || fate.code === 'idempotency-key-in-use';
 }
 
-/** `sheet`: the ids of the worksheet's rows in order (a person's rows included). */
+/**
+ * `sheet`, `copy`: the ids of the worksheet's rows and of the copy's, in order (a person's rows
+ * included), `null` for a blank row.
+ */
 export function checkExcelChaos(
   fates: RowFate[],
-  sheet: string[],
-  copy: string[],
+  sheet: (string | null)[],
+  copy: (string | null)[],
   isPerson: (id: string) => boolean,
 ): ExcelChaosChecks {
   const count = new Map<string, number>();
-  for (const id of sheet) count.set(id, (count.get(id) ?? 0) + 1);
+  for (const id of sheet) if (id !== null) count.set(id, (count.get(id) ?? 0) + 1);
   const acknowledged = fates.filter((fate) => fate.status === 201);
   const refused = fates.filter((fate) => fate.status >= 400 && !outcomeOpen(fate));
   const byId = new Map(fates.map((fate) => [fate.id, fate]));
@@ -69,6 +77,7 @@ export function checkExcelChaos(
     doubled: [...count.entries()].filter(([id, n]) => n > 1 && !isPerson(id)).length,
     misplaced,
     refusedButWritten: refused.filter((fate) => count.has(fate.id)).length,
+    blankRows: sheet.filter((id) => id === null).length,
     copyDiffers: JSON.stringify(copy) === JSON.stringify(sheet) ? 0 : 1,
     answers: countAnswers(fates.filter((fate) => fate.status !== 201)),
   };

@@ -47,11 +47,10 @@ export async function playLockLosses(
       waitMs,
     );
     if (wrote) losses.releasedAfterAnotherWrite++;
-    const releasedAt = Date.now();
+    // The requests inside a released batch are logged as they run, all within this call.
+    const logged = emulator.requests().length;
     emulator.applyHeld();
-    // The requests inside a released batch are logged as they run.
-    const ran = emulator.requests().filter((r) => r.batchRequestId !== undefined);
-    if (ran.some((r) => r.at >= releasedAt && r.applied)) losses.landedLate++;
+    if (emulator.requests().slice(logged).some((r) => r.applied)) losses.landedLate++;
   }
   return losses;
 }
