@@ -50,7 +50,13 @@ export async function playLockLosses(
     // The requests inside a released batch are logged as they run, all within this call.
     const logged = emulator.requests().length;
     emulator.applyHeld();
-    if (emulator.requests().slice(logged).some((r) => r.applied)) losses.landedLate++;
+    if (
+      emulator
+        .requests()
+        .slice(logged)
+        .some((r) => r.applied)
+    )
+      losses.landedLate++;
   }
   return losses;
 }
