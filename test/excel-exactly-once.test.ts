@@ -7,37 +7,54 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Cell } from '../src/cells/cell.ts';
 import { Problem } from '../src/errors/problem.ts';
-import { excelSetup, pushOnPeople } from './helpers/excel.ts';
+import { excelSetup, pushOnPeople, type ExcelSetup } from './helpers/excel.ts';
 
 const appendZoe = [{ kind: 'append' as const, rows: [['Zoe', 19, true]] as Cell[][] }];
 const deleteAnnKimMax = [{ kind: 'delete' as const, positions: [0, 2, 4], before: [] as Cell[][] }];
 const patch = { method: 'PATCH', path: "range(address='" };
+/** An append is one `$batch`: the rows inserted, then written. */
+const appendRequest = { only: 'batch' as const };
 const deletes = { method: 'POST', path: '/delete' };
+
+/** Runs `then` once both requests of the next append (its insert and its write) ran. */
+function afterAppend(setup: ExcelSetup, then: () => void): void {
+  setup.emulator.afterNext('write', () => setup.emulator.afterNext('write', then));
+}
 
 test('a lost answer after the write applied: the push lands once, the row is not doubled', async (t) => {
   const setup = await excelSetup(t);
-  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: appendRequest });
   const { outcome } = await pushOnPeople(setup, appendZoe);
   assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
   const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
   assert.deepEqual(names, ['name', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
-  const writes = setup.emulator.requests().filter((r) => r.method === 'PATCH');
+  const writes = setup.emulator.requests().filter((r) => r.kind === 'batch');
   assert.equal(writes.length, 1, 'the write is not sent again once the read-back shows it landed');
 });
 
 test('a write applied late, after Sheetport gave up on it: refused, because its session was closed first', async (t) => {
   const setup = await excelSetup(t);
-  setup.emulator.failNext(1, { mode: 'late', match: patch });
+  setup.emulator.failNext(1, { mode: 'late', match: appendRequest });
   const { outcome } = await pushOnPeople(setup, appendZoe);
   assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
   assert.equal(setup.emulator.heldCount, 1, 'the first attempt is still held by Graph');
+  const heldAt = Date.now();
   setup.emulator.applyHeld();
   const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
   assert.deepEqual(names, ['name', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
-  const late = setup.emulator.requests().find((r) => r.fault?.mode === 'late');
-  assert.equal(late?.applied, false, 'the held attempt was refused when it ran');
+  // The requests inside the held batch, logged when it ran.
+  const inside = setup.emulator
+    .requests()
+    .filter((r) => r.batchRequestId !== undefined && r.at >= heldAt);
+  // Its insert ran and was refused; its write, depending on it, did not run.
+  assert.equal(inside.length, 1, 'its insert ran');
   assert.ok(
-    setup.emulator.sessions(setup.ref).some((s) => s.id === late?.sessionId && s.closed),
+    inside.every((r) => !r.applied),
+    'the held attempt was refused when it ran',
+  );
+  const closed = setup.emulator.sessions(setup.ref).filter((s) => s.closed);
+  assert.ok(
+    inside.every((r) => closed.some((s) => s.id === r.sessionId)),
     'its session was closed',
   );
 });
@@ -149,10 +166,8 @@ test('a delete whose second range is refused by a 503 before it applied: sent ag
 
 test('a lost answer and a person editing a row the push did not write: the push is found landed, once', async (t) => {
   const setup = await excelSetup(t);
-  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
-  setup.emulator.afterNext('write', () =>
-    setup.emulator.setCells(setup.ref, 'People', 'A2', [['Anna']]),
-  );
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: appendRequest });
+  afterAppend(setup, () => setup.emulator.setCells(setup.ref, 'People', 'A2', [['Anna']]));
   const { outcome } = await pushOnPeople(setup, appendZoe);
   assert.deepEqual(outcome, { landed: true, plan: 'plan-1' });
   const names = setup.emulator.values(setup.ref, 'People').map((row) => row[0]);
@@ -161,10 +176,8 @@ test('a lost answer and a person editing a row the push did not write: the push 
 
 test('a lost answer and a person editing the very cells the push wrote: the outcome is unknown, never guessed', async (t) => {
   const setup = await excelSetup(t);
-  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
-  setup.emulator.afterNext('write', () =>
-    setup.emulator.setCells(setup.ref, 'People', 'A7', [['Zoey']]),
-  );
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: appendRequest });
+  afterAppend(setup, () => setup.emulator.setCells(setup.ref, 'People', 'A7', [['Zoey']]));
   await assert.rejects(pushOnPeople(setup, appendZoe), (error: unknown) => {
     assert.ok(error instanceof Problem);
     assert.equal(error.code, 'upstream-outcome-unknown');
@@ -186,8 +199,8 @@ test('a lost answer and a person editing the very cells the push wrote: the outc
 test('a lost answer and Graph unreachable until the deadline: 504, then settling closes the session and finds the push landed', async (t) => {
   const setup = await excelSetup(t, { settings: { deadlineMs: 1500 } });
   const { sheet } = await pushOnPeople(setup, []);
-  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
-  setup.emulator.afterNext('write', () =>
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: appendRequest });
+  afterAppend(setup, () =>
     setup.emulator.failNext(1000, { status: 503, match: { only: 'reads' } }),
   );
   const lost = pushOnPeople(setup, appendZoe, { tag: 9, deadlineMs: 1500 });
@@ -204,10 +217,8 @@ test('a lost answer and Graph unreachable until the deadline: 504, then settling
 
 test('a push whose one write may have landed, its cells edited since: every settle answers that write unknown, and closes every session', async (t) => {
   const setup = await excelSetup(t);
-  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });
-  setup.emulator.afterNext('write', () =>
-    setup.emulator.setCells(setup.ref, 'People', 'A7', [['Zoey']]),
-  );
+  setup.emulator.failNext(1, { when: 'after', mode: 'reset', match: appendRequest });
+  afterAppend(setup, () => setup.emulator.setCells(setup.ref, 'People', 'A7', [['Zoey']]));
   const { sheet } = await pushOnPeople(setup, []);
   await assert.rejects(pushOnPeople(setup, appendZoe, { tag: 11 }));
   const unknown = { plan: 'plan-1', missed: [], partly: ['#0'] };

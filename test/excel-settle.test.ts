@@ -144,8 +144,9 @@ test('a group commit whose first write landed and second met 503 to the end: eac
 test('while Graph will not close the session of a push, reads serve the worksheet as it is, and the push is settled once it does', async (t) => {
   const excel = await excelApp(t, { settings: { deadlineMs: 1500 }, app: { cacheSize: 0 } });
   const id = await connectPeople(excel, { freshnessSeconds: 3600 });
-  // The write lands but its answer is lost; then Graph fails every close of a session.
-  excel.emulator.failNext(1, { when: 'after', mode: 'reset', match: { method: 'PATCH' } });
+  // The write (an append: one `$batch`) lands but its answer is lost; then Graph fails every
+  // close of a session.
+  excel.emulator.failNext(1, { when: 'after', mode: 'reset', match: { only: 'batch' } });
   excel.emulator.failNext(100_000, { status: 500, match: { path: 'closeSession' } });
   const first = await call(`${excel.url}/api/v1/${id}`, {
     method: 'POST',

@@ -17,8 +17,9 @@ test(
     const excel = await excelApp(t, { settings: { deadlineMs: 4000 }, app: { cacheSize: 0 } });
     const id = await connectPeople(excel, { freshnessSeconds: 3600 });
     const other = await secondServer(t, excel);
-    // Graph holds the first server's write unanswered, to apply it when the test says.
-    excel.emulator.failNext(1, { mode: 'late', match: { method: 'PATCH' } });
+    // Graph holds the first server's write (an append: one `$batch`) unanswered, to apply it
+    // when the test says.
+    excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch' } });
     const first = call(`${excel.url}/api/v1/${id}`, {
       method: 'POST',
       body: { name: 'Zed' },

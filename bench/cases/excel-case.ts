@@ -1,10 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startGraphEmulator, type RequestRecord } from '../../test/graph-emulator/index.ts';
+import type { RequestRecord } from '../../test/graph-emulator/index.ts';
+import { withExcelBench } from '../harness/excel-bench.ts';
 import { percentile } from '../harness/load.ts';
 import { log, print } from '../harness/output.ts';
-import { work } from '../harness/paths.ts';
-import { startEmptySheetport, type Server } from '../harness/servers.ts';
 import { refusalCounts, runWriters, writerColumns, type Sent } from '../harness/writers.ts';
 import { describeExcelPlan, excelLines, excelTargets } from '../reports/excel-report.ts';
 import { targetLine, type TargetOutcome } from '../reports/targets.ts';
@@ -55,38 +52,11 @@ export interface ExcelResult {
 const tab = 'Writes';
 
 export async function excelWriteCase(plan: ExcelPlan): Promise<ExcelResult> {
-  const dir = join(work, 'excel');
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const emulator = await startGraphEmulator();
-  let server: Server | null = null;
-  try {
-    const app = emulator.registerApp();
-    const ref = emulator.createWorkbook({
-      tenant: app.tenant,
-      name: 'Bench.xlsx',
-      worksheets: [{ name: tab, rows: [writerColumns] }],
-    });
-    log('starting sheetport against the Graph emulator');
-    server = await startEmptySheetport('sheetport, excel', join(dir, 'sheetport'), {
-      SHEETPORT_MICROSOFT_TENANT_ID: app.tenant,
-      SHEETPORT_MICROSOFT_CLIENT_ID: app.clientId,
-      SHEETPORT_MICROSOFT_CLIENT_SECRET: app.clientSecret,
-      SHEETPORT_MICROSOFT_LOGIN_URL: emulator.loginUrl,
-      SHEETPORT_MICROSOFT_GRAPH_URL: emulator.graphUrl,
-      ...plan.settings,
-    });
-    const created = await fetch(`${server.url}/admin/v1/sheets`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        source: { provider: 'excel', drive: ref.driveId, item: ref.itemId, tab },
-      }),
-    });
-    if (created.status !== 201) {
-      throw new Error(`connecting answered ${created.status}: ${await created.text()}`);
-    }
-    const { id } = (await created.json()) as { id: string };
+  const worksheets = [{ name: tab, rows: [writerColumns] }];
+  return withExcelBench({ name: 'excel', workbook: 'Bench.xlsx', worksheets }, async (bench) => {
+    const server = await bench.startServer('sheetport', plan.settings);
+    const id = await bench.connect(server, tab);
+    const { emulator, ref } = bench;
     emulator.throttle = { requestsPerWindow: plan.requestsPerMinute, windowMs: 60_000 };
     emulator.resetRequests();
     log(
@@ -95,11 +65,7 @@ export async function excelWriteCase(plan: ExcelPlan): Promise<ExcelResult> {
     const sent = await runWriters(`${server.url}/api/v1/${id}`, plan);
     const rows = emulator.values(ref, tab).slice(1);
     return summarize(plan, sent, emulator.requests(), rows);
-  } finally {
-    await server?.stop();
-    await emulator.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 function summarize(

@@ -1,9 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startGraphEmulator, type CellInput } from '../../test/graph-emulator/index.ts';
+import type { CellInput } from '../../test/graph-emulator/index.ts';
+import { withExcelBench } from '../harness/excel-bench.ts';
 import { log, print } from '../harness/output.ts';
-import { work } from '../harness/paths.ts';
-import { startEmptySheetport, type Server } from '../harness/servers.ts';
 import { target, targetLine, type TargetOutcome } from '../reports/targets.ts';
 
 /**
@@ -36,44 +33,18 @@ const tab = 'Rows';
 const deadlineMs = 30_000;
 
 export async function excelScatteredRun(plan: ScatteredPlan): Promise<ScatteredResult> {
-  const dir = join(work, 'excel-scattered');
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const emulator = await startGraphEmulator();
-  let server: Server | null = null;
-  try {
-    const app = emulator.registerApp();
-    // Runs of `rowsPerRun` rows to delete, each followed by as many to keep.
-    const rows: CellInput[][] = [['name', 'gone']];
-    for (let run = 0; run < plan.runs; run++) {
-      for (let i = 0; i < plan.rowsPerRun; i++) rows.push([`d${run}-${i}`, true]);
-      for (let i = 0; i < plan.rowsPerRun; i++) rows.push([`k${run}-${i}`, false]);
-    }
-    const ref = emulator.createWorkbook({
-      tenant: app.tenant,
-      name: 'Scattered.xlsx',
-      worksheets: [{ name: tab, rows }],
-    });
-    log('starting sheetport against the Graph emulator');
-    server = await startEmptySheetport('sheetport, excel', join(dir, 'sheetport'), {
-      SHEETPORT_MICROSOFT_TENANT_ID: app.tenant,
-      SHEETPORT_MICROSOFT_CLIENT_ID: app.clientId,
-      SHEETPORT_MICROSOFT_CLIENT_SECRET: app.clientSecret,
-      SHEETPORT_MICROSOFT_LOGIN_URL: emulator.loginUrl,
-      SHEETPORT_MICROSOFT_GRAPH_URL: emulator.graphUrl,
-    });
-    const created = await fetch(`${server.url}/admin/v1/sheets`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'scattered',
-        source: { provider: 'excel', drive: ref.driveId, item: ref.itemId, tab },
-      }),
-    });
-    if (created.status !== 201) {
-      throw new Error(`connecting answered ${created.status}: ${await created.text()}`);
-    }
-    const { id } = (await created.json()) as { id: string };
+  // Runs of `rowsPerRun` rows to delete, each followed by as many to keep.
+  const rows: CellInput[][] = [['name', 'gone']];
+  for (let run = 0; run < plan.runs; run++) {
+    for (let i = 0; i < plan.rowsPerRun; i++) rows.push([`d${run}-${i}`, true]);
+    for (let i = 0; i < plan.rowsPerRun; i++) rows.push([`k${run}-${i}`, false]);
+  }
+  const worksheets = [{ name: tab, rows }];
+  const workbook = { name: 'excel-scattered', workbook: 'Scattered.xlsx', worksheets };
+  return withExcelBench(workbook, async (bench) => {
+    const { emulator, ref } = bench;
+    const server = await bench.startServer('sheetport');
+    const id = await bench.connect(server, tab, 'scattered');
     emulator.resetRequests();
     emulator.failNext(1_000_000, { status: 429, retryAfterSeconds: 1 });
     const storm = setTimeout(() => emulator.clearFaults(), plan.stormSeconds * 1000);
@@ -109,11 +80,7 @@ export async function excelScatteredRun(plan: ScatteredPlan): Promise<ScatteredR
         copyDiffers: JSON.stringify(copy.map((row) => row.name)) !== JSON.stringify(names),
       },
     };
-  } finally {
-    await server?.stop();
-    await emulator.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The case as `npm run bench` runs it: its table printed, its targets answered. */

@@ -27,6 +27,17 @@ function patchA1(workbook: string, value: string, signal?: AbortSignal) {
 }
 
 describe('faults before applying', () => {
+  it('counts the requests its rules still wait for, until they are met or cleared', async () => {
+    const { workbook } = fixture.create([{ name: 'Sheet1', rows: [['a']] }]);
+    fixture.emulator.failNext(2, { status: 503 });
+    fixture.emulator.failNext(1, { status: 429, match: { method: 'DELETE' } });
+    assert.equal(fixture.emulator.pendingFaults, 3);
+    await fixture.call('PATCH', `${workbook}${range('Sheet1', 'A1')}`, { values: [['b']] });
+    assert.equal(fixture.emulator.pendingFaults, 2);
+    fixture.emulator.clearFaults();
+    assert.equal(fixture.emulator.pendingFaults, 0);
+  });
+
   it('answers 503 with Retry-After and changes nothing', async () => {
     const { ref, workbook } = fixture.create([{ name: 'Sheet1', rows: [['a']] }]);
     fixture.emulator.failNext(1, { status: 503, retryAfterSeconds: 7 });

@@ -303,6 +303,11 @@ export class GraphEmulator {
     this.traffic.faults.clear();
   }
 
+  /** Requests the fault rules still wait for (a rule of count n that met k: n - k). */
+  get pendingFaults(): number {
+    return this.traffic.faults.pending;
+  }
+
   /** Runs now, oldest first, the requests a `late` fault holds; answers how many ran. */
   applyHeld(): number {
     return this.traffic.applyHeld();

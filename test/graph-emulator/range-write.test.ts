@@ -133,6 +133,17 @@ describe('insert, delete and clear', () => {
     ]);
   });
 
+  it('refuses an insert whose blank range it would not answer (rangeExceedsLimit), moving nothing', async () => {
+    const { ref, workbook } = fixture.create([{ name: 'Sheet1', rows: rows() }]);
+    const answer = await fixture.call('POST', `${workbook}${range('Sheet1', '3:20')}/insert`, {
+      shift: 'Down',
+    });
+    const inner = (answer.body as { error: { innerError: { code: string } } }).error.innerError
+      .code;
+    assert.deepEqual([answer.status, inner], [400, 'rangeExceedsLimit']);
+    assert.deepEqual(fixture.emulator.values(ref, 'Sheet1'), rows());
+  });
+
   it('inserts cells in some columns only, leaving the other columns where they were', async () => {
     const { ref, workbook } = fixture.create([
       {

@@ -111,6 +111,9 @@ function rangeAction(
   const height = box.endRow - box.startRow;
   const lastKept = usedBox(sheet, false, box.startColumn, box.endColumn)?.endRow ?? 0;
   if (lastKept + height > MAX_ROWS) throw nonBlankCellOffSheet();
+  // The answer is the blank range inserted: one the emulator will not answer is refused before
+  // anything moves.
+  checkReadable(sheet, box);
   insertDown(sheet, box);
   return { status: 200, body: read(sheet, box) };
 }
@@ -126,11 +129,15 @@ function boxOf(sheet: Worksheet, address: string): Box {
 }
 
 function read(sheet: Worksheet, box: Box) {
+  checkReadable(sheet, box);
+  return rangeResource(sheet, box);
+}
+
+function checkReadable(sheet: Worksheet, box: Box): void {
   const cells = (box.endRow - box.startRow) * (box.endColumn - box.startColumn);
   if (cells > MAX_CELLS_READ) {
     throw rangeExceedsLimit(
       `The range ${formatAddress(sheet.name, box)} has ${cells} cells, more than the emulator answers (${MAX_CELLS_READ}).`,
     );
   }
-  return rangeResource(sheet, box);
 }

@@ -39,6 +39,7 @@ test('an append writes the rows below the last, text with the text format', () =
       {
         kind: 'write',
         address: 'A7:B8',
+        insert: 'A7:B8',
         values: [
           ['007', 1],
           ['=1+1', ''],

@@ -4,13 +4,32 @@ import type { WriteEffect } from '../../model/write-effect.ts';
 import { cellToExcel, type GraphValue } from './excel-cells.ts';
 
 /**
- * One request of a push, on one contiguous block of the worksheet: cells written (a PATCH of an
- * absolute range, which lands the same however often it is applied) or whole rows deleted with
- * the rows below shifting up.
+ * One step of a push, on one contiguous block of the worksheet: cells written (a PATCH of an
+ * absolute range) or whole rows deleted with the rows below shifting up. An append first inserts
+ * whole rows where it writes (`insert`, shifting down whatever lies there), in the same request
+ * chain: Graph cannot make a write conditional on the cells it replaces, and a person inserting
+ * rows above moves a row onto the address planned, which an insert pushes down where a PATCH
+ * alone would write over it.
  */
 export type Operation =
-  | { kind: 'write'; address: string; values: GraphValue[][]; numberFormat: (string | null)[][] }
+  | {
+      kind: 'write';
+      address: string;
+      values: GraphValue[][];
+      numberFormat: (string | null)[][];
+      /**
+       * Cells inserted (`A7:C8`, the sheet's columns), shifting down what lies there, just
+       * before the cells are written. Not whole rows: Graph answers an insert with the range
+       * inserted, and whole rows are 16,384 cells wide.
+       */
+      insert?: string;
+    }
   | { kind: 'delete'; address: string };
+
+/** The Graph requests an operation takes: an append's insert and its write, else one. */
+export function requestCount(operation: Operation): number {
+  return operation.kind === 'write' && operation.insert !== undefined ? 2 : 1;
+}
 
 /**
  * An operation, the rows under the header once it has landed (its after-image), the block it
@@ -34,8 +53,8 @@ export interface Area {
 
 /**
  * The operations that replay `effects` on a worksheet whose rows under the header are `rows`,
- * in order, each with the rows it leaves: appends write the rows below the last (one block for
- * appends that follow each other, as a group commit gathers them), updates write
+ * in order, each with the rows it leaves: appends insert and write the rows below the last (one
+ * block for appends that follow each other, as a group commit gathers them), updates write
  * each run of adjacent rows over the columns they change (cells between them left as they are),
  * deletes remove each run of adjacent rows, the lowest run first, so that the rows of the runs
  * still to delete keep their numbers. Row r under the header is worksheet row r + 2.
@@ -53,10 +72,18 @@ export function planSteps(width: number, rows: Cell[][], effects: WriteEffect[])
     if (effect.kind === 'append') {
       if (effect.rows.length === 0) continue;
       const first = current.length;
+      const last = first + effect.rows.length - 1;
+      const write = writeOperation(
+        first,
+        0,
+        width - 1,
+        effect.rows,
+        (row, column) => row[column] ?? null,
+      );
       push(
-        writeOperation(first, 0, width - 1, effect.rows, (row, column) => row[column] ?? null),
+        { ...write, insert: write.address },
         [...current, ...effect.rows.map((row) => padded(row, width))],
-        { top: first, bottom: first + effect.rows.length - 1, left: 0, right: width - 1 },
+        { top: first, bottom: last, left: 0, right: width - 1 },
       );
     } else if (effect.kind === 'update') {
       const columns = [...effect.cells.keys()];
@@ -117,7 +144,7 @@ function writeOperation(
   right: number,
   block: Cell[][],
   cellAt: (row: Cell[], column: number) => Cell | undefined,
-): Operation {
+): Extract<Operation, { kind: 'write' }> {
   const values: GraphValue[][] = [];
   const numberFormat: (string | null)[][] = [];
   for (const row of block) {

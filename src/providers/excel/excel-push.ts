@@ -7,10 +7,12 @@
  * write each operation carries) is kept in the store with the sheet's push mark, and every
  * workbook session it opens is added to it before that session is used (push-record.ts). A push
  * runs in a session of its own and first reads the worksheet in it: a worksheet that is not the
- * copy the writes were planned on goes back to be planned again. Writes are PATCHes of absolute
- * ranges (the same however often applied); deletes go bottom-up. More than one operation left
- * goes as a JSON `$batch` of up to 20, each depending on the one before: Graph stops at the
- * first that fails, so the operations that landed are always a first part of the list.
+ * copy the writes were planned on goes back to be planned again. Updates are PATCHes of absolute
+ * ranges; appends insert whole rows below the last and fill them (so that a row a person's insert
+ * moved onto the address planned is pushed down, not written over); deletes go bottom-up. More
+ * than one request left goes as a JSON `$batch` of up to 20, each depending on the one before
+ * (see push-channel.ts): Graph stops at the first that fails, so the operations that landed are
+ * always a first part of the list.
  *
  * When an operation's outcome is unknown (its answer lost, a timeout, a 5xx), the session is
  * closed first: Graph refuses every request of a closed session, so none held anywhere can be
@@ -28,35 +30,13 @@ import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
 import type { ProviderTable, PushJournal, PushOutcome, Settled } from '../provider.ts';
 import { sameHeader, sameRows } from '../provider-table.ts';
-import { Backoff, type RetryPolicy, type Verdict } from '../retry.ts';
+import { Backoff, type RetryPolicy } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
-import type { Operation, Step } from './excel-operations.ts';
+import type { Step } from './excel-operations.ts';
+import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
+import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
 import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
-
-/** What a push needs of the workbook: each request one attempt, failures thrown as they come. */
-export interface PushChannel {
-  openSession(deadline: number): Promise<string>;
-  /** Resolves once Graph refuses the session's requests; throws when that cannot be learned. */
-  closeSession(session: string, deadline: number): Promise<void>;
-  read(deadline: number, session?: string): Promise<ProviderTable>;
-  apply(operation: Operation, session: string, deadline: number): Promise<void>;
-  /**
-   * Sends operations as one `$batch`, each depending on the one before: how many landed, and the
-   * failure of the first that did not (those after it were not run). Throws when the batch as a
-   * whole failed (any first ones of it may then have landed).
-   */
-  applyBatch(
-    operations: Operation[],
-    session: string,
-    deadline: number,
-  ): Promise<{ landed: number; failure?: unknown }>;
-  /** Waits for the next write slot (every operation after the first is a write of its own). */
-  slot(): Promise<void>;
-  judge(error: unknown, request: 'read' | 'write'): Verdict;
-  onRetry(): void;
-  outcomeUnknown(cause: Problem): Problem;
-}
 
 /**
  * How long after a push's deadline its sessions are surely gone even when Graph would not say
@@ -64,12 +44,6 @@ export interface PushChannel {
  * starts after its deadline. Past it, a settle whose close keeps failing goes on without it.
  */
 export const sessionLifetimeMs = 6 * 60_000;
-
-/**
- * Operations sent in one request when more than one is left: Graph's limit for a JSON batch.
- * Chained with `dependsOn`, a failure stops those after it, and the marks tell how far it got.
- */
-export const batchLimit = 20;
 
 /** One push of one plan: its record, kept in the store, and what it knows in memory. */
 export class WorkbookPush {
@@ -111,7 +85,8 @@ export class WorkbookPush {
       steps.map((s) => s.area),
       columns.length,
     );
-    const record = recordOf(plan, columns, deadline, steps, owners, marks);
+    const appends = appendBlocks(images, steps, columns.length);
+    const record = recordOf(plan, columns, deadline, steps, owners, marks, appends);
     return new WorkbookPush(record, journal, expected, null);
   }
 
@@ -183,19 +158,13 @@ export class WorkbookPush {
     let session = first;
     let sent = 0;
     while (this.#record.done < operations.length) {
-      const chunk = operations.slice(this.#record.done, this.#record.done + batchLimit);
+      const chunk = nextChunk(operations, this.#record.done);
       try {
         await this.#beforeOperation(channel, deadline, signal, holdsLock);
         if (sent++ > 0) await channel.slot();
-        if (chunk.length === 1) {
-          await channel.apply(chunk[0] as Operation, session, deadline);
-          this.#record.done++;
-        } else {
-          const { landed, failure } = await channel.applyBatch(chunk, session, deadline);
+        await sendChunk(channel, chunk, session, deadline, (landed) => {
           this.#record.done += landed;
-          // The first that failed is judged as if it had been sent alone.
-          if (failure !== undefined) throw failure;
-        }
+        });
         this.#ambiguous = false;
         continue;
       } catch (error) {
@@ -312,18 +281,18 @@ export class WorkbookPush {
     return verdictOf(this.#record, landed, ambiguous);
   }
 
-  /** The largest k, from `from` up, whose mark the worksheet holds; -1 for none. */
+  /**
+   * The largest k, from `from` up, whose mark the worksheet holds; all of them when none does
+   * but the rest are appends whose rows are all there (a person's insert moved them); -1 else.
+   */
   #landedUpTo(rows: Cell[][], columns: string[], from: number): number {
     const record = this.#record;
     if (!sameHeader(columns, record.columns)) return -1;
-    return landedUpTo(
-      rows,
-      record.marks,
-      record.operations,
-      record.areas,
-      record.columns.length,
-      from,
-    );
+    const width = record.columns.length;
+    const marked = landedUpTo(rows, record.marks, record.operations, record.areas, width, from);
+    if (marked >= 0) return marked;
+    const landed = appendsLanded(rows, record.appends, Math.max(from, record.done), width);
+    return landed ? record.operations.length : -1;
   }
 
   #mayHaveLanded(): boolean {

@@ -119,33 +119,37 @@ export class ExcelWorkbook {
     await this.client.call('POST', `${workbookPath(source)}closeSession`, { ...options, session });
   }
 
-  /** Sends one operation of a push, in its session. */
+  /** Sends one operation of a push that takes one request, in its session. */
   async apply(source: ExcelSource, operation: Operation, options: CallOptions): Promise<void> {
-    const { method, path, body } = requestOf(source, operation);
-    await this.client.call(method, path, { ...options, body });
+    const [request] = requestsOf(source, operation);
+    if (request === undefined || requestsOf(source, operation).length !== 1) {
+      throw new Error('an operation of several requests goes as a batch');
+    }
+    await this.client.call(request.method, request.path, { ...options, body: request.body });
   }
 
   /**
-   * Sends operations as one JSON batch (at most 20), in the session of `options`, each depending
-   * on the one before: Graph runs them in order and, once one fails, answers the rest 424
-   * without running them. Answers how many landed, and the first failure as Graph answered it.
+   * Sends operations as one JSON batch (at most 20 requests: an append takes two), in the
+   * session of `options`, each request depending on the one before: Graph runs them in order
+   * and, once one fails, answers the rest 424 without running them. Answers how many operations
+   * landed whole, and the first failure as Graph answered it.
    */
   async applyBatch(
     source: ExcelSource,
     operations: Operation[],
     options: CallOptions & { session: string },
   ): Promise<{ landed: number; failure?: GraphFailure }> {
-    const requests = operations.map((operation, i) => {
-      const { method, path, body } = requestOf(source, operation);
-      return {
-        id: String(i + 1),
-        method,
-        url: `/${path}`,
-        headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
-        body,
-        ...(i === 0 ? {} : { dependsOn: [String(i)] }),
-      };
-    });
+    const owned = operations.flatMap((operation, index) =>
+      requestsOf(source, operation).map((request) => ({ index, request })),
+    );
+    const requests = owned.map(({ request }, i) => ({
+      id: String(i + 1),
+      method: request.method,
+      url: `/${request.path}`,
+      headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
+      body: request.body,
+      ...(i === 0 ? {} : { dependsOn: [String(i)] }),
+    }));
     // The batch itself carries no session: each request inside it does.
     const answer = (await this.client.call('POST', '$batch', {
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -153,33 +157,42 @@ export class ExcelWorkbook {
       body: { requests },
     })) as { responses?: BatchResponse[] } | null;
     const byId = new Map((answer?.responses ?? []).map((each) => [String(each.id), each]));
-    for (let i = 0; i < operations.length; i++) {
+    for (let i = 0; i < owned.length; i++) {
+      const landed = owned[i]?.index ?? 0;
       const response = byId.get(String(i + 1));
       if (response === undefined) {
         return {
-          landed: i,
+          landed,
           failure: new GraphFailure('no answer in the batch', 502, undefined, undefined),
         };
       }
       if (response.status >= 200 && response.status < 300) continue;
-      return { landed: i, failure: failureOf(response) };
+      return { landed, failure: failureOf(response) };
     }
     return { landed: operations.length };
   }
 }
 
-/** The request that applies one operation. */
-function requestOf(
-  source: ExcelSource,
-  operation: Operation,
-): { method: string; path: string; body: unknown } {
-  const range = `${worksheetPath(source)}range(address='${operation.address}')`;
-  if (operation.kind === 'write') {
-    // Graph sets the number format before the values: text lands as text.
-    const body = { numberFormat: operation.numberFormat, values: operation.values };
-    return { method: 'PATCH', path: range, body };
+interface GraphRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** The requests that apply one operation, in order. */
+function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
+  const at = (address: string) => `${worksheetPath(source)}range(address='${address}')`;
+  if (operation.kind === 'delete') {
+    return [{ method: 'POST', path: `${at(operation.address)}/delete`, body: { shift: 'Up' } }];
   }
-  return { method: 'POST', path: `${range}/delete`, body: { shift: 'Up' } };
+  // Graph sets the number format before the values: text lands as text.
+  const body = { numberFormat: operation.numberFormat, values: operation.values };
+  const write = { method: 'PATCH', path: at(operation.address), body };
+  if (operation.insert === undefined) return [write];
+  return [
+    { method: 'POST', path: `${at(operation.insert)}/insert`, body: { shift: 'Down' } },
+    write,
+  ];
 }
 
 interface BatchResponse {

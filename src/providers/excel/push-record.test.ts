@@ -17,6 +17,7 @@ const record = recordOf(
   [step([0]), step([1]), step([2]), step([3])],
   ['A', 'B', 'B', 'C'],
   [],
+  [],
 );
 
 test('a push stopped after its first operations: writes wholly before the stop landed, wholly after did not, across it unknown', () => {

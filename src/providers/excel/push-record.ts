@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Settled } from '../provider.ts';
+import type { AppendBlock } from './append-blocks.ts';
 import type { Area, Operation, Step } from './excel-operations.ts';
 import type { ImageMark } from './push-images.ts';
 
@@ -27,6 +28,9 @@ export interface ExcelPushRecord {
   owners: string[];
   /** marks[k]: the worksheet once operations 1..k landed (see push-images.ts). */
   marks: ImageMark[];
+  /** For each operation that appends, its block of rows (see append-blocks.ts); absent in
+   * records of earlier versions. */
+  appends?: (AppendBlock | null)[];
   /** Operations known to have landed when the push last stopped. */
   done: number;
   /**
@@ -48,6 +52,7 @@ export function recordOf(
   steps: Step[],
   owners: string[],
   marks: ImageMark[],
+  appends: (AppendBlock | null)[],
 ): ExcelPushRecord {
   return {
     version: 1,
@@ -60,6 +65,7 @@ export function recordOf(
     effects: steps.map((step) => step.effects),
     owners,
     marks,
+    appends,
     done: 0,
     decided: null,
     holder: randomBytes(9).toString('base64url'),

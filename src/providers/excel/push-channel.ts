@@ -1,0 +1,74 @@
+import type { Problem } from '../../errors/problem.ts';
+import type { ProviderTable } from '../provider.ts';
+import type { Verdict } from '../retry.ts';
+import { requestCount, type Operation } from './excel-operations.ts';
+
+/** What a push needs of the workbook: each request one attempt, failures thrown as they come. */
+export interface PushChannel {
+  openSession(deadline: number): Promise<string>;
+  /** Resolves once Graph refuses the session's requests; throws when that cannot be learned. */
+  closeSession(session: string, deadline: number): Promise<void>;
+  read(deadline: number, session?: string): Promise<ProviderTable>;
+  apply(operation: Operation, session: string, deadline: number): Promise<void>;
+  /**
+   * Sends operations as one `$batch`, each request depending on the one before: how many
+   * operations landed whole, and the failure of the first request that did not (those after it
+   * were not run). Throws when the batch as a whole failed (any first ones of it may then have
+   * landed).
+   */
+  applyBatch(
+    operations: Operation[],
+    session: string,
+    deadline: number,
+  ): Promise<{ landed: number; failure?: unknown }>;
+  /** Waits for the next write slot (every request after the first is a write of its own). */
+  slot(): Promise<void>;
+  judge(error: unknown, request: 'read' | 'write'): Verdict;
+  onRetry(): void;
+  outcomeUnknown(cause: Problem): Problem;
+}
+
+/**
+ * Requests sent in one HTTP request when more than one is left: Graph's limit for a JSON batch.
+ * Chained with `dependsOn`, a failure stops those after it, and the marks tell how far it got.
+ */
+export const batchLimit = 20;
+
+/**
+ * The operations from `done` on that go in the next HTTP request: as many as fit in one batch
+ * (an append takes two requests, its insert and its write), at least one.
+ */
+export function nextChunk(operations: Operation[], done: number): Operation[] {
+  const chunk: Operation[] = [];
+  let requests = 0;
+  for (const operation of operations.slice(done)) {
+    const count = requestCount(operation);
+    if (chunk.length > 0 && requests + count > batchLimit) break;
+    chunk.push(operation);
+    requests += count;
+  }
+  return chunk;
+}
+
+/**
+ * Sends one chunk in `session`: alone when it is one request, else as a chained batch. Answers
+ * how many of its operations landed; throws the failure of the first that did not.
+ */
+export async function sendChunk(
+  channel: PushChannel,
+  chunk: Operation[],
+  session: string,
+  deadline: number,
+  landed: (count: number) => void,
+): Promise<void> {
+  const [only] = chunk;
+  if (chunk.length === 1 && only !== undefined && requestCount(only) === 1) {
+    await channel.apply(only, session, deadline);
+    landed(1);
+    return;
+  }
+  const answer = await channel.applyBatch(chunk, session, deadline);
+  landed(answer.landed);
+  // The first that failed is judged as if it had been sent alone.
+  if (answer.failure !== undefined) throw answer.failure;
+}

@@ -1,0 +1,102 @@
+/**
+ * An append to an Excel worksheet while a person inserts rows above it: Graph cannot make a write
+ * conditional on what the worksheet holds, so the append is sent as rows inserted (shifting down
+ * whatever lies there) and then filled, never as a write over an absolute range that a person's
+ * insert may have moved a row into. Checked on the worksheet: every row the person and the
+ * clients wrote is there once, whenever Graph applies the append.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Cell } from '../src/cells/cell.ts';
+import { call } from './helpers/build.ts';
+import { bothSides, connectPeople, excelApp, excelSetup, sheetOf } from './helpers/excel.ts';
+import type { ExcelSource } from '../src/providers/excel/excel-source.ts';
+
+const names = (rows: (string | number | boolean)[][]) => rows.slice(1).map((row) => row[0]);
+const sorted = (list: unknown[]) => [...list].map(String).sort();
+
+test('a person inserts a row above while Graph holds the append and applies it before Sheetport gives up: no row is written over, each is in once, and the append is found landed', async (t) => {
+  const excel = await excelApp(t, { settings: { deadlineMs: 4000 }, app: { cacheSize: 0 } });
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  // Graph holds the request that carries the append, whatever its shape.
+  excel.emulator.failNext(1, { mode: 'late', match: { method: 'PATCH' } });
+  excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch' } });
+  const answer = call(`${excel.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zoe', age: 19, member: true },
+    headers: { 'idempotency-key': '"zoe"' },
+  });
+  for (let i = 0; i < 300 && excel.emulator.heldCount === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(excel.emulator.heldCount, 1, 'Graph holds the append');
+  excel.emulator.clearFaults();
+  // The person's row moves every row down by one, Max onto the row the append was planned for.
+  excel.emulator.insertRows(excel.ref, 'People', 2, [['Top', 0, false]]);
+  // Graph applies the held request now, in its session, still open.
+  assert.equal(excel.emulator.applyHeld(), 1);
+  const answered = await answer;
+  // Its answer was lost: the read-back finds Zoe's row, above Max whom the insert pushed down.
+  assert.equal(answered.status, 201, answered.text);
+  const sheet = excel.emulator.values(excel.ref, 'People');
+  assert.deepEqual(
+    sorted(names(sheet)),
+    sorted(['Top', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']),
+    'no row written over, none doubled',
+  );
+  const ages = Object.fromEntries(sheet.slice(1).map((row) => [row[0], row[1]]));
+  assert.equal(ages['Max'], 50, "Max's cells are Max's");
+  assert.equal(ages['Zoe'], 19);
+  // A retry with the same key never adds Zoe a second time.
+  const retry = await call(`${excel.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zoe', age: 19, member: true },
+    headers: { 'idempotency-key': '"zoe"' },
+  });
+  assert.equal(retry.status, 201, retry.text);
+  assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+  const after = names(excel.emulator.values(excel.ref, 'People'));
+  assert.equal(after.filter((name) => name === 'Zoe').length, 1, 'Zoe is in once');
+  const refreshed = await call(`${excel.url}/admin/v1/sheets/${id}/refresh`, { method: 'POST' });
+  assert.ok(refreshed.status < 300, refreshed.text);
+  const { api, sheet: rows } = await bothSides(excel, id);
+  assert.deepEqual(api, rows, 'the copy is the worksheet once read again');
+});
+
+test('a person inserts a row between the push reading the worksheet in its session and its append: the append is written over no row', async (t) => {
+  const setup = await excelSetup(t);
+  const table = await setup.excel.connect({
+    document: `${setup.ref.driveId}/${setup.ref.itemId}`,
+    tab: 'People',
+  });
+  const sheet = sheetOf(table.source as ExcelSource, table.columns);
+  // Right after the push's read in its own session (the read after creating the session),
+  // before its write is sent.
+  setup.emulator.afterNext('read', () =>
+    setup.emulator.afterNext('read', () =>
+      setup.emulator.insertRows(setup.ref, 'People', 2, [['Top', 0, false]]),
+    ),
+  );
+  const outcome = await setup.excel.push(
+    sheet,
+    [{ kind: 'append', rows: [['Zoe', 19, true]] as Cell[][] }],
+    {
+      tag: 7,
+      plan: 'plan-1',
+      earlier: [],
+      expected: { columns: table.columns, rows: table.rows },
+      positional: true,
+      deadline: Date.now() + setup.settings.deadlineMs,
+      tags: new Map(),
+    },
+  );
+  assert.equal(outcome.landed, true);
+  const rows = setup.emulator.values(setup.ref, 'People').slice(1);
+  assert.deepEqual(
+    sorted(rows.map((row) => row[0])),
+    sorted(['Top', 'Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']),
+    'no row written over',
+  );
+  const max = rows.find((row) => row[0] === 'Max');
+  assert.deepEqual(max, ['Max', 50, true], "Max's cells are Max's");
+});
