@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { sameAnswers } from './harness/checks.ts';
 import { runImport } from './harness/cli-import.ts';
 import { profileLines, summarizeProfile, type ProfileSummary } from './harness/cpu-profile.ts';
-import { writeCsv } from './harness/data.ts';
+import { people, writeCsv } from './harness/data.ts';
 import { measure, single, type Measurement } from './harness/load.ts';
-import { mixed, numbered, posting, type Script } from './harness/wrk-scripts.ts';
+import { everyValue, mixed, numbered, posting, type Script } from './harness/wrk-scripts.ts';
 import { log, print } from './harness/output.ts';
 import { cli, git, work } from './harness/paths.ts';
 import { buildRelease, release } from './harness/release.ts';
@@ -59,6 +59,17 @@ const workloads: Record<string, Workload> = {
     connections: 4,
     settings: {},
     script: (path) => posting(path, newRowBody),
+  },
+  filter: {
+    title: 'an equality filter answering one row, a new value each request, read cache on',
+    description: `GET /api/v1/<id>?email=<v>, each of the sheet's emails in turn, by wrk -t1 over 16 connections (case w)`,
+    connections: 16,
+    settings: {},
+    script: (path) =>
+      everyValue(
+        `${path}?email=`,
+        [...people(small.rows, small.seed)].map((row) => encodeURIComponent(row.email)),
+      ),
   },
   mix: {
     title: '9 GETs of all rows for each single-row POST, read cache on',
