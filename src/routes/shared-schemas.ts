@@ -13,10 +13,11 @@ type CompilersFactory = NonNullable<
  * some six hundred times, most of a start's work. Compiled functions depend on the schema alone
  * (and on the shared schemas, fixed once the compiler is built), so routes can share them.
  *
- * And each is compiled when it is first used, not while the app starts: a start compiled some
- * two hundred validators and serializers (and ajv's meta-schemas) before its first answer, most
- * of them for routes a given server is never asked. A route's first request pays for its own
- * schemas, a millisecond or so. Every schema is compiled by the tests that call its route.
+ * And each is compiled when it is first used, not while the app starts: a start compiled every
+ * route's validators and serializers (and ajv's meta-schemas) before its first answer, about
+ * 200 ms of a start, most of it for routes a given server is never asked. A route's first
+ * request pays for its own schemas; a schema ajv cannot compile fails that request (a 500), not
+ * the start, and is found by the tests that call its route.
  */
 export function sharedSchemaCompilers(): CompilersFactory {
   const validators = AjvCompiler();
