@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { sameAnswers } from './harness/checks.ts';
 import { runImport } from './harness/cli-import.ts';
 import { profileLines, summarizeProfile, type ProfileSummary } from './harness/cpu-profile.ts';
-import { writeCsv } from './harness/data.ts';
+import { people, writeCsv } from './harness/data.ts';
 import { measure, single, type Measurement } from './harness/load.ts';
-import { numbered, posting, type Script } from './harness/wrk-scripts.ts';
+import { everyValue, mixed, numbered, posting, type Script } from './harness/wrk-scripts.ts';
 import { log, print } from './harness/output.ts';
 import { cli, git, work } from './harness/paths.ts';
 import { buildRelease, release } from './harness/release.ts';
@@ -13,6 +13,7 @@ import { formatRate } from './reports/report.ts';
 import { startSheetport } from './harness/servers.ts';
 import { small } from './harness/setup.ts';
 import { newRowBody } from './cases/post-case.ts';
+import { formRow, readsPerWrite } from './cases/mixed-case.ts';
 
 /**
  * `npm run bench:profile`: where the server spends its CPU, in release 0.1.0 ("before") and in the
@@ -51,6 +52,31 @@ const workloads: Record<string, Workload> = {
     connections: 16,
     settings: {},
     script: (path) => posting(path, newRowBody),
+  },
+  write4: {
+    title: 'durable single-row POSTs over 4 connections',
+    description: `POST /api/v1/<id> with one new row each (SHEETPORT_SYNC=full), by wrk -t1 over 4 connections (case w)`,
+    connections: 4,
+    settings: {},
+    script: (path) => posting(path, newRowBody),
+  },
+  filter: {
+    title: 'an equality filter answering one row, a new value each request, read cache on',
+    description: `GET /api/v1/<id>?email=<v>, each of the sheet's emails in turn, by wrk -t1 over 16 connections (case w)`,
+    connections: 16,
+    settings: {},
+    script: (path) =>
+      everyValue(
+        `${path}?email=`,
+        [...people(small.rows, small.seed)].map((row) => encodeURIComponent(row.email)),
+      ),
+  },
+  mix: {
+    title: '9 GETs of all rows for each single-row POST, read cache on',
+    description: `9 GET /api/v1/<id> then 1 POST, by wrk -t1 over 16 connections (case w)`,
+    connections: 16,
+    settings: {},
+    script: (path) => mixed(path, readsPerWrite, formRow),
   },
 };
 const workloadName = process.env.BENCH_PROFILE ?? 'read';
@@ -92,6 +118,7 @@ async function profile(version: Version, csv: string, dir: string): Promise<Prof
     );
     const plan = {
       connections: workload.connections,
+      threads: 1,
       warmupSeconds: 1,
       runSeconds: seconds,
       runs: 1,
@@ -117,8 +144,13 @@ async function main(): Promise<void> {
   try {
     const csv = join(dir, `${small.collection}.csv`);
     await writeCsv(csv, small.rows, small.seed);
+    // BENCH_BEFORE=0 profiles the code as it is alone.
     const versions: Version[] = [
-      { label: `before (${release.name}, ${release.commit})`, program: await buildRelease() },
+      ...(process.env.BENCH_BEFORE === '0'
+        ? []
+        : [
+            { label: `before (${release.name}, ${release.commit})`, program: await buildRelease() },
+          ]),
       { label: `after (${git('rev-parse', '--short', 'HEAD')})`, program: cli },
     ];
     const profiled: Profiled[] = [];

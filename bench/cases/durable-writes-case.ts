@@ -10,7 +10,7 @@ import { cli, git, work } from '../harness/paths.ts';
 import { buildRelease, release } from '../harness/release.ts';
 import { startSheetport, type Server } from '../harness/servers.ts';
 import { large, small } from '../harness/setup.ts';
-import { posting, wrkThreads } from '../harness/wrk-scripts.ts';
+import { posting } from '../harness/wrk-scripts.ts';
 import { formatRate, table } from '../reports/report.ts';
 import { target, targetLine, type TargetOutcome } from '../reports/targets.ts';
 import { newRowBody } from './post-case.ts';
@@ -36,8 +36,8 @@ import { newRowBody } from './post-case.ts';
  */
 const quick = process.env.BENCH_QUICK === '1';
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
-const runSeconds = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 10));
-const warmupSeconds = quick ? 1 : 3;
+const runSeconds = Number(process.env.BENCH_SECONDS ?? (quick ? 3 : 6));
+const warmupSeconds = quick ? 1 : 2;
 /** `BENCH_ROWS=10000` or `BENCH_CONNECTIONS=16` keep only that sheet or that concurrency. */
 const sheets = [small, large].filter(
   (sheet) =>
@@ -120,7 +120,7 @@ async function measureStore(
           }
           targets.push(single(server, posting(`/api/v1/${id}`, newRowBody)));
         }
-        const plan = { connections, warmupSeconds, runSeconds, runs: rounds };
+        const plan = { connections, threads: 1, warmupSeconds, runSeconds, runs: rounds };
         const measured = await measure(targets, plan, log, database);
         rows.push({
           store,
@@ -188,7 +188,10 @@ function nowOverRelease(row: DurableWriteRow, before: Version, after: Version): 
   return median(mine.map((rate, i) => rate / (theirs[i] ?? Number.NaN)));
 }
 
-/** The goal: on SQLite, within 10% of 0.1.0 on both sheets at both concurrencies. */
+/**
+ * The goal: on SQLite, at least 0.1.0's rate on both sheets at both concurrencies: the outbox
+ * and the row index may not cost a durable write more than 0.1.0's whole commit.
+ */
 function durableTargets(rows: DurableWriteRow[], versions: Version[]): TargetOutcome[] {
   const [before, after] = versions as [Version, Version];
   return rows
@@ -198,7 +201,7 @@ function durableTargets(rows: DurableWriteRow[], versions: Version[]): TargetOut
       return target(
         `q. durable POST, SQLite, ${row.rows.toLocaleString('en')} rows, ${row.connections} connections: now ÷ ${release.name}`,
         '>=',
-        0.9,
+        1,
         nowOverRelease(row, before, after),
         'times',
         {
@@ -238,7 +241,7 @@ export async function durableWritesCase(database: Database | null): Promise<Dura
       rows.push(...(await measureStore('PostgreSQL', versions, database, dir)));
     print(`\n== q. Durable single-row POST: release ${release.name} against now ==`);
     print(
-      `SHEETPORT_SYNC=full (SQLite), PostgreSQL with its defaults; wrk, ${wrkThreads} threads; each pair of servers on fresh`,
+      `SHEETPORT_SYNC=full (SQLite), PostgreSQL with its defaults; wrk, 1 thread; each pair of servers on fresh`,
     );
     print(
       `copies of the same import, warmed up ${warmupSeconds} s, then ${rounds} rounds of ${runSeconds} s, the two servers in turn.`,

@@ -19,18 +19,18 @@ export interface MixedResult extends CaseResult {
 }
 
 /** GETs of the whole sheet per POST. */
-const readsPerWrite = 9;
+export const readsPerWrite = 9;
 /** Ids of posted rows start here, above the generated ones. */
 const firstId = 3_000_000;
 
 /** A new row for wrk's request number n, its id above the generated ones. */
-const formRow: Body = {
+export const formRow: Body = {
   format:
     '{"id":%d,"name":"Form Writer","email":"form.%d@example.com","age":%d,"city":"Oslo","active":"yes"}',
   id: `${firstId} + n`,
   values: ['id', 'id', '20 + id % 50'],
 };
-interface Leg {
+export interface Leg {
   server: Server;
   /** Where the rows are read and written. */
   path: string;
@@ -52,8 +52,19 @@ async function deleted(server: Server, path: string): Promise<void> {
 }
 
 /** Sheetport deletes the posted rows with one filtered DELETE. */
-function sheetportLeg(server: Server, path: string): Leg {
+export function sheetportLeg(server: Server, path: string): Leg {
   return { server, path, deletePosted: () => deleted(server, `${path}?id=__ge(${firstId})`) };
+}
+
+/** json-server deletes the posted rows one by one, as its API allows. */
+export function jsonServerLeg(server: Server, collection: string): Leg {
+  return {
+    server,
+    path: collection,
+    deletePosted: async (ids) => {
+      for (const id of ids) await deleted(server, `${collection}/${String(id)}`);
+    },
+  };
 }
 
 /**
@@ -61,7 +72,7 @@ function sheetportLeg(server: Server, path: string): Leg {
  * Each server is posted rows at its own pace: without this, the faster server's GETs would answer
  * ever larger sheets (Sheetport's grew by 40% over the runs, json-server's by 1%).
  */
-async function takeOutPosted(leg: Leg, takenOut: { id: unknown }[]): Promise<void> {
+export async function takeOutPosted(leg: Leg, takenOut: { id: unknown }[]): Promise<void> {
   const posted = (await allRows(leg.server, leg.path)).filter((row) => Number(row.id) >= firstId);
   takenOut.push(...posted);
   if (posted.length > 0) await leg.deletePosted(posted.map((row) => row.id));
@@ -80,13 +91,7 @@ export async function mixedCase(fleet: Fleet, timing: Timing): Promise<MixedResu
   const legs: Leg[] = [
     sheetportLeg(fleet.sheetport, `/api/v1/${fleet.dashboardSheetId}`),
     sheetportLeg(fleet.sheetportPostgres, `/api/v1/${fleet.postgresDashboardSheetId}`),
-    {
-      server: jsonServer,
-      path: collection,
-      deletePosted: async (ids) => {
-        for (const id of ids) await deleted(jsonServer, `${collection}/${String(id)}`);
-      },
-    },
+    jsonServerLeg(jsonServer, collection),
   ];
   await sameAnswers(
     legs.map(({ server, path }) => `${server.url}${path}`),

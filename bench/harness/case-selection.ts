@@ -5,6 +5,8 @@
  * run in bench/run.ts and a row in bench/README.md.
  */
 export const benchCases = [
+  // The goals: the workloads of cases a, b, c and g as a user applies them.
+  { letter: 'w', name: 'goals', postgres: false },
   { letter: 'a', name: 'filter', postgres: true },
   { letter: 'b', name: 'getall', postgres: true },
   { letter: 'c', name: 'post', postgres: true },

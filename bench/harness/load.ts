@@ -35,6 +35,8 @@ export interface Target {
   legs: Leg[];
   /** Run before each measured run (not the warm-up), out of the timed window. */
   beforeRun?: () => Promise<void>;
+  /** Its own number of connections, where it differs from the plan's. */
+  connections?: number;
 }
 
 /** Something whose CPU time can be read, such as PostgreSQL's processes. */
@@ -49,6 +51,8 @@ export function single(server: Server, script: Script): Target {
 export interface LoadPlan {
   /** In all, split evenly over a target's legs. */
   connections: number;
+  /** wrk threads per leg, at most (`wrkThreads` unless given); paired scripts use one per connection. */
+  threads?: number;
   warmupSeconds: number;
   runSeconds: number;
   runs: number;
@@ -128,8 +132,9 @@ async function runLeg(
   connections: number,
   seconds: number,
   seq: number,
+  maxThreads: number,
 ): Promise<WrkReport> {
-  const threads = leg.script.paired === true ? connections : Math.min(wrkThreads, connections);
+  const threads = leg.script.paired === true ? connections : Math.min(maxThreads, connections);
   const url = `${leg.server.url}${leg.script.path}`;
   const args = [
     `-t${threads}`,
@@ -157,19 +162,25 @@ async function runLeg(
 }
 
 /** One run of `target` for `seconds`, no warm-up: for a case that is one run. */
-export function runOnce(target: Target, connections: number, seconds: number): Promise<Run> {
+export function runOnce(
+  target: Target,
+  connections: number,
+  seconds: number,
+  threads?: number,
+): Promise<Run> {
   requireWrk();
-  return fire(target, connections, seconds, 0, null);
+  return fire(target, { connections, runSeconds: seconds, threads }, 0, null);
 }
 
 async function fire(
   target: Target,
-  connections: number,
-  seconds: number,
+  plan: Pick<LoadPlan, 'connections' | 'threads' | 'runSeconds'>,
   seq: number,
   database: CpuSource | null,
 ): Promise<Run> {
   const { legs } = target;
+  const connections = target.connections ?? plan.connections;
+  const seconds = plan.runSeconds;
   if (connections % legs.length !== 0) {
     throw new Error(`${connections} connections do not split evenly over ${legs.length} servers`);
   }
@@ -179,7 +190,14 @@ async function fire(
   const databaseBefore = database?.cpuSeconds() ?? null;
   const reports = await Promise.all(
     legs.map((leg, index) =>
-      runLeg(leg, { index, count: legs.length }, connections / legs.length, seconds, seq),
+      runLeg(
+        leg,
+        { index, count: legs.length },
+        connections / legs.length,
+        seconds,
+        seq,
+        plan.threads ?? wrkThreads,
+      ),
     ),
   );
   const longest = Math.max(...reports.map((report) => report.seconds));
@@ -222,13 +240,14 @@ export async function measureRuns(
   let seq = 0;
   for (const target of targets) {
     log(`  warm-up ${target.name} (${plan.warmupSeconds} s)`);
-    const warmup = await fire(target, plan.connections, plan.warmupSeconds, seq++, database);
+    const warmupPlan = { ...plan, runSeconds: plan.warmupSeconds };
+    const warmup = await fire(target, warmupPlan, seq++, database);
     runs.get(target)?.push(warmup);
   }
   for (let round = 1; round <= plan.runs; round++) {
     for (const target of targets) {
       await target.beforeRun?.();
-      const run = await fire(target, plan.connections, plan.runSeconds, seq++, database);
+      const run = await fire(target, plan, seq++, database);
       runs.get(target)?.push(run);
       const requests = run.legs.reduce((sum, leg) => sum + leg.requests, 0);
       const shares =

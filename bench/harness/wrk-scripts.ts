@@ -160,12 +160,42 @@ export function readsThenPost(path: string, reads: number, body: Body): Script {
   return alternating(path, reads, body, byCompletion);
 }
 
+/**
+ * `reads` GETs of `path` then one POST to it of a new body, over and over, counted per thread
+ * whatever the connections per thread, answers not tracked: the load of a dashboard and a form as
+ * it comes, without a write check (`readsThenPost` has one).
+ */
+export function mixed(path: string, reads: number, body: Body): Script {
+  return alternating(path, reads, body, '', false);
+}
+
+/**
+ * GETs of `prefix` followed by one of `values`, a different one for each request: each value
+ * once in the order given, every thread and invocation from a place of its own, so that a value
+ * comes back only after many others (`cycling` starts every invocation at the first path).
+ */
+export function everyValue(prefix: string, values: string[]): Script {
+  const list = values.map(luaString).join(',\n  ');
+  return {
+    path: `${prefix}${values[0] ?? ''}`,
+    lua: `${prelude}local values = {
+  ${list}
+}
+function request()
+  sent = sent + 1
+  return wrk.format("GET", ${luaString(prefix)} .. values[(number() + seq * 35317) % #values + 1])
+end
+`,
+  };
+}
+
 function alternating(
   path: string,
   reads: number,
   body: Body,
-  /** `byStatus` or `byCompletion`. */
+  /** `byStatus`, `byCompletion`, or '' for none. */
   tracking: string,
+  paired = true,
 ): Script {
   return {
     path,
@@ -182,7 +212,7 @@ function request()
   return wrk.format("POST", ${luaString(path)}, { ["Content-Type"] = "application/json" }, ${bodyLua(body)})
 end
 `,
-    paired: true,
+    paired,
   };
 }
 

@@ -74,6 +74,12 @@ export function targetLine(outcome: TargetOutcome): string {
   return `target: ${what} ${comparison} ${formatValue(goal, unit)}: ${formatValue(measured, unit)}${detail} -> ${verdict}${caveat}`;
 }
 
+/** A figure measured against a goal it is not held to: `extra: <what>: <measured> (<detail>)`. */
+export function extraLine({ what, measured, unit, detail, caveat }: TargetOutcome): string {
+  const more = [detail, caveat].filter((text) => text !== undefined).join('; ');
+  return `extra: ${what}: ${formatValue(measured, unit)}${more === '' ? '' : ` (${more})`}`;
+}
+
 function isClean(m: Measurement): boolean {
   return m.non2xx === 0 && m.errors === 0 && m.timeouts === 0;
 }

@@ -78,7 +78,9 @@ class AskedBefore {
  * While the cache is on, a read that misses while the same read is under way for another request
  * waits for that one's answer instead of reading again: after a write, the requests that all miss
  * at once are answered by one read. (The answer was read after the waiting request's sheet
- * lookup, so it is as fresh as a read of its own.) With the cache off, every read reads.
+ * lookup, so it is as fresh as a read of its own.) A read never asked for before is not shared:
+ * the second request for it shares its read with the ones after. With the cache off, every read
+ * reads.
  *
  * A commit that only appended rows does not cost the answers holding a whole sheet a new read:
  * each moves to the new version with the rows to add at its end (`appended`), joined when a read
@@ -123,7 +125,13 @@ export class ReadCache {
     if (this.maxBytes === 0) return read(false);
     // A whole sheet's answer is kept at once: a sheet has one, it is the read a page repeats,
     // and rows appended extend it (see `appended`).
-    const answer = read(this.#asked.check(at) || at.wholeSheet);
+    if (!(this.#asked.check(at) || at.wholeSheet)) {
+      // A read never asked for before costs what it costs with the cache off: nothing kept and
+      // nothing shared. Another request asking for it meanwhile (the herd that follows a write
+      // asks for reads asked before) reads once more, and shares that read with the rest.
+      return read(false);
+    }
+    const answer = read(true);
     const shared = answer.then(
       (read) => (read.kind === 'whole' ? read : null),
       () => null,

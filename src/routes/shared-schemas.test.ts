@@ -38,3 +38,25 @@ test('answers with the same schema share one serializer, which writes what its s
   assert.equal(first, compile(route('/readyz', '503')));
   assert.equal(first({ status: 'ok', secret: 'left out' }), '{"status":"ok"}');
 });
+
+test('a schema is compiled when its route is first asked, and a failure leaves its errors where Fastify reads them', () => {
+  const { buildValidator, buildSerializer } = sharedSchemaCompilers();
+  assert.ok(buildValidator !== undefined && buildSerializer !== undefined);
+  const validators = buildValidator({}, { customOptions: {} });
+  const route = (schema: object) => ({ schema, method: 'GET', url: '/x/:id', httpPart: 'params' });
+  // A schema ajv cannot compile fails at its first use, not while routes are registered.
+  const broken = validators(route({ type: 'no-such-type' }));
+  assert.throws(() => broken({}));
+  const validate = validators(route(other)) as ((data: unknown) => boolean) & { errors?: unknown };
+  assert.equal(validate({ id: 'abc' }), false);
+  assert.ok(Array.isArray(validate.errors) && validate.errors.length === 1, 'the errors ajv found');
+  assert.equal(validate({ id: 1 }), true);
+  const serializers = buildSerializer({}, {});
+  const serialize = serializers({
+    schema: { type: 'object', properties: { n: { type: 'no-such-type' } } },
+    method: 'GET',
+    url: '/broken',
+    httpStatus: '200',
+  });
+  assert.throws(() => serialize({ n: 1 }));
+});
