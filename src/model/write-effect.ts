@@ -7,7 +7,12 @@ import type { Cell } from '../cells/cell.ts';
  * mirrors, and can check its copy against them.
  */
 export type WriteEffect =
-  | { kind: 'append'; rows: Cell[][] }
+  | {
+      kind: 'append';
+      rows: Cell[][];
+      /** The row ids (keys) the rows are stored with, when chosen before; else fresh ones. */
+      rids?: number[];
+    }
   | {
       kind: 'update';
       positions: number[];
@@ -26,6 +31,8 @@ export interface InsertEffect {
   kind: 'insert';
   at: number;
   rows: Cell[][];
+  /** The row ids (keys) the rows are stored with, when known (a push's rows); else fresh ones. */
+  rids?: number[];
 }
 
 export type RowEffect = WriteEffect | InsertEffect;

@@ -100,9 +100,11 @@ export class StoredRows implements RowSource {
       case 'append':
       case 'insert': {
         const at = effect.kind === 'append' ? this.rowCount : effect.at;
+        const rids = effect.rids ?? effect.rows.map((_, i) => this.record.nextRid + i);
+        if (rids.length !== effect.rows.length) throw new Error('one row id per row is needed');
         const stored = effect.rows.map((cells, i) => ({
           pos: at + i,
-          rid: this.record.nextRid + i,
+          rid: rids[i] as number,
           ...this.codec.encode(cells),
         }));
         if (effect.kind === 'append') {
@@ -113,7 +115,8 @@ export class StoredRows implements RowSource {
           yield* this.dialect.openRows(key, at, effect.rows.length);
           yield* this.#insert(stored, effect.rows, at);
         }
-        this.record.nextRid += stored.length;
+        // Ids chosen before (a push's reserved keys) are never given out again.
+        for (const rid of rids) if (rid >= this.record.nextRid) this.record.nextRid = rid + 1;
         this.record.rowCount += stored.length;
         this.#note(() => ({
           type: 'rows.created',
