@@ -123,15 +123,17 @@ test('the row query parameters are described: filters, _or and _q on routes choo
     '_fields',
     '_group',
     '_id',
+    '_key',
     '_limit',
     '_offset',
     '_or',
     '_q',
     '_sort',
     '_with_id',
+    '_with_key',
   ]);
   for (const method of ['put', 'patch', 'delete']) {
-    assert.deepEqual(query(method).sort(), ['_id', '_or', '_q'], method);
+    assert.deepEqual(query(method).sort(), ['_id', '_key', '_or', '_q'], method);
   }
   const agg = row.get?.parameters?.find((p) => p.name === '_agg');
   assert.match(agg?.description ?? '', /count\(\[column\]\), count_distinct\(column\), sum/);

@@ -47,9 +47,13 @@ export interface WriteResult {
   version?: number;
 }
 
-/** What a write answers: how many rows it created, updated or deleted. */
+/**
+ * What a write answers: how many rows it created, updated or deleted; a POST also the keys of
+ * the rows each body row created (or, for an upsert, updated), in body order. Answers stored
+ * before keys existed have none.
+ */
 export type WriteOutcome =
-  | { created: number }
+  | { created: number; keys?: string[] }
   | { updated: number }
   | { deleted: number }
-  | { created: number; updated: number };
+  | { created: number; updated: number; keys?: string[] };

@@ -90,6 +90,11 @@ export class MirrorWritePath implements WritePath {
       checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline, lock);
     }
     let { sheet, rows, base, tags } = checked;
+    let rids = await this.#ridsOf(checked, loaded);
+    // The keys of the rows the push appends start at the copy's next id: its mark reserves them
+    // (as many as the writes could append), and every plan of the push gives them out in order.
+    const ridStart = loaded.sheet === sheet ? loaded.nextRid : (await this.#reload(sheet)).nextRid;
+    const reserveRids = ridStart + appendsAtMost(writes);
     const tag = randomInt(1, 2 ** 31);
     const pushId = String(tag);
     push.id = pushId;
@@ -112,7 +117,7 @@ export class MirrorWritePath implements WritePath {
       const plan: Plan = {
         id: randomBytes(8).toString('base64url'),
         planned: sameColumns(sheet.columns, stale.columns)
-          ? this.store.planOnRows(planned, rows, writes)
+          ? this.store.planOnRows(planned, rows, writes, { rids, nextRid: ridStart })
           : writes.map(() => headerChanged(sheet.name)),
       };
       const effects = plan.planned.flatMap((w) => (w instanceof Problem ? [] : w.effects));
@@ -153,6 +158,7 @@ export class MirrorWritePath implements WritePath {
           expect,
           plan: plan.id,
           keys,
+          reserveRids,
           epoch: lock.epoch,
           ...(unfenced > 0 && { settleAfter: deadline + unfenced }),
         };
@@ -243,8 +249,28 @@ export class MirrorWritePath implements WritePath {
       }
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
-      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, lock, pushId));
+      const pending = await this.mirror.pending(sheet, outcome.table, lock, pushId);
+      ({ sheet, rows, base, tags } = pending);
+      rids = await this.#ridsOf(pending, null);
     }
+  }
+
+  /**
+   * The ids (keys) of the rows a commit plans on: the copy's, or, for a tab read the copy has
+   * not taken yet, those its rows will have (null for rows a person added, which no client has
+   * seen a key of).
+   */
+  async #ridsOf(
+    checked: Checked,
+    loaded: { rows: Cell[][]; rids: number[] } | null,
+  ): Promise<(number | null)[]> {
+    if (checked.base !== null) return this.store.ridsAfterRead(checked.sheet.id, checked.base);
+    if (loaded !== null && checked.rows === loaded.rows) return loaded.rids;
+    return (await this.#reload(checked.sheet)).rids;
+  }
+
+  async #reload(sheet: Sheet): Promise<{ rids: number[]; nextRid: number }> {
+    return this.store.loadRows(sheet.id);
   }
 
   /**
@@ -377,6 +403,14 @@ function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
     const moved = planned instanceof Problem && planned.code === 'header-changed';
     return [{ held: idempotency, outcome: moved ? null : keptAnswer(result) }];
   });
+}
+
+/** The most rows the writes can append: each body row of an upsert appends one at most. */
+function appendsAtMost(writes: WriteRequest[]): number {
+  return writes.reduce(
+    (sum, { op }) => sum + (op.kind === 'append' || op.kind === 'upsert' ? op.rows.length : 0),
+    0,
+  );
 }
 
 /** Writes whose rows are chosen on the sheet as it is: all but plain appends. */

@@ -24,10 +24,10 @@ import {
   settleKey,
   settlePush,
 } from './idempotency-records.ts';
-import { planWrite, versionMismatch } from './plan-write.ts';
+import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
 import { columnsEvent, rowEvents } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
-import { MemoryRows } from './memory-rows.ts';
+import { applyToRids, MemoryRows } from './memory-rows.ts';
 import { aggregateRows } from './aggregate-rows.ts';
 import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import { diffRows } from './replace-rows.ts';
@@ -281,7 +281,7 @@ export class RowStore implements SheetStore {
 
   async readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
     return this.#read(sheet, plan, (record, chosen) =>
-      jsonOf(this.#db, record, chosen, plan.withIds, plan.fields),
+      jsonOf(this.#db, record, chosen, plan.withIds, plan.fields, plan.withKeys),
     );
   }
 
@@ -385,14 +385,14 @@ export class RowStore implements SheetStore {
       const known = tails.get(found.key, found.version);
       const source = new StoredRows(db, found, indexThreshold, true, known);
       const results: (WriteResult | Problem)[] = [];
-      for (const { op, ifMatch, actor, idempotency: held } of writes) {
+      for (const { op, ifMatch, ifMatchRows, actor, idempotency: held } of writes) {
         // A keyed write's outcome commits with it, so a retry finds it whatever happens next.
         const key = held === undefined ? null : yield* heldRecord(db, held);
         if (held !== undefined && key === null) {
           results.push(keyTakenOver(held.key));
           continue;
         }
-        const result = yield* applyWrite(source, events, op, ifMatch, actor);
+        const result = yield* applyWrite(source, events, op, ifMatch, ifMatchRows, actor);
         results.push(result);
         if (held !== undefined && key !== null) {
           const outcome = JSON.stringify(keyOutcome(result));
@@ -416,26 +416,55 @@ export class RowStore implements SheetStore {
     this.#appendListeners.push(listener);
   }
 
-  async loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }> {
+  async loadRows(
+    sheetId: string,
+  ): Promise<{ sheet: Sheet; rows: Cell[][]; rids: number[]; nextRid: number }> {
     const db = this.#db;
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
       const codec = new RowCodec(sheet.columns);
       const rows = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
-      return { sheet, rows: rows.map((row) => codec.decode(row)) };
+      return {
+        sheet,
+        rows: rows.map((row) => codec.decode(row)),
+        rids: rows.map((row) => row.rid),
+        nextRid: sheet.nextRid,
+      };
     });
   }
 
-  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (MirrorWrite | Problem)[] {
+  async ridsAfterRead(sheetId: string, rows: Cell[][]): Promise<(number | null)[]> {
+    const db = this.#db;
+    return db.read(function* () {
+      const sheet = yield* sheetOrMissing(db, sheetId);
+      const stored = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      const rids: (number | null)[] = stored.map((row) => row.rid);
+      // The effects a re-read would apply, applied to the ids alone: rows it adds have none yet.
+      for (const effect of diffRows(new RowCodec(sheet.columns), stored, rows)) {
+        applyToRids(rids, effect);
+      }
+      return rids;
+    });
+  }
+
+  planOnRows(
+    sheet: Sheet,
+    rows: Cell[][],
+    writes: WriteRequest[],
+    keys: { rids: (number | null)[]; nextRid: number },
+  ): (MirrorWrite | Problem)[] {
     const copy = new MemoryRows(
       sheet.name,
       rows.map((row) => [...row]),
+      sheet.columns,
+      [...keys.rids],
+      keys.nextRid,
     );
     let version = sheet.version;
-    return writes.map(({ op, ifMatch, actor, idempotency }) => {
-      const mismatch = versionMismatch(sheet.name, ifMatch, version);
-      if (mismatch !== null) return mismatch;
+    return writes.map(({ op, ifMatch, ifMatchRows, actor, idempotency }) => {
       try {
+        const failed = runSync(preconditionFailed(copy, version, ifMatch, ifMatchRows), null);
+        if (failed !== null) return failed;
         const planned = runSync(planWrite(copy, op), null);
         if (planned.effects.length > 0) version++;
         return { ...planned, actor, idempotency };
@@ -577,6 +606,10 @@ export class RowStore implements SheetStore {
       const { version, pushing } = mark.expect;
       if (record.version !== version || record.pushing !== pushing) return null;
       if (!(yield* holdsEpoch(db, sheetId, mark.epoch ?? null))) return null;
+      // The keys the push's rows were planned with are never given to another row.
+      if (mark.reserveRids !== undefined && mark.reserveRids > record.nextRid) {
+        record.nextRid = mark.reserveRids;
+      }
       // The batch's keys are tied to the push before it is sent: a store failure after Google
       // applied it cannot lose them, and the push's settling answers them.
       const { plan, keys = [] } = mark;
@@ -1001,12 +1034,13 @@ function* applyWrite(
   events: RowEvent[],
   op: WriteRequest['op'],
   ifMatch: number[] | null,
+  ifMatchRows: RowTag[] | undefined,
   actor: Actor | undefined,
 ): DbWork<WriteResult | Problem> {
-  const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
-  if (mismatch !== null) return mismatch;
   const changes = source.changes.length;
   try {
+    const failed = yield* preconditionFailed(source, source.record.version, ifMatch, ifMatchRows);
+    if (failed !== null) return failed;
     const planned = yield* planWrite(source, op);
     if (planned.effects.length > 0) {
       source.record.version++;

@@ -6,8 +6,9 @@ import { filterColumns, rowEntries } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
 import { RowBlocks, type BlockHead } from './row-blocks.ts';
-import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
+import { RowCodec, withPositionAndKey, type StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
+import { keysNotFound, ridOfKey, rowEtag } from '../query/row-key.ts';
 
 /** Rows read at a time to put a column into the cell index. */
 const indexChunkRows = 10_000;
@@ -15,7 +16,7 @@ const indexChunkRows = 10_000;
 /** What one effect did to the stored rows, as the row events tell it. */
 export interface RowChange {
   type: 'rows.created' | 'rows.updated' | 'rows.deleted';
-  /** Each row's JSON with its `_id`: after the change, or before it for deleted rows. */
+  /** Each row's JSON with its `_id` and `_key`: after the change, or before it for deleted rows. */
   rows: string[];
   /** For updated rows, the same rows as they were. */
   previous?: string[];
@@ -75,6 +76,11 @@ export class StoredRows implements RowSource {
   *select(selection: Selection): DbWork<number[]> {
     if ('ids' in selection) return checkPositions(this.name, this.rowCount, selection.ids);
     yield* this.#storeAppended();
+    if ('keys' in selection) {
+      const rows = yield* this.#byKeys(selection.keys);
+      this.#remember(rows);
+      return rows.map((row) => row.pos);
+    }
     if (this.record.indexed) {
       yield* this.indexColumns(filterColumns(selection));
       return yield* this.dialect.matchingPositions(this.record.key, selection);
@@ -88,6 +94,32 @@ export class StoredRows implements RowSource {
   *rowsAt(positions: number[]): DbWork<Cell[][]> {
     const rows = yield* this.#stored(positions);
     return rows.map((row) => [...row.cells]);
+  }
+
+  *ridsAt(positions: number[]): DbWork<number[]> {
+    const rows = yield* this.#stored(positions);
+    return rows.map((row) => row.stored.rid);
+  }
+
+  nextRids(count: number): number[] {
+    return Array.from({ length: count }, (_, i) => this.record.nextRid + i);
+  }
+
+  *rowEtags(rids: number[]): DbWork<Map<number, string>> {
+    yield* this.#storeAppended();
+    const rows = rids.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, rids);
+    return new Map(rows.map((row) => [row.rid, rowEtag(row.rid, row.json, row.dates)]));
+  }
+
+  /** The stored rows with these keys, in sheet order: every key must name one, else a 404. */
+  *#byKeys(keys: string[]): DbWork<StoredRow[]> {
+    const rids = keys.map(ridOfKey);
+    const known = rids.filter((rid): rid is number => rid !== null);
+    const rows = known.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, known);
+    const found = new Set(rows.map((row) => row.rid));
+    const missing = keys.filter((_, i) => !found.has(rids[i] ?? -1));
+    if (missing.length > 0) throw keysNotFound(this.name, missing);
+    return rows;
   }
 
   *apply(effect: RowEffect): DbWork<void> {
@@ -120,7 +152,7 @@ export class StoredRows implements RowSource {
         this.record.rowCount += stored.length;
         this.#note(() => ({
           type: 'rows.created',
-          rows: stored.map((row) => withPosition(row.json, row.pos)),
+          rows: stored.map((row) => withPositionAndKey(row.json, row.pos, row.rid)),
         }));
         break;
       }
@@ -152,8 +184,10 @@ export class StoredRows implements RowSource {
         }
         this.#note(() => ({
           type: 'rows.updated',
-          rows: stored.map((row) => withPosition(row.json, row.pos)),
-          previous: old.map((row) => withPosition(row.stored.json, row.stored.pos)),
+          rows: stored.map((row) => withPositionAndKey(row.json, row.pos, row.rid)),
+          previous: old.map((row) =>
+            withPositionAndKey(row.stored.json, row.stored.pos, row.stored.rid),
+          ),
         }));
         break;
       }
@@ -173,7 +207,9 @@ export class StoredRows implements RowSource {
         this.record.rowCount -= old.length;
         this.#note(() => ({
           type: 'rows.deleted',
-          rows: old.map((row) => withPosition(row.stored.json, row.stored.pos)),
+          rows: old.map((row) =>
+            withPositionAndKey(row.stored.json, row.stored.pos, row.stored.rid),
+          ),
         }));
         break;
       }
