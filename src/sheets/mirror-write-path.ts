@@ -23,6 +23,7 @@ import {
   type WriteFate,
   type WritePath,
 } from './write-path.ts';
+import type { PushedRows } from '../store/pushed-rows.ts';
 import { effectOwners, notLanded, ownerOf, partlyLanded, pushJournal } from './push-owners.ts';
 
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
@@ -103,6 +104,8 @@ export class MirrorWritePath implements WritePath {
     /** Tags of the spreadsheet that guard nothing any more, removed with the push. */
     let prune: number[] = [];
     let marked = false;
+    /** The plan whose rows the mark kept (see `PushedRows`). */
+    let markedPlan = '';
     for (;;) {
       if (!sameColumns(sheet.columns, stale.columns) && earlier.length === 0) {
         const problem = headerChanged(sheet.name);
@@ -159,6 +162,7 @@ export class MirrorWritePath implements WritePath {
           plan: plan.id,
           keys,
           reserveRids,
+          rows: pushedRows(plan),
           epoch: lock.epoch,
           ...(unfenced > 0 && { settleAfter: deadline + unfenced }),
         };
@@ -167,6 +171,7 @@ export class MirrorWritePath implements WritePath {
         }
         // From here on the push's mark carries the keys: whatever follows, its end settles them.
         marked = true;
+        markedPlan = plan.id;
         push.marked = true;
       } else if (!(await stillHeld(lock))) {
         // Another server may hold the sheet now: no new plan goes out from this one.
@@ -181,6 +186,11 @@ export class MirrorWritePath implements WritePath {
         if (!recorded) {
           return plan.planned.map(() => ranRecorded(earlier.length > 0 ? lockLost() : moved()));
         }
+      }
+      if (marked && plan.id !== markedPlan) {
+        // A later plan may append other rows: kept too, so that whichever plan lands, the read
+        // that settles the push gives its rows the keys they were answered with.
+        await this.store.keepPushedRows(sheet.id, pushId, pushedRows(plan)).catch(() => false);
       }
       let outcome;
       try {
@@ -403,6 +413,20 @@ function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
     const moved = planned instanceof Problem && planned.code === 'header-changed';
     return [{ held: idempotency, outcome: moved ? null : keptAnswer(result) }];
   });
+}
+
+/** The rows a plan appends, with the keys it gave them (see `PushedRows`). */
+function pushedRows(plan: Plan): PushedRows {
+  const rows = plan.planned.flatMap((write) =>
+    write instanceof Problem
+      ? []
+      : write.effects.flatMap((effect) =>
+          effect.kind === 'append' && effect.rids !== undefined
+            ? effect.rows.map((cells, i) => ({ rid: effect.rids?.[i] ?? -1, cells }))
+            : [],
+        ),
+  );
+  return { plan: plan.id, rows };
 }
 
 /** The most rows the writes can append: each body row of an upsert appends one at most. */

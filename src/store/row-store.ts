@@ -34,6 +34,7 @@ import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows } from './stored-rows.ts';
+import { keepPushedRows, pushedRowKeys, type PushedRows } from './pushed-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
 import { LockLost } from './store.ts';
@@ -548,7 +549,12 @@ export class RowStore implements SheetStore {
         const held = yield* holdsEpoch(db, sheetId, fence.epoch);
         if (!held || record.pushing !== fence.pushing) throw new LockLost(fenced(sheetId));
       }
-      // The push was closed before the read: its keys learn how it ended with the copy.
+      // The push was closed before the read: its keys learn how it ended with the copy, and the
+      // rows of the plan that landed get the keys its answer named.
+      const pushed =
+        settled === undefined
+          ? null
+          : yield* pushedRowKeys(db, sheetId, settled.pushId, settled.end.plan);
       if (settled !== undefined) yield* settlePush(db, sheetId, settled.pushId, settled.end);
       const sameHeader =
         record.columns.length === columns.length &&
@@ -562,6 +568,8 @@ export class RowStore implements SheetStore {
         const old = new StoredRows(db, record, indexThreshold, false);
         const all = Array.from({ length: record.rowCount }, (_, i) => i);
         const oldRows = all.length > 0 ? yield* old.rowsAt(all) : [];
+        // The rows are the same rows under a new header: they keep their keys.
+        const oldRids = all.length > 0 ? yield* old.ridsAt(all) : [];
         if (all.length > 0) yield* old.apply({ kind: 'delete', positions: all, before: oldRows });
         yield* db.deleteAllEntries(record.key);
         yield* db.deleteAllBlocks(record.key);
@@ -576,12 +584,19 @@ export class RowStore implements SheetStore {
         const from = columns.map((column) => before.indexOf(column));
         const remapped = oldRows.map((row) => from.map((i) => (i < 0 ? null : (row[i] ?? null))));
         const moved = new StoredRows(db, record, indexThreshold, false);
-        if (remapped.length > 0) yield* moved.apply({ kind: 'insert', at: 0, rows: remapped });
+        if (remapped.length > 0) {
+          yield* moved.apply({ kind: 'insert', at: 0, rows: remapped, rids: oldRids });
+        }
       }
       const source = new StoredRows(db, record, indexThreshold);
       const current = yield* db.rowsBetween(record.key, 0, record.rowCount);
       const effects = diffRows(source.codec, current, rows);
-      for (const effect of effects) yield* source.apply(effect);
+      const present = new Set(current.map((row) => row.rid));
+      for (const effect of effects) {
+        const nextRid = source.record.nextRid;
+        const keyed = pushed?.keyed(effect, source.codec, nextRid, (rid) => present.has(rid));
+        yield* source.apply(keyed ?? effect);
+      }
       const changed = !sameHeader || effects.length > 0;
       if (changed) {
         source.record.version++;
@@ -616,6 +631,9 @@ export class RowStore implements SheetStore {
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
       yield* db.dropPushRecords(sheetId, mark.pushId);
+      if (mark.rows !== undefined) {
+        yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
+      }
       yield* db.saveSheet(record);
       yield* db.setPushSettleAfter(record.key, mark.settleAfter ?? null);
       return record;
@@ -623,6 +641,16 @@ export class RowStore implements SheetStore {
     if (record === null) return false;
     this.#remember(record);
     return true;
+  }
+
+  async keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean> {
+    const db = this.#db;
+    return db.write(function* () {
+      const record = yield* sheetOrMissing(db, sheetId, true);
+      if (record.pushing !== pushId) return false;
+      yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, pushId, rows);
+      return true;
+    });
   }
 
   async clearPushing(

@@ -7,6 +7,7 @@ import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { RowTag, WritePlan } from './plan-write.ts';
 import type { CredentialStore } from './provider-credentials.ts';
 import type { PushFence } from './dialect.ts';
+import type { PushedRows } from './pushed-rows.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -151,6 +152,8 @@ export interface PushMark {
    * this one in the same statement, so that no other row is ever given them.
    */
   reserveRids?: number;
+  /** The rows the plan sent first appends, with their keys: kept to settle the push by. */
+  rows?: PushedRows;
   /**
    * Epoch ms after which none of the push's requests can still be in flight: a server that takes
    * the sheet over settles the push no earlier (see `PushFence`). Absent: at once.
@@ -494,6 +497,11 @@ export interface SheetStore {
     plan: string,
     keys: PushedKey[],
   ): Promise<boolean>;
+  /**
+   * Keeps the rows another plan of push `pushId` appends, with their keys (see `PushMark.rows`),
+   * while the sheet carries the push's mark; false, and nothing kept, otherwise.
+   */
+  keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean>;
   /** Settles the keys of a push by how it ended (see `PushEnd`). */
   settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void>;
   /**
