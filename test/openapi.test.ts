@@ -144,6 +144,13 @@ test('the row query parameters are described: filters, _or and _q on routes choo
   }
   const or = row.get?.parameters?.find((p) => p.name === '_or');
   assert.match(or?.description ?? '', /city=Oslo\|age=__gt\(40\)/);
+  // A row by its key: read, replaced, patched and deleted at its own path.
+  const byKey = paths['/api/v1/{sheetId}/rows/{key}'] ?? {};
+  assert.deepEqual(Object.keys(byKey).sort(), ['delete', 'get', 'patch', 'put']);
+  for (const method of ['get', 'put', 'patch', 'delete']) {
+    const params = (byKey[method]?.parameters ?? []).filter((p) => p.in === 'path');
+    assert.deepEqual(params.map((p) => p.name).sort(), ['key', 'sheetId'], method);
+  }
 });
 
 test('interactive API docs are served at /docs', async (t) => {
