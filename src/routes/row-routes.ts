@@ -251,14 +251,14 @@ export async function rowRoutes(
     }
     checkWrite(op, limits, sheet.columns);
     const actor = actorOf(caller);
-    const request_ = {
+    const writeRequest = {
       op,
       ifMatch: ifMatch.versions,
       ...(ifMatch.rows.length > 0 && { ifMatchRows: ifMatch.rows }),
       actor,
       ...(held && { idempotency: held }),
     };
-    return sheets.write(sheet, request_, { signal });
+    return sheets.write(sheet, writeRequest, { signal });
   }
 
   function planWrite(
