@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import { call } from './helpers/build.ts';
 import { bothSides as googleSides, connect, setup } from './helpers/google.ts';
-import { bothSides as excelSides, connectPeople, excelApp } from './helpers/excel.ts';
+import { bothSides as excelSides, connectPeople, excelApp, secondServer } from './helpers/excel.ts';
+import { createApp } from '../src/app.ts';
+import { registryOf } from '../src/providers/providers.ts';
 import type { SheetStore } from '../src/store/store.ts';
 
 type Row = Record<string, unknown>;
@@ -34,6 +36,8 @@ interface Mirrored {
   setAll(all: Value[][]): void;
   /** The rows the spreadsheet holds and those the API serves: they must be the same. */
   inStep(): Promise<void>;
+  /** Another server on the same store, with a provider of its own: it takes the sheet over. */
+  second(): Promise<string>;
 }
 
 const providers: Record<string, (t: TestContext) => Promise<Mirrored>> = {
@@ -52,6 +56,14 @@ const providers: Record<string, (t: TestContext) => Promise<Mirrored>> = {
       inStep: async () => {
         const { api, sheet } = await googleSides(google, id);
         assert.deepEqual(api, sheet);
+      },
+      second: async () => {
+        const other = await createApp(
+          { store: google.store, providers: registryOf({ google: google.newProvider() }) },
+          { bodyLimit: 1_048_576, uploadLimit: 10_485_760, cacheSize: 0 },
+        );
+        t.after(() => other.close());
+        return other.listen({ host: '127.0.0.1', port: 0 });
       },
     };
   },
@@ -73,6 +85,7 @@ const providers: Record<string, (t: TestContext) => Promise<Mirrored>> = {
         const { api, sheet } = await excelSides(excel, id);
         assert.deepEqual(api, sheet);
       },
+      second: () => secondServer(t, excel),
     };
   },
 };
@@ -188,6 +201,30 @@ for (const [provider, open] of Object.entries(providers)) {
         after.map((row) => [row._key, row.team]),
         before.map((row, i) => [row._key, ['red', 'red', 'blue'][i]]),
       );
+    });
+
+    test('another server on the same store answers the same keys, writes by them, and gives out none twice', async (t) => {
+      const m = await open(t);
+      const first = `${m.url}/api/v1/${m.id}`;
+      const posted = await call(first, { method: 'POST', body: { name: 'Lee' } });
+      const [lee] = (posted.body as { keys: string[] }).keys;
+      const before = await keyed(first);
+      const otherUrl = await m.second();
+      const other = `${otherUrl}/api/v1/${m.id}`;
+      // The other server re-reads the tab (its copy was never read by it): keys stay.
+      await call(`${otherUrl}/admin/v1/sheets/${m.id}/refresh`, { method: 'POST' });
+      assert.deepEqual(await keyed(other), before);
+      m.insertAt(0, [['Top', 0]]);
+      const patched = await call(`${other}/rows/${lee}`, { method: 'PATCH', body: { age: 22 } });
+      assert.equal(patched.status, 200, patched.text);
+      const again = await call(other, { method: 'POST', body: { name: 'Max' } });
+      const [max] = (again.body as { keys: string[] }).keys;
+      assert.ok(!before.some((row) => row._key === max), `${max} was given before`);
+      await m.inStep();
+      const after = await keyed(first);
+      assert.equal(keyOf(after, 'Lee'), lee);
+      assert.equal(after.find((row) => row._key === lee)?.age, 22);
+      assert.equal(keyOf(after, 'Max'), max);
     });
 
     test("If-Match with a row's ETag holds against a person's edit of another row, not of that row", async (t) => {
