@@ -361,6 +361,29 @@ describe('row keys', () => {
     assert.equal(((await call(rows)).body as Row[]).length, 3);
   });
 
+  test('one Idempotency-Key on writes to two different rows by key is two requests: the second is 422', async (t) => {
+    const { rows } = await sheetOf(t, ['Ann', 'Bob']);
+    const list = await keyed(rows);
+    const send = (key: string) =>
+      call(`${rows}/rows/${key}`, {
+        method: 'PATCH',
+        headers: { 'idempotency-key': 'team-blue' },
+        body: { team: 'blue' },
+      });
+    assert.equal((await send(keyOf(list, 'Ann'))).status, 200);
+    const other = await send(keyOf(list, 'Bob'));
+    assert.equal(other.status, 422, other.text);
+    assert.equal((other.body as { code: string }).code, 'idempotency-key-mismatch');
+    assert.equal(((await call(`${rows}/rows/${keyOf(list, 'Bob')}`)).body as Row).team, 'red');
+    // The path and the query name the same request.
+    const same = await call(`${rows}?_key=${keyOf(list, 'Ann')}`, {
+      method: 'PATCH',
+      headers: { 'idempotency-key': 'team-blue' },
+      body: { team: 'blue' },
+    });
+    assert.equal(same.headers.get('idempotent-replayed'), 'true', same.text);
+  });
+
   test('keys survive a restart, and the next row after it gets a key never given before', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'sheetport-row-keys-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
