@@ -113,6 +113,18 @@ for (const [provider, open] of Object.entries(providers)) {
       const after = await keyed(rowsUrl);
       assert.deepEqual(keys, [keyOf(after, 'Lee'), keyOf(after, 'Max')]);
       assert.ok(keys.every((key) => !before.some((row) => row._key === key)));
+      // The write's event names its rows by the keys it answered.
+      const events = (await m.store.eventsAfter(m.id, null, 100)).map(
+        (event) => JSON.parse(event.body) as { type: string; data: { rows: Row[] } },
+      );
+      const created = events.find((event) => event.type === 'rows.created')?.data.rows;
+      assert.deepEqual(
+        created?.map((row) => [row._key, row.name]),
+        [
+          [keys[0], 'Lee'],
+          [keys[1], 'Max'],
+        ],
+      );
       const one = await call(`${rowsUrl}/rows/${keys[1]}`);
       assert.deepEqual(one.body, { _key: keys[1], name: 'Max', age: null });
       const patched = await call(`${rowsUrl}/rows/${keys[0]}`, {
