@@ -101,6 +101,12 @@ export function applyToRids(rids: (number | null)[], effect: RowEffect): void {
       return;
     case 'delete':
       for (const pos of [...effect.positions].sort((a, b) => b - a)) rids.splice(pos, 1);
+      return;
+    default: {
+      // A new kind of effect must say what it does to the rows' ids: this stops the build.
+      const unknown: never = effect;
+      throw new Error(`no ids for effect ${JSON.stringify(unknown)}`);
+    }
   }
 }
 
