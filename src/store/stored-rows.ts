@@ -108,7 +108,13 @@ export class StoredRows implements RowSource {
   *rowEtags(rids: number[]): DbWork<Map<number, string>> {
     yield* this.#storeAppended();
     const rows = rids.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, rids);
-    return new Map(rows.map((row) => [row.rid, rowEtag(row.rid, row.json, row.dates)]));
+    // From the cells, as a read of the row makes it (`row-by-key.ts`), whatever wrote the text.
+    return new Map(
+      rows.map((row) => {
+        const { json, dates } = this.codec.encode(this.codec.decode(row));
+        return [row.rid, rowEtag(row.rid, json, dates)];
+      }),
+    );
   }
 
   /** The stored rows with these keys, in sheet order: every key must name one, else a 404. */
