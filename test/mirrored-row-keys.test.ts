@@ -173,6 +173,28 @@ for (const [provider, open] of Object.entries(providers)) {
       assert.ok(!before.some((row) => row._key === keyOf(after, 'New')));
     });
 
+    test('an upsert that updates a row a person just added answers the key that row then has', async (t) => {
+      const m = await open(t);
+      const rowsUrl = `${m.url}/api/v1/${m.id}`;
+      const before = await keyed(rowsUrl);
+      // The copy has not seen Nia: the check before the write finds her.
+      m.insertAt(1, [['Nia', 20]]);
+      const upserted = await call(`${rowsUrl}?_upsert=name`, {
+        method: 'POST',
+        body: [
+          { name: 'Nia', age: 21 },
+          { name: 'Oz', age: 9 },
+        ],
+      });
+      assert.equal(upserted.status, 201, upserted.text);
+      const { keys } = upserted.body as { keys: string[] };
+      await m.inStep();
+      const after = await keyed(rowsUrl);
+      assert.deepEqual(keys, [keyOf(after, 'Nia'), keyOf(after, 'Oz')]);
+      assert.equal(new Set([...before.map((row) => row._key), ...keys]).size, 5);
+      assert.equal(((await call(`${rowsUrl}/rows/${keys[0]}`)).body as Row).age, 21);
+    });
+
     test('a refresh keeps the keys of rows that stayed, gives a new key to a row a person added, and 404s a deleted one', async (t) => {
       const m = await open(t);
       const rowsUrl = `${m.url}/api/v1/${m.id}`;

@@ -91,11 +91,11 @@ export class MirrorWritePath implements WritePath {
       checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline, lock);
     }
     let { sheet, rows, base, tags } = checked;
-    let rids = await this.#ridsOf(checked, loaded);
     // The keys of the rows the push appends start at the copy's next id: its mark reserves them
     // (as many as the writes could append), and every plan of the push gives them out in order.
     const ridStart = loaded.sheet === sheet ? loaded.nextRid : (await this.#reload(sheet)).nextRid;
     const reserveRids = ridStart + appendsAtMost(writes);
+    let rids = await this.#ridsOf(checked, loaded, reserveRids);
     const tag = randomInt(1, 2 ** 31);
     const pushId = String(tag);
     push.id = pushId;
@@ -261,20 +261,23 @@ export class MirrorWritePath implements WritePath {
       if (outcome.mayLand) earlier.push(plan);
       const pending = await this.mirror.pending(sheet, outcome.table, lock, pushId);
       ({ sheet, rows, base, tags } = pending);
-      rids = await this.#ridsOf(pending, null);
+      rids = await this.#ridsOf(pending, null, reserveRids);
     }
   }
 
   /**
    * The ids (keys) of the rows a commit plans on: the copy's, or, for a tab read the copy has
-   * not taken yet, those its rows will have (null for rows a person added, which no client has
-   * seen a key of).
+   * not taken yet, those its rows will have once it does, with the push's writes (rows a person
+   * added take ids after those the push reserves, `firstFree` on).
    */
   async #ridsOf(
     checked: Checked,
     loaded: { rows: Cell[][]; rids: number[] } | null,
-  ): Promise<(number | null)[]> {
-    if (checked.base !== null) return this.store.ridsAfterRead(checked.sheet.id, checked.base);
+    firstFree: number,
+  ): Promise<number[]> {
+    if (checked.base !== null) {
+      return this.store.ridsAfterRead(checked.sheet.id, checked.base, firstFree);
+    }
     if (loaded !== null && checked.rows === loaded.rows) return loaded.rids;
     return (await this.#reload(checked.sheet)).rids;
   }

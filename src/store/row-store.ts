@@ -434,17 +434,23 @@ export class RowStore implements SheetStore {
     });
   }
 
-  async ridsAfterRead(sheetId: string, rows: Cell[][]): Promise<(number | null)[]> {
+  async ridsAfterRead(sheetId: string, rows: Cell[][], firstFree: number): Promise<number[]> {
     const db = this.#db;
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
       const stored = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
       const rids: (number | null)[] = stored.map((row) => row.rid);
-      // The effects a re-read would apply, applied to the ids alone: rows it adds have none yet.
+      // The effects the copy will apply, applied to the ids alone; rows it adds take the next
+      // free ids in order, as StoredRows gives them.
+      let next = Math.max(sheet.nextRid, firstFree);
       for (const effect of diffRows(new RowCodec(sheet.columns), stored, rows)) {
-        applyToRids(rids, effect);
+        if (effect.kind === 'insert') {
+          applyToRids(rids, { ...effect, rids: effect.rows.map(() => next++) });
+        } else {
+          applyToRids(rids, effect);
+        }
       }
-      return rids;
+      return rids.map((rid) => rid ?? -1);
     });
   }
 

@@ -372,10 +372,12 @@ export interface SheetStore {
     keys: { rids: (number | null)[]; nextRid: number },
   ): (MirrorWrite | Problem)[];
   /**
-   * The ids the rows of a tab just read would have once the copy takes them: those of the rows
-   * the copy keeps, null for rows it would add. For planning writes by key on a tab read.
+   * The ids the rows of a tab just read will have once the copy takes them, as `applyPlanned`
+   * does with its `base`: those of the rows the copy keeps, and for rows it adds the next free
+   * ids from `firstFree` on (a push takes them after the ids it reserved), in order. For
+   * planning writes by key on a tab read.
    */
-  ridsAfterRead(sheetId: string, rows: Cell[][]): Promise<(number | null)[]>;
+  ridsAfterRead(sheetId: string, rows: Cell[][], firstFree: number): Promise<number[]>;
   /**
    * Applies writes planned with `planOnRows` (and already applied upstream) as they were
    * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
