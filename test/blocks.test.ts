@@ -27,6 +27,7 @@ const everyRow: ReadPlan = {
   limit: null,
   offset: 0,
   withIds: false,
+  withKeys: false,
   fields: null,
 };
 

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import type { Cell } from '../src/cells/cell.ts';
 import { matchesSelection } from '../src/query/match-filter.ts';
 import { parseRowQuery } from '../src/query/parse-row-query.ts';
-import { planRead, planSelection, type ReadPlan, type Selection } from '../src/query/plan.ts';
+import { planRead, planSelection, type Filtering, type ReadPlan } from '../src/query/plan.ts';
 import type { SheetRecord } from '../src/store/dialect.ts';
 import { openPostgresStore, openSqliteStore } from '../src/store/open-store.ts';
 import type { SheetStore, WriteRequest } from '../src/store/store.ts';
@@ -25,8 +25,6 @@ const values: Cell[][] = [
   [true, false, null, 'true'],
 ];
 const header = ['a', 'b', 'c'];
-
-type Filtering = Exclude<Selection, { ids: number[] }>;
 
 /** The values filters look for: each column's, but for the empty cell. */
 const sought = values.map((choices) => choices.filter((value) => value !== null));

@@ -96,6 +96,8 @@ test(
     // Rows go in one after another, so any consistent copy holds the first n of them, in order.
     let written = 0;
     let writing = true;
+    /** The key each POST answered, by the row's qty. */
+    const keys: string[] = [];
     const writer = (async () => {
       while (writing) {
         const posted = await call(`${url}/api/v1/${id}`, {
@@ -103,6 +105,7 @@ test(
           body: { item: `row ${written}`, qty: written, paid: false },
         });
         assert.equal(posted.status, 201, posted.text);
+        keys.push(...(posted.body as { keys: string[] }).keys);
         written++;
       }
     })();
@@ -123,12 +126,23 @@ test(
     const restored = await scratch(t);
     await copyFile(backupFile, join(restored, 'sheetport.db'));
     const restoredUrl = await serve(t, { SHEETPORT_DATA_DIR: restored });
-    const rows = (await call(`${restoredUrl}/api/v1/${id}`)).body as { qty: number }[];
+    const rows = (await call(`${restoredUrl}/api/v1/${id}?_with_key=true`)).body as {
+      qty: number;
+      _key: string;
+    }[];
     assert.ok(rows.length >= 20 && rows.length <= writtenAfterBackup, `${rows.length} rows`);
     assert.deepEqual(
       rows.map((row) => row.qty),
       rows.map((_, i) => i),
     );
+    // The restored rows keep the keys their writes answered, and a new row gets one never given.
+    assert.deepEqual(
+      rows.map((row) => row._key),
+      keys.slice(0, rows.length),
+    );
+    const next = await call(`${restoredUrl}/api/v1/${id}`, { method: 'POST', body: { item: 'x' } });
+    const [made] = (next.body as { keys: string[] }).keys;
+    assert.ok(!rows.some((row) => row._key === made), `${made} was given before`);
   },
 );
 

@@ -105,8 +105,8 @@ test('a stream sends each committed write as one event: id, type and the outbox 
     received.every((event) => event.body.id === event.id && event.body.type === event.type),
   );
   assert.deepEqual(received[0]?.body.data.rows, [
-    { _id: 1, name: 'Bob', age: null },
-    { _id: 2, name: 'Cy', age: null },
+    { _id: 1, _key: '1', name: 'Bob', age: null },
+    { _id: 2, _key: '2', name: 'Cy', age: null },
   ]);
   assert.equal(received[0]?.body.data.source, 'api');
 });

@@ -63,8 +63,13 @@ test('POST one and many, PUT, PATCH, DELETE by _id and by filter, and upsert eac
   const id = await connectPeople(excel);
   const rows = `${excel.url}/api/v1/${id}`;
   const steps: [string, string, unknown, unknown][] = [
-    ['POST', '', { name: 'Zed', age: 50 }, { created: 1 }],
-    ['POST', '', [{ name: 'Mei' }, { name: 'Ola', age: 9, member: true }], { created: 2 }],
+    ['POST', '', { name: 'Zed', age: 50 }, { created: 1, keys: ['5'] }],
+    [
+      'POST',
+      '',
+      [{ name: 'Mei' }, { name: 'Ola', age: 9, member: true }],
+      { created: 2, keys: ['6', '7'] },
+    ],
     ['PUT', '?_id=1', { name: 'Bo', age: 28 }, { updated: 1 }],
     ['PATCH', '?name=K*', { member: false }, { updated: 1 }],
     ['DELETE', '?_id=0,3', undefined, { deleted: 2 }],

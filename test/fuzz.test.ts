@@ -995,7 +995,9 @@ describe('fuzz: row requests', () => {
                     return value === '' ? null : value;
                   }),
               );
-              assert.deepEqual(JSON.parse(answer.text), { created: appended.length });
+              const { keys, ...counted } = JSON.parse(answer.text) as { keys: string[] };
+              assert.deepEqual(counted, { created: appended.length });
+              assert.equal(new Set(keys).size, appended.length, 'keys answered');
               assert.deepEqual(cellsOf(after.sheets[sheet].rows, columns), [
                 ...cellsOf(before.sheets[sheet].rows, columns),
                 ...appended,

@@ -20,7 +20,9 @@ interface WriteKind {
   query: string;
   body?: unknown;
   status: number;
-  outcome: Record<string, number>;
+  outcome: Record<string, unknown>;
+  /** The names of the rows the keys of the answer name, in order (appends only). */
+  keyed?: string[];
   /** The spreadsheet's rows after the write, from its rows before. */
   expect(rows: Row[]): Row[];
 }
@@ -32,7 +34,9 @@ const writeKinds: WriteKind[] = [
     query: '',
     body: { name: 'Zed', age: 60 },
     status: 201,
-    outcome: { created: 1 },
+    // The tab's three rows have keys 0 to 2: the next is 3, chosen before the push.
+    outcome: { created: 1, keys: ['3'] },
+    keyed: ['Zed'],
     expect: (rows) => [...rows, { name: 'Zed', age: 60, member: null, joined: null }],
   },
   {
@@ -41,7 +45,8 @@ const writeKinds: WriteKind[] = [
     query: '',
     body: [{ name: 'Y1' }, { name: 'Y2', member: true }, { name: 'Y3', age: 3 }],
     status: 201,
-    outcome: { created: 3 },
+    outcome: { created: 3, keys: ['3', '4', '5'] },
+    keyed: ['Y1', 'Y2', 'Y3'],
     expect: (rows) => [
       ...rows,
       { name: 'Y1', age: null, member: null, joined: null },
@@ -138,6 +143,16 @@ describe('a write whose answer Google loses lands exactly once', () => {
         assert.deepEqual(answer.body, kind.outcome);
         assert.equal(appliedWrites(google), 1, 'the batch was applied more than once, or never');
         assert.deepEqual(await assertInStep(google, id), kind.expect(before));
+        if (kind.keyed !== undefined) {
+          // However the push was settled, its rows have the keys the answer named.
+          const keys = (answer.body as { keys: string[] }).keys;
+          const read = await call(`${google.url}/api/v1/${id}?_with_key=true`);
+          const named = keys.map((key) => (read.body as Row[]).find((row) => row._key === key));
+          assert.deepEqual(
+            named.map((row) => row?.name),
+            kind.keyed,
+          );
+        }
       });
     }
   }

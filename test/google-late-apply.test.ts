@@ -46,7 +46,7 @@ test('the first attempt applied after the second landed is refused whole: 201, a
     body: { name: 'Zed' },
   });
   assert.equal(answer.status, 201, answer.text);
-  assert.deepEqual(answer.body, { created: 1 });
+  assert.deepEqual(answer.body, { created: 1, keys: ['3'] });
   // Google gets to the first attempt at last, after the client gave up on it.
   assert.equal(google.emulator.applyHeld(), 1);
   assert.deepEqual(lateApplied(google), [false], 'the late attempt was applied too');

@@ -58,11 +58,16 @@ for (const [name, error] of [
       body: { name: 'Zed' },
     });
     assert.equal(answer.status, 201, answer.text);
-    assert.deepEqual(answer.body, { created: 1 });
+    // The key was chosen before the push: the answer names it though the store failed.
+    assert.deepEqual(answer.body, { created: 1, keys: ['3'] });
     assert.equal(cue.step, null, 'the store step did not fail');
     assert.notEqual(await google.store.pushingMarker(id), null, 'the sheet is no longer marked');
     const { api, sheet } = await bothSides(google, id);
     assert.deepEqual(api, sheet);
+    // The read that settled the push gave the row that landed the key the write answered.
+    const zed = await call(`${google.url}/api/v1/${id}/rows/3`);
+    assert.equal(zed.status, 200, zed.text);
+    assert.equal((zed.body as { name: string }).name, 'Zed');
     assert.equal(sheet.filter((row) => row.name === 'Zed').length, 1);
     assert.equal(await google.store.pushingMarker(id), null);
   });
@@ -98,7 +103,7 @@ test('the sheet deleted while Google applied its write: the write that landed an
   });
   assert.equal(await deleted, true);
   assert.equal(answer.status, 201, answer.text);
-  assert.deepEqual(answer.body, { created: 1 });
+  assert.deepEqual(answer.body, { created: 1, keys: ['3'] });
   const rows = google.emulator.rows(google.spreadsheetId, 'People');
   assert.equal(rows.filter((row) => row[0] === 'Zed').length, 1);
 });

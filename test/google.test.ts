@@ -58,7 +58,7 @@ test('POST, PUT, PATCH and DELETE each reach the spreadsheet before they are ans
   const id = await connect(google);
   const rows = `${google.url}/api/v1/${id}`;
   const steps: [string, string, unknown, unknown][] = [
-    ['POST', '', [{ name: 'Zed', age: 50 }, { name: 'Mei' }], { created: 2 }],
+    ['POST', '', [{ name: 'Zed', age: 50 }, { name: 'Mei' }], { created: 2, keys: ['3', '4'] }],
     ['PUT', '?_id=1', { name: 'Bo', age: 28 }, { updated: 1 }],
     ['PATCH', '?name=J*', { member: false }, { updated: 1 }],
     ['DELETE', '?_id=0,3', undefined, { deleted: 2 }],

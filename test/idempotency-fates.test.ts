@@ -54,7 +54,10 @@ test('a keyed write whose client left while it queued is never sent, and frees i
   const retry = await untilFree(send);
   assert.equal(retry.status, 201, retry.text);
   assert.equal(retry.headers.get('idempotent-replayed'), null);
-  assert.deepEqual(retry.body, { created: 1 });
+  // The key it answers names the row it added.
+  const { keys } = retry.body as { keys: string[] };
+  assert.deepEqual(retry.body, { created: 1, keys });
+  assert.equal(((await call(`${rows}/rows/${keys[0]}`)).body as { name: string }).name, 'Eva');
   const again = await send();
   assert.equal(again.status, 201, again.text);
   assert.equal(again.headers.get('idempotent-replayed'), 'true');

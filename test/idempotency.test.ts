@@ -419,7 +419,7 @@ describe('Idempotency-Key', () => {
     const retry = await send();
     assert.equal(retry.status, 201, retry.text);
     assert.equal(retry.headers.get('idempotent-replayed'), 'true');
-    assert.deepEqual(retry.body, { created: 1 });
+    assert.deepEqual(retry.body, { created: 1, keys: ['2'] });
     assert.deepEqual(await names(rows), ['a', 'b', 'c']);
   });
 
@@ -516,7 +516,10 @@ describe('keys of a Google sheet are recorded with the push’s mark', () => {
     const again = await send();
     assert.equal(again.status, 201, again.text);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
-    assert.deepEqual(again.body, { created: 1 });
+    // The key was chosen before the push, and the re-read gave the row that landed that key.
+    assert.deepEqual(again.body, first.body);
+    const [zed] = (first.body as { keys: string[] }).keys;
+    assert.equal(((await call(`${rows}/rows/${zed}`)).body as Row).name, 'Zed');
     assert.equal(zeds((await bothSides(google, id)).sheet), 1);
   });
 
@@ -543,7 +546,11 @@ describe('keys of a Google sheet are recorded with the push’s mark', () => {
     const again = await send();
     assert.equal(again.status, 201, again.text);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
-    assert.deepEqual(again.body, { created: 1 });
+    // Its key was chosen before the push: the answer kept names it, and the read that settled
+    // the push gave the row that landed that key.
+    const { keys } = again.body as { created: number; keys: string[] };
+    assert.deepEqual(again.body, { created: 1, keys });
+    assert.equal(((await call(`${rows}/rows/${keys[0]}`)).body as Row).name, 'Zed');
     assert.equal(zeds((await bothSides(google, id)).sheet), 1);
   });
 

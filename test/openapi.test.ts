@@ -123,15 +123,17 @@ test('the row query parameters are described: filters, _or and _q on routes choo
     '_fields',
     '_group',
     '_id',
+    '_key',
     '_limit',
     '_offset',
     '_or',
     '_q',
     '_sort',
     '_with_id',
+    '_with_key',
   ]);
   for (const method of ['put', 'patch', 'delete']) {
-    assert.deepEqual(query(method).sort(), ['_id', '_or', '_q'], method);
+    assert.deepEqual(query(method).sort(), ['_id', '_key', '_or', '_q'], method);
   }
   const agg = row.get?.parameters?.find((p) => p.name === '_agg');
   assert.match(agg?.description ?? '', /count\(\[column\]\), count_distinct\(column\), sum/);
@@ -142,6 +144,13 @@ test('the row query parameters are described: filters, _or and _q on routes choo
   }
   const or = row.get?.parameters?.find((p) => p.name === '_or');
   assert.match(or?.description ?? '', /city=Oslo\|age=__gt\(40\)/);
+  // A row by its key: read, replaced, patched and deleted at its own path.
+  const byKey = paths['/api/v1/{sheetId}/rows/{key}'] ?? {};
+  assert.deepEqual(Object.keys(byKey).sort(), ['delete', 'get', 'patch', 'put']);
+  for (const method of ['get', 'put', 'patch', 'delete']) {
+    const params = (byKey[method]?.parameters ?? []).filter((p) => p.in === 'path');
+    assert.deepEqual(params.map((p) => p.name).sort(), ['key', 'sheetId'], method);
+  }
 });
 
 test('interactive API docs are served at /docs', async (t) => {

@@ -99,7 +99,8 @@ for (const shape of pathShapes) {
       const lea = { name: 'Lea', age: 22, city: 'Oslo', member: true };
       const reply = await call(rows, { method: 'POST', body: lea });
       assert.equal(reply.status, 201, reply.text);
-      assert.deepEqual(reply.body, { created: 1 });
+      // Its key: the first row id the sheet had not given out.
+      assert.deepEqual(reply.body, { created: 1, keys: [String(people.length)] });
       assert.deepEqual(await read(rows), [...people, lea]);
     });
 
@@ -183,7 +184,7 @@ describe('typed cells', () => {
     ];
     const reply = await call(rows, { method: 'POST', body: written });
     assert.equal(reply.status, 201, reply.text);
-    assert.deepEqual(reply.body, { created: 4 });
+    assert.deepEqual(reply.body, { created: 4, keys: ['0', '1', '2', '3'] });
     assert.deepEqual(await read(rows), [
       { label: 'x', n: 31, flag: true, note: null },
       { label: 'y', n: -2.5, flag: false, note: null },
@@ -755,7 +756,7 @@ describe('request bodies', () => {
     const added = [{ name: 'Lea' }, { name: 'Max', age: 50 }, { name: 'Ned', member: true }];
     const reply = await call(rows, { method: 'POST', body: added });
     assert.equal(reply.status, 201, reply.text);
-    assert.deepEqual(reply.body, { created: 3 });
+    assert.deepEqual(reply.body, { created: 3, keys: ['5', '6', '7'] });
     const blank = { name: null, age: null, city: null, member: null };
     assert.deepEqual(await read(rows), [...people, ...added.map((row) => ({ ...blank, ...row }))]);
   });
@@ -837,7 +838,10 @@ describe('Unicode', () => {
       { prénom: '日本語 ✓', âge: 3, 都市: '東京' },
       { prénom: 'Zoë 😀', âge: 5, 都市: 'Zürich' },
     ];
-    assert.deepEqual((await call(rows, { method: 'POST', body: written })).body, { created: 2 });
+    assert.deepEqual((await call(rows, { method: 'POST', body: written })).body, {
+      created: 2,
+      keys: ['0', '1'],
+    });
     const found = await read(rows);
     assert.deepEqual(found, written);
     assert.deepEqual(Object.keys(found[0] ?? {}), ['prénom', 'âge', '都市']);

@@ -43,6 +43,7 @@ test("a sheet's document types each column by the kinds its cells hold, and foll
   const before = await documentOf(url, id);
   assert.deepEqual(before.components.schemas.Row?.properties, {
     _id: { type: 'integer', description: 'The row position, with _with_id=true.' },
+    _key: { type: 'string', description: "The row's key, with _with_key=true." },
     name: { type: ['string', 'null'] },
     age: { type: ['number', 'null'] },
     member: { type: ['boolean', 'null'] },
@@ -83,6 +84,35 @@ test("a sheet's document types each column by the kinds its cells hold, and foll
     [row.age, row.note],
     [{ type: ['number', 'string', 'null'] }, { type: ['string', 'null'] }],
   );
+});
+
+test("a sheet's document describes its rows by key: _with_key, _key, /rows/{key} and the keys POST answers", async (t) => {
+  const { url } = await build(t);
+  const id = await people(url);
+  const document = await documentOf(url, id);
+  const rows = document.paths[`/api/v1/${id}`] ?? {};
+  const names = (method: string) => (rows[method]?.parameters ?? []).map((p) => p.name);
+  assert.ok(names('get').includes('_with_key'));
+  for (const method of ['get', 'put', 'patch', 'delete']) {
+    assert.ok(names(method).includes('_key'), method);
+  }
+  const byKey = document.paths[`/api/v1/${id}/rows/{key}`] ?? {};
+  assert.deepEqual(Object.keys(byKey).sort(), ['delete', 'get', 'patch', 'put']);
+  assert.deepEqual(Object.keys(document.components.schemas.KeyedRow?.properties ?? {}), [
+    '_id',
+    '_key',
+    'name',
+    'age',
+    'member',
+    'note',
+  ]);
+  const post = (rows.post ?? {}) as {
+    responses?: Record<string, { content: Record<string, { schema: object }> }>;
+  };
+  const created = post.responses?.['201']?.content['application/json']?.schema as {
+    properties: Record<string, unknown>;
+  };
+  assert.ok('keys' in created.properties);
 });
 
 test("a workbook's dates, times and date-times are typed as text of their shape", async (t) => {

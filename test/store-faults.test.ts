@@ -187,7 +187,11 @@ for (const landed of [true, false]) {
     const write = { op: { kind: 'append' as const, rows: [[3]] }, ifMatch: null };
     if (landed) {
       const [result] = await store.writeRows('s', [write]);
-      assert.deepEqual(result && 'outcome' in result ? result.outcome : result, { created: 1 });
+      // The sheet's two rows have ids 0 and 1: the row appended is 2.
+      assert.deepEqual(result && 'outcome' in result ? result.outcome : result, {
+        created: 1,
+        keys: ['2'],
+      });
     } else {
       await assert.rejects(store.writeRows('s', [write]), { code: 'store-unavailable' });
     }

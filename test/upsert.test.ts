@@ -31,7 +31,7 @@ test('an upsert that matches nothing appends the row and answers 201 {created: 1
   const { rows, read } = await sheetWith(t);
   const answer = await upsert(rows, 'email', { email: 'eva@example.com', name: 'Eva' });
   assert.equal(answer.status, 201, answer.text);
-  assert.deepEqual(answer.body, { created: 1, updated: 0 });
+  assert.deepEqual(answer.body, { created: 1, updated: 0, keys: ['3'] });
   assert.deepEqual(await read(), [
     ...people,
     { email: 'eva@example.com', name: 'Eva', age: null, team: null },
@@ -42,7 +42,7 @@ test('an upsert that matches updates the matching row with PATCH semantics and a
   const { rows, read } = await sheetWith(t);
   const answer = await upsert(rows, 'email', { email: 'bob@example.com', age: 28 });
   assert.equal(answer.status, 200, answer.text);
-  assert.deepEqual(answer.body, { created: 0, updated: 1 });
+  assert.deepEqual(answer.body, { created: 0, updated: 1, keys: ['1'] });
   const after = await read();
   assert.deepEqual(after[1], { email: 'bob@example.com', name: 'Bob', age: 28, team: 'red' });
   assert.deepEqual([after[0], after[2]], [people[0], people[2]]);
@@ -56,7 +56,8 @@ test('an array mixes updates and appends in one write; a key matching several ro
     { team: 'blue', name: 'Joanna' },
   ]);
   assert.equal(answer.status, 201, answer.text);
-  assert.deepEqual(answer.body, { created: 1, updated: 3 });
+  // Red's first match is Ann's row; Gus's row is new.
+  assert.deepEqual(answer.body, { created: 1, updated: 3, keys: ['0', '3', '2'] });
   assert.deepEqual(await read(), [
     { email: 'ann@example.com', name: 'Ann', age: 50, team: 'red' },
     { email: 'bob@example.com', name: 'Bob', age: 50, team: 'red' },
@@ -72,7 +73,8 @@ test('body rows apply in order: a later row with the same key updates the row an
     { email: 'eva@example.com', age: 38 },
   ]);
   assert.equal(answer.status, 201);
-  assert.deepEqual(answer.body, { created: 1, updated: 1 });
+  // The second body row updated the row the first created: both name it.
+  assert.deepEqual(answer.body, { created: 1, updated: 1, keys: ['3', '3'] });
   assert.deepEqual((await read()).slice(3), [
     { email: 'eva@example.com', name: 'Eva', age: 38, team: null },
   ]);
@@ -86,14 +88,17 @@ test('keys match as `<column>=<value>` does: numbers by their text, `*` literall
   assert.deepEqual((await upsert(rows, 'email', { email: 'a*', team: 'y' })).body, {
     created: 0,
     updated: 1,
+    keys: ['0'],
   });
   assert.deepEqual((await upsert(rows, 'age', { age: 31, team: 'z' })).body, {
     created: 0,
     updated: 1,
+    keys: ['1'],
   });
   assert.deepEqual((await upsert(rows, 'email', { email: 'ABC', team: 'w' })).body, {
     created: 1,
     updated: 0,
+    keys: ['2'],
   });
   assert.deepEqual(
     (await read()).map((row) => [row.email, row.team]),
@@ -168,11 +173,11 @@ test('an upsert emits its changes as row events, in the same transaction: rows.u
   );
   const byType = new Map(events.map((event) => [event.type, event.data]));
   assert.deepEqual(byType.get('rows.updated')?.rows, [
-    { _id: 1, email: 'bob@example.com', name: 'Bob', age: 28, team: 'red' },
+    { _id: 1, _key: '1', email: 'bob@example.com', name: 'Bob', age: 28, team: 'red' },
   ]);
-  assert.deepEqual(byType.get('rows.updated')?.previous, [{ _id: 1, ...people[1] }]);
+  assert.deepEqual(byType.get('rows.updated')?.previous, [{ _id: 1, _key: '1', ...people[1] }]);
   assert.deepEqual(byType.get('rows.created')?.rows, [
-    { _id: 3, email: 'eva@example.com', name: 'Eva', age: null, team: null },
+    { _id: 3, _key: '3', email: 'eva@example.com', name: 'Eva', age: null, team: null },
   ]);
   assert.equal(events.length, 2);
 });
@@ -187,7 +192,13 @@ test('on a Google sheet an upsert is one batchUpdate, and the spreadsheet equals
     { name: 'Eva', age: 38 },
   ]);
   assert.equal(answer.status, 201, answer.text);
-  assert.deepEqual(answer.body, { created: 1, updated: 1 });
+  const { keys } = answer.body as { keys: string[] };
+  assert.deepEqual(answer.body, { created: 1, updated: 1, keys });
+  const keyed = (await call(`${rows}?_with_key=true`)).body as Row[];
+  assert.deepEqual(
+    keys.map((key) => keyed.find((row) => row._key === key)?.name),
+    ['Bob', 'Eva'],
+  );
   const writes = google.emulator.stats().requests.filter((request) => request.kind === 'write');
   assert.equal(writes.length, 1);
   let { api, sheet } = await bothSides(google, id);

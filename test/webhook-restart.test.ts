@@ -39,7 +39,7 @@ test('a write acknowledged just before kill -9 is still delivered to its webhook
   await startServer(settings, (kill) => kills.push(kill));
   const [delivery] = await hook.until(1, 30_000);
   const event = JSON.parse(delivery?.body ?? '{}') as { data: { rows: { item: string }[] } };
-  assert.deepEqual(event.data.rows, [{ _id: 0, item: 'before the crash' }]);
+  assert.deepEqual(event.data.rows, [{ _id: 0, _key: '0', item: 'before the crash' }]);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.equal(hook.received.length, 1);
 });

@@ -52,6 +52,15 @@ export const routeTable: readonly RouteForm[] = [
   },
   { method: 'DELETE', path: `${rows}?_id=0`, needs: ['delete'], status: 200 },
   { method: 'DELETE', path: `${rows}?name=Nobody`, needs: ['delete', 'read'], status: 200 },
+  // By key: the last row's, which no DELETE ?_id=0 above reaches.
+  { method: 'GET', path: `${rows}/rows/399`, needs: ['read'], status: 200 },
+  { method: 'GET', path: `${rows}?_key=399&_with_key=true`, needs: ['read'], status: 200 },
+  { method: 'PUT', path: `${rows}/rows/399`, body: ann, needs: ['update'], status: 200 },
+  { method: 'PATCH', path: `${rows}/rows/399`, body: ann, needs: ['update'], status: 200 },
+  { method: 'PATCH', path: `${rows}?_key=399`, body: ann, needs: ['update'], status: 200 },
+  // A key that names no row: who may ask is settled first, and only then is it found missing.
+  { method: 'DELETE', path: `${rows}/rows/9999`, needs: ['delete'], status: 404 },
+  { method: 'DELETE', path: `${rows}?_key=9999`, needs: ['delete'], status: 404 },
   { method: 'GET', path: '/admin/v1/sheets', needs: 'administrator', status: 200 },
   { method: 'GET', path: '/admin/v1/sheets/:sheetId/keys', needs: 'administrator', status: 200 },
   {

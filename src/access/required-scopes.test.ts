@@ -16,6 +16,9 @@ test('each row request needs the scopes of what it does and of how it chooses ro
     ['PATCH', { _or: 'name=a|name=b' }, ['update', 'read']],
     ['PATCH', { _q: 'ann' }, ['update', 'read']],
     ['DELETE', { _id: '3' }, ['delete']],
+    // A key names a row as a position does, by what it is, not by what it holds.
+    ['PATCH', { _key: '17,18' }, ['update']],
+    ['DELETE', { _key: '17' }, ['delete']],
     ['DELETE', { name: 'Ann' }, ['delete', 'read']],
     ['DELETE', { _or: 'name=a' }, ['delete', 'read']],
     // A parameter not known to choose by position counts as choosing by value.

@@ -3,13 +3,23 @@ import type { Scope } from './api-keys.ts';
 type QueryString = Record<string, unknown>;
 
 /**
- * Parameters that never choose rows by their values: `_id` chooses by position, the rest only
+ * Parameters that never choose rows by their values: `_id` chooses by position and `_key` by
+ * identity (a key names a row, not what it holds; a 404 tells only that it is gone), the rest only
  * shape a read (and a write refuses them). Any other parameter, a filter, `_or`, `_q` or
  * `_upsert`, chooses rows by what their cells hold, and so tells a caller what the cells hold:
  * `{"updated": n}` after `PATCH ?name=__ilike(a*)` answers whether some name starts with "a".
  * A name not listed here counts as choosing by value, so a new parameter is guarded by default.
  */
-const positional = new Set(['_id', '_sort', '_limit', '_offset', '_with_id', '_fields']);
+const positional = new Set([
+  '_id',
+  '_key',
+  '_sort',
+  '_limit',
+  '_offset',
+  '_with_id',
+  '_with_key',
+  '_fields',
+]);
 
 /** Whether a request's query chooses rows by the values of their cells. */
 export function choosesByValue(query: QueryString): boolean {

@@ -27,6 +27,7 @@ export const problemKinds = {
   'upsert-key-missing': { status: 400, title: 'Upsert key missing' },
   'invalid-filter': { status: 400, title: 'Malformed filter' },
   'invalid-id': { status: 400, title: 'Invalid _id' },
+  'invalid-key': { status: 400, title: 'Invalid row key' },
   'invalid-parameter': { status: 400, title: 'Invalid query parameter' },
   'selection-required': { status: 400, title: 'No rows selected' },
   'invalid-body': { status: 400, title: 'Invalid request body' },

@@ -7,7 +7,12 @@ import type { Cell } from '../cells/cell.ts';
  * mirrors, and can check its copy against them.
  */
 export type WriteEffect =
-  | { kind: 'append'; rows: Cell[][] }
+  | {
+      kind: 'append';
+      rows: Cell[][];
+      /** The row ids (keys) the rows are stored with, when chosen before; else fresh ones. */
+      rids?: number[];
+    }
   | {
       kind: 'update';
       positions: number[];
@@ -26,6 +31,8 @@ export interface InsertEffect {
   kind: 'insert';
   at: number;
   rows: Cell[][];
+  /** The row ids (keys) the rows are stored with, when known (a push's rows); else fresh ones. */
+  rids?: number[];
 }
 
 export type RowEffect = WriteEffect | InsertEffect;
@@ -40,9 +47,13 @@ export interface WriteResult {
   version?: number;
 }
 
-/** What a write answers: how many rows it created, updated or deleted. */
+/**
+ * What a write answers: how many rows it created, updated or deleted; a POST also the keys of
+ * the rows each body row created (or, for an upsert, updated), in body order. Answers stored
+ * before keys existed have none.
+ */
 export type WriteOutcome =
-  | { created: number }
+  | { created: number; keys?: string[] }
   | { updated: number }
   | { deleted: number }
-  | { created: number; updated: number };
+  | { created: number; updated: number; keys?: string[] };

@@ -4,6 +4,7 @@ import { excerpt } from '../errors/excerpt.ts';
 import { parseFilter, type Filter } from './parse-filter.ts';
 import { parseOr } from './parse-or.ts';
 import { parseAggregates, parseGroup, splitList, type Aggregate } from './parse-aggregate.ts';
+import { parseKeyList } from './row-key.ts';
 
 export interface SortKey {
   column: string;
@@ -15,6 +16,8 @@ export interface SortKey {
 /** What a row request's query string asks for, before it is checked against a sheet. */
 export interface RowQuery {
   ids: number[] | null;
+  /** `_key`: the rows chosen by their keys, which stay with them while positions shift. */
+  keys: string[] | null;
   /** Filters that must all hold. */
   filters: Filter[];
   /** One entry per `_or` parameter: at least one of its filters must hold. */
@@ -24,6 +27,8 @@ export interface RowQuery {
   offset: number;
   /** `_with_id=true`: each row read also says its position, for writing back to it. */
   withIds: boolean;
+  /** `_with_key=true`: each row read also says its key. */
+  withKeys: boolean;
   /** `_fields`: the columns each row read carries, in this order; null for all of them. */
   fields: string[] | null;
   /** `_upsert`, on POST: the column whose value finds the rows a body row updates. */
@@ -43,6 +48,7 @@ const reserved = [
   '_fields',
   '_group',
   '_id',
+  '_key',
   '_limit',
   '_offset',
   '_or',
@@ -50,6 +56,7 @@ const reserved = [
   '_sort',
   '_upsert',
   '_with_id',
+  '_with_key',
 ] as const;
 const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
 
@@ -60,12 +67,14 @@ const nonNegativeInteger = /^(0|[1-9][0-9]*)$/;
 export function parseRowQuery(query: QueryString): RowQuery {
   const result: RowQuery = {
     ids: null,
+    keys: null,
     filters: [],
     any: [],
     sort: [],
     limit: null,
     offset: 0,
     withIds: false,
+    withKeys: false,
     fields: null,
     upsert: null,
     group: null,
@@ -87,6 +96,9 @@ export function parseRowQuery(query: QueryString): RowQuery {
     switch (name) {
       case '_id':
         result.ids = parseIds(value);
+        break;
+      case '_key':
+        result.keys = parseKeyList(value);
         break;
       case '_limit':
         result.limit = parseCount(name, value);
@@ -126,16 +138,10 @@ export function parseRowQuery(query: QueryString): RowQuery {
         result.upsert = value;
         break;
       case '_with_id':
-        if (value !== 'true' && value !== 'false') {
-          throw new Problem(
-            'invalid-parameter',
-            `_with_id takes true or false; got "${excerpt(value)}".`,
-            {
-              parameter: excerpt(name),
-            },
-          );
-        }
-        result.withIds = value === 'true';
+        result.withIds = parseFlag(name, value);
+        break;
+      case '_with_key':
+        result.withKeys = parseFlag(name, value);
         break;
       default:
         throw new Problem(
@@ -147,11 +153,32 @@ export function parseRowQuery(query: QueryString): RowQuery {
   }
   const grouped = result.group !== null || result.aggregates !== null;
   if (sort !== null) result.sort = grouped ? parseGroupSort(sort) : parseSort(sort);
-  if (grouped && (result.fields !== null || result.withIds)) {
+  const rowParameter =
+    result.fields !== null
+      ? '_fields'
+      : result.withIds
+        ? '_with_id'
+        : result.withKeys
+          ? '_with_key'
+          : null;
+  if (grouped && rowParameter !== null) {
     throw new Problem(
       'invalid-parameter',
-      `${result.fields !== null ? '_fields' : '_with_id'} does not apply to _group and _agg: their answer has a key for each group column and each aggregate.`,
-      { parameter: result.fields !== null ? '_fields' : '_with_id' },
+      `${rowParameter} does not apply to _group and _agg: their answer has a key for each group column and each aggregate.`,
+      { parameter: rowParameter },
+    );
+  }
+  if (
+    result.keys !== null &&
+    (result.ids !== null ||
+      result.filters.length > 0 ||
+      result.any.length > 0 ||
+      result.search !== null)
+  ) {
+    throw new Problem(
+      'invalid-parameter',
+      `Choose rows by _key alone: not with ${result.ids !== null ? '_id' : 'filters (_or and _q included)'} in the same request.`,
+      { parameter: '_key' },
     );
   }
   if (
@@ -165,6 +192,19 @@ export function parseRowQuery(query: QueryString): RowQuery {
     );
   }
   return result;
+}
+
+function parseFlag(name: string, value: string): boolean {
+  if (value !== 'true' && value !== 'false') {
+    throw new Problem(
+      'invalid-parameter',
+      `${name} takes true or false; got "${excerpt(value)}".`,
+      {
+        parameter: excerpt(name),
+      },
+    );
+  }
+  return value === 'true';
 }
 
 function single(name: string, values: string[]): string {

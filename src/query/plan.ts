@@ -13,8 +13,14 @@ export type PlannedFilter = Filter & { index: number };
  * Which rows a request is about: positions before the request, or the rows matching every one of
  * `filters` and at least one filter of each entry of `any` (none of either means all rows).
  */
-export type Selection =
-  { ids: number[] } | { filters: PlannedFilter[]; any: PlannedFilter[][]; search?: Search };
+export type Selection = { ids: number[] } | { keys: string[] } | Filtering;
+
+/** A selection by filters, `_or` and `_q`: none of them means every row. */
+export interface Filtering {
+  filters: PlannedFilter[];
+  any: PlannedFilter[][];
+  search?: Search;
+}
 
 /**
  * `_q`: rows where some cell's text, case folded, contains `folded`. It reads every column,
@@ -29,6 +35,7 @@ export interface Search {
 export function isFiltered(selection: Selection): boolean {
   return (
     'ids' in selection ||
+    'keys' in selection ||
     selection.filters.length > 0 ||
     selection.any.length > 0 ||
     selection.search !== undefined
@@ -41,6 +48,8 @@ export interface ReadPlan {
   limit: number | null;
   offset: number;
   withIds: boolean;
+  /** `_with_key=true`: each row starts with its key (after `_id`, when asked too). */
+  withKeys: boolean;
   /** The columns each row carries, by index, in the order asked; null for all, in sheet order. */
   fields: number[] | null;
 }
@@ -57,6 +66,7 @@ export function readsWholeSheet(plan: ReadPlan): boolean {
     plan.limit === null &&
     plan.offset === 0 &&
     !plan.withIds &&
+    !plan.withKeys &&
     plan.fields === null
   );
 }
@@ -64,8 +74,8 @@ export function readsWholeSheet(plan: ReadPlan): boolean {
 /** One change to a sheet, checked against its columns and ready for a store to apply. */
 export type WriteOp =
   | { kind: 'append'; rows: Cell[][] }
-  | { kind: 'replace'; selection: Selection; cells: Cell[] }
-  | { kind: 'patch'; selection: Selection; cells: Map<number, Cell> }
+  | { kind: 'replace'; selection: Selection; cells: Cell[]; named?: string }
+  | { kind: 'patch'; selection: Selection; cells: Map<number, Cell>; named?: string }
   | { kind: 'delete'; selection: Selection }
   | { kind: 'upsert'; rows: UpsertRow[] };
 
@@ -76,6 +86,8 @@ export interface UpsertRow {
   cells: Map<number, Cell>;
   /** The row it appends when no row matches. */
   full: Cell[];
+  /** The `_key` the body row gave: it must name the row it updates. */
+  named?: string;
 }
 
 /**
@@ -118,6 +130,7 @@ export function columnIndex(sheet: SheetShape, column: string): number {
 
 export function planSelection(sheet: SheetShape, query: RowQuery): Selection {
   if (query.ids !== null) return { ids: query.ids };
+  if (query.keys !== null) return { keys: query.keys };
   const plan = (filter: Filter): PlannedFilter => ({
     ...(isTextColumn(sheet, filter.column) ? asTextFilter(filter) : filter),
     index: columnIndex(sheet, filter.column),
@@ -139,6 +152,13 @@ export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
       { parameter: '_with_id' },
     );
   }
+  if (query.withKeys && sheet.columns.includes('_key')) {
+    throw new Problem(
+      'invalid-parameter',
+      `Sheet "${sheet.name}" has a column named "_key", which _with_key=true would shadow; rename the column in the spreadsheet to read rows with their keys.`,
+      { parameter: '_with_key' },
+    );
+  }
   return {
     selection: planSelection(sheet, query),
     sort: query.sort.map((key) => ({
@@ -148,6 +168,7 @@ export function planRead(sheet: SheetShape, query: RowQuery): ReadPlan {
     limit: query.limit,
     offset: query.offset,
     withIds: query.withIds,
+    withKeys: query.withKeys,
     fields: query.fields?.map((column) => columnIndex(sheet, column)) ?? null,
   };
 }
@@ -163,25 +184,50 @@ export function planTargetedSelection(
     query.limit !== null ||
     query.offset !== 0 ||
     query.withIds ||
+    query.withKeys ||
     query.fields !== null
   ) {
     throw new Problem(
       'invalid-parameter',
-      `_sort, _limit, _offset, _with_id and _fields apply to GET only, not to ${method}.`,
+      `_sort, _limit, _offset, _with_id, _with_key and _fields apply to GET only, not to ${method}.`,
     );
   }
   if (
     query.ids === null &&
+    query.keys === null &&
     query.filters.length === 0 &&
     query.any.length === 0 &&
     query.search === null
   ) {
     throw new Problem(
       'selection-required',
-      `${method} needs _id=<n>[,<n>...], a filter, an _or or a _q to choose rows; it never means every row.`,
+      `${method} needs _key=<key>[,<key>...], _id=<n>[,<n>...], a filter, an _or or a _q to choose rows; it never means every row.`,
     );
   }
   return planSelection(sheet, query);
+}
+
+/**
+ * A body row's `_key`, taken out of it: a client that read rows with their keys may send a row
+ * back whole. It must name the row written (checked as the write is planned). A sheet with a
+ * column named `_key` has no such member: there `_key` is that column.
+ */
+export function takeBodyKey(
+  sheet: SheetShape,
+  body: unknown,
+  where = 'The body',
+): { body: unknown; named: string | null } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { body, named: null };
+  if (!Object.hasOwn(body, '_key') || sheet.columns.includes('_key')) return { body, named: null };
+  const { _key: named, ...rest } = body as Record<string, unknown>;
+  if (typeof named !== 'string') {
+    throw new Problem(
+      'invalid-body',
+      `${where} gives "_key" a ${named === null ? 'null' : typeof named}; a row's key is text, as "_key" answers it (e.g. "17"), and may be left out. Nothing was written.`,
+    );
+  }
+  return { body: rest, named };
 }
 
 /** Checks a JSON row object against the sheet's columns; returns its cells by column position. */
@@ -236,8 +282,9 @@ export function planUpsert(sheet: SheetShape, column: string, body: unknown): Wr
   if (objects.length === 0) {
     throw new Problem('invalid-body', 'The body is an empty array: there is no row to add.');
   }
-  const rows = objects.map((object, i): UpsertRow => {
+  const rows = objects.map((given, i): UpsertRow => {
     const where = Array.isArray(body) ? `Row ${i} of the body` : 'The body';
+    const { body: object, named } = takeBodyKey(sheet, given, where);
     const cells = planCells(sheet, object, where);
     const value = cells.get(key) ?? null;
     if (value === null) {
@@ -253,7 +300,7 @@ export function planUpsert(sheet: SheetShape, column: string, body: unknown): Wr
       value: equalityValue(cellText(value)),
       index: key,
     };
-    return { key: filter, cells, full: fullRow(sheet, cells) };
+    return { key: filter, cells, full: fullRow(sheet, cells), ...(named !== null && { named }) };
   });
   return { kind: 'upsert', rows };
 }
@@ -264,11 +311,16 @@ export function planAppend(sheet: SheetShape, body: unknown): WriteOp {
   if (objects.length === 0) {
     throw new Problem('invalid-body', 'The body is an empty array: there is no row to add.');
   }
-  const rows = objects.map((object, i) =>
-    fullRow(
-      sheet,
-      planCells(sheet, object, Array.isArray(body) ? `Row ${i} of the body` : 'The body'),
-    ),
-  );
+  const rows = objects.map((given, i) => {
+    const where = Array.isArray(body) ? `Row ${i} of the body` : 'The body';
+    const { body: object, named } = takeBodyKey(sheet, given, where);
+    if (named !== null) {
+      throw new Problem(
+        'invalid-body',
+        `${where} gives "_key" "${excerpt(named)}", but a row added by POST gets a new key, which the answer's "keys" names; leave "_key" out (or PUT to /rows/${excerpt(named)} to write that row). Nothing was written.`,
+      );
+    }
+    return fullRow(sheet, planCells(sheet, object, where));
+  });
   return { kind: 'append', rows };
 }

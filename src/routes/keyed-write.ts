@@ -39,12 +39,15 @@ export async function keyedWrite(
   write: (held: HeldKey | undefined) => Promise<WriteFate>,
   /** Called when the key is held by a write whose outcome waits for the sheet to be re-read. */
   inUse: () => void = () => {},
+  /** The query the write means, when its path says part of it (`/rows/<key>` is `_key=<key>`). */
+  meant?: string,
 ): Promise<FastifyReply> {
   const method = request.method as WriteMethod;
   const key = parseIdempotencyKey(request.headers['idempotency-key']);
   if (key === null) return sendFate(reply, method, await write(undefined));
   const { sheetId } = request.params;
-  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+  const query =
+    meant ?? (request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
   const fingerprint = requestFingerprint({ method, sheetId, query, body: request.body });
   // Callers without a credential share one; their keys are bounded by address as well.
   const client = caller.kind === 'anonymous' ? request.ip : null;

@@ -9,6 +9,7 @@ import {
   planRead,
   planTargetedSelection,
   planUpsert,
+  takeBodyKey,
   readsWholeSheet,
   type ReadPlan,
   type WriteOp,
@@ -19,7 +20,7 @@ import type { ClientGone } from '../sheets/write-queue.ts';
 import { clientGoneSignal } from './client-gone.ts';
 import { mayRead, type AccessControl, type Caller } from '../access/access-control.ts';
 import type { IdempotencyKeys } from '../sheets/idempotency-keys.ts';
-import type { HeldKey } from '../store/store.ts';
+import type { CellRows, HeldKey } from '../store/store.ts';
 import type { WriteFate } from '../sheets/write-path.ts';
 import { actorOf, keyedWrite } from './keyed-write.ts';
 import { checkQuery, checkWrite, type Limits } from '../access/limits.ts';
@@ -35,6 +36,9 @@ import { eventRoutes } from './event-routes.ts';
 import type { EventSettings } from '../sheets/event-settings.ts';
 import { sheetDocumentRoutes } from './sheet-document-routes.ts';
 import { documentedOnce, rowRouteSchemas } from './schemas.ts';
+import { keyOfRid, ridOfRowEtag } from '../query/row-key.ts';
+import type { RowTag } from '../store/plan-write.ts';
+import { pathKey, readRowByKey, refuseQuery, type RowByKeyRequest } from './row-by-key.ts';
 
 export interface RowRouteDeps {
   sheets: Sheets;
@@ -179,8 +183,10 @@ export async function rowRoutes(
   async function selectedCells(sheet: Sheet, plan: ReadPlan) {
     const answer = await sheets.readCells(sheet, plan);
     const fields = plan.fields;
-    const columns = fields === null ? sheet.columns : fields.map((i) => sheet.columns[i] ?? '');
-    return { ...answer, columns, rows: narrowed(answer.chunks, fields) };
+    const chosen = fields === null ? sheet.columns : fields.map((i) => sheet.columns[i] ?? '');
+    // `_with_key`: the key is a column of its own, after `_id` (which the writers put first).
+    const columns = plan.withKeys ? ['_key', ...chosen] : chosen;
+    return { ...answer, columns, rows: narrowed(answer.chunks, fields, plan.withKeys) };
   }
 
   async function csvAnswer(sheet: Sheet, plan: ReadPlan): Promise<Answer> {
@@ -192,13 +198,21 @@ export async function rowRoutes(
     return { ...answer, body: csv() };
   }
 
-  async function write(request: RowRequest, reply: FastifyReply) {
+  /** `/rows/<key>`: a write to the row with this key, as `?_key=<key>` writes it. */
+  async function writeByKey(request: RowByKeyRequest, reply: FastifyReply) {
+    const key = pathKey(request);
+    refuseQuery(request);
+    return write(request, reply, key);
+  }
+
+  async function write(request: RowRequest, reply: FastifyReply, rowKey?: string) {
     // Watched from the start: a client may leave while the write waits for a re-read.
     const signal = clientGoneSignal(reply);
     const caller = callers.get(request) ?? { kind: 'anonymous' };
     // As for reads, a query that cannot be run is refused first: before any key is claimed, and
     // before the sheet is re-read.
-    const query = parseRowQuery(request.query);
+    const meant = rowKey === undefined ? undefined : { _key: rowKey };
+    const query = parseRowQuery(meant ?? request.query);
     checkQuery(query, limits);
     const ifMatch = parseIfMatch(request.headers['if-match']);
     // A key is kept with its sheet: one that does not exist is answered before any is claimed.
@@ -214,13 +228,14 @@ export async function rowRoutes(
       // A key held by a push whose outcome is not known is settled by a re-read of the sheet:
       // started here, so that a client retrying with its key alone still gets its answer.
       () => void sheets.loadFresh(request, request.params.sheetId).catch(() => {}),
+      meant && new URLSearchParams(meant).toString(),
     );
   }
 
   async function apply(
     request: RowRequest,
     query: RowQuery,
-    ifMatch: number[] | null,
+    ifMatch: IfMatch,
     caller: Caller,
     held: HeldKey | undefined,
     signal: ClientGone,
@@ -236,11 +251,14 @@ export async function rowRoutes(
     }
     checkWrite(op, limits, sheet.columns);
     const actor = actorOf(caller);
-    return sheets.write(
-      sheet,
-      { op, ifMatch, actor, ...(held && { idempotency: held }) },
-      { signal },
-    );
+    const writeRequest = {
+      op,
+      ifMatch: ifMatch.versions,
+      ...(ifMatch.rows.length > 0 && { ifMatchRows: ifMatch.rows }),
+      actor,
+      ...(held && { idempotency: held }),
+    };
+    return sheets.write(sheet, writeRequest, { signal });
   }
 
   function planWrite(
@@ -263,16 +281,20 @@ export async function rowRoutes(
             ? planAppend(sheet, request.body)
             : planUpsert(sheet, query.upsert, request.body);
         break;
-      case 'PUT':
+      case 'PUT': {
+        const { body, named } = takeBodyKey(sheet, request.body);
         op = {
           kind: 'replace',
           selection: planTargetedSelection(sheet, query, method),
-          cells: fullRow(sheet, planCells(sheet, request.body)),
+          cells: fullRow(sheet, planCells(sheet, body)),
+          ...(named !== null && { named }),
         };
         break;
+      }
       case 'PATCH': {
         const selection = planTargetedSelection(sheet, query, method);
-        const cells = planCells(sheet, request.body);
+        const { body, named } = takeBodyKey(sheet, request.body);
+        const cells = planCells(sheet, body);
         // It would change nothing, and its count would only say which rows the query chose.
         if (cells.size === 0) {
           throw new Problem(
@@ -280,7 +302,7 @@ export async function rowRoutes(
             'A PATCH body of {} sets no column; name at least one, e.g. {"column": "value"}. Nothing was written.',
           );
         }
-        op = { kind: 'patch', selection, cells };
+        op = { kind: 'patch', selection, cells, ...(named !== null && { named }) };
         break;
       }
       case 'DELETE':
@@ -304,6 +326,33 @@ export async function rowRoutes(
       const schema = documentedOnce(rowRouteSchemas[method], path);
       app.route({ method, url: path, schema, handler: write });
     }
+  }
+  for (const path of ['/api/v1/:sheetId/rows/:key', '/api/v1/sheets/:sheetId/rows/:key']) {
+    app.get(path, { schema: documentedOnce(rowRouteSchemas.readRow, path) }, (request, reply) =>
+      readRowByKey(sheets, request as RowByKeyRequest, reply),
+    );
+    for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
+      const schema = documentedOnce(rowRouteSchemas[`${method}_ROW`], path);
+      app.route({
+        method,
+        url: path,
+        schema,
+        handler: (request, reply) => writeByKey(request as RowByKeyRequest, reply),
+      });
+    }
+    app.route({
+      method: 'POST',
+      url: path,
+      schema: { hide: true },
+      handler: async () => {
+        throw new Problem(
+          'method-not-allowed',
+          'A row by its key is read, replaced, patched or deleted; POST new rows to /api/v1/<sheet_id>.',
+          {},
+          { allow: 'GET, HEAD, PUT, PATCH, DELETE' },
+        );
+      },
+    });
   }
   for (const url of ['/api/v1/:sheetId/query', '/api/v1/sheets/:sheetId/query']) {
     app.get(url, { schema: documentedOnce(rowRouteSchemas.query, url) }, read);
@@ -346,12 +395,19 @@ async function* flat(body: AsyncIterable<Buffer[]>): AsyncIterable<Buffer> {
   for await (const chunk of body) yield* chunk;
 }
 
-/** Rows with only the columns `_fields` asks for, in its order. */
-async function* narrowed(chunks: CellChunks, fields: number[] | null): CellChunks {
+/** Rows with only the columns `_fields` asks for, in its order; with their keys first if asked. */
+async function* narrowed(
+  chunks: AsyncIterable<CellRows>,
+  fields: number[] | null,
+  withKeys: boolean,
+): CellChunks {
   for await (const chunk of chunks) {
-    yield fields === null
-      ? chunk
-      : { ...chunk, rows: chunk.rows.map((row) => fields.map((i) => row[i] ?? null)) };
+    const rows =
+      fields === null ? chunk.rows : chunk.rows.map((row) => fields.map((i) => row[i] ?? null));
+    yield {
+      ...chunk,
+      rows: withKeys ? rows.map((row, i) => [keyOfRid(chunk.rids[i] ?? -1), ...row]) : rows,
+    };
   }
 }
 
@@ -426,9 +482,11 @@ function answerKey(sheet: Sheet, format: string, url: string, wholeSheet: boolea
  * header) asks for none. ETags are compared by the version they carry, weak or strong, JSON or
  * CSV alike: any one of them is the sheet as a client last saw it.
  */
-function parseIfMatch(header: string | undefined): number[] | null {
-  if (header === undefined || header.trim() === '*') return null;
-  return header.split(',').map((tag) => {
+function parseIfMatch(header: string | undefined): IfMatch {
+  if (header === undefined || header.trim() === '*') return { versions: null, rows: [] };
+  const versions: number[] = [];
+  const rows: RowTag[] = [];
+  for (const tag of header.split(',')) {
     // Not an entity tag at all (`banana`): a mistake of the client, not a sheet that moved on.
     if (!/^\s*(?:W\/)?"[^"]*"\s*$/.test(tag)) {
       throw new Problem(
@@ -436,10 +494,23 @@ function parseIfMatch(header: string | undefined): number[] | null {
         `If-Match ${JSON.stringify(header)} is not a list of entity tags; send the ETag of a read or a write as it came, such as "12" or W/"12", or * for any version.`,
       );
     }
+    // A row's own ETag (from /rows/<key>): the write applies while that row is as it was.
+    const rid = ridOfRowEtag(tag);
+    if (rid !== null) {
+      rows.push({ rid, etag: tag.trim() });
+      continue;
+    }
     const version = /^\s*(?:W\/)?"(\d+)(?:-csv|-xlsx)?"\s*$/.exec(tag)?.[1];
     // A tag Sheetport never gave out matches no version.
-    return version === undefined ? -1 : Number(version);
-  });
+    versions.push(version === undefined ? -1 : Number(version));
+  }
+  return { versions: rows.length > 0 && versions.length === 0 ? null : versions, rows };
+}
+
+/** `If-Match` as a write takes it: sheet versions (null: none asked) and row ETags. */
+interface IfMatch {
+  versions: number[] | null;
+  rows: RowTag[];
 }
 
 /** If-None-Match is a list compared weakly (RFC 9110, 13.1.2); `*` matches any current rows. */

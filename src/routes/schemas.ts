@@ -53,11 +53,20 @@ const search = Type.Optional(
   }),
 );
 
+/** `_key`, which chooses rows by the key that stays with each row. */
+const keyParameter = Type.Optional(
+  Type.String({
+    description:
+      'Row keys (as `_key` answers them), separated by commas: the rows with these keys, wherever they are now. Every key must name a row, or 404 `row-not-found` and nothing changes. Not with `_id` or filters.',
+  }),
+);
+
 const filterQuery = Type.Object(
   {
     _id: Type.Optional(
       Type.String({ description: 'Zero-based row position, or several separated by commas.' }),
     ),
+    _key: keyParameter,
     _or: orFilters,
     _q: search,
   },
@@ -69,8 +78,15 @@ const readQuery = Type.Object(
     _id: Type.Optional(Type.String()),
     _limit: Type.Optional(Type.String({ description: 'At most this many rows.' })),
     _offset: Type.Optional(Type.String({ description: 'Skip this many rows first.' })),
+    _key: keyParameter,
     _with_id: Type.Optional(
       Type.String({ description: 'true: each row carries its position as "_id", first.' }),
+    ),
+    _with_key: Type.Optional(
+      Type.String({
+        description:
+          'true: each row carries its key as "_key" (text), first, or after "_id"; CSV and XLSX answers get a _key column. A key stays with its row while rows above it come and go, and is never given to another row of the sheet. 400 when the sheet has a column named _key.',
+      }),
     ),
     _sort: Type.Optional(
       Type.String({
@@ -135,6 +151,35 @@ const idempotencyHeaders = Type.Object({
   ),
 });
 
+const createdKeys = Type.Array(Type.String(), {
+  description:
+    'The key of the row each body row created (or, with _upsert, created or updated: its first match), in body order. Answers stored before keys existed have none.',
+});
+
+const rowParams = Type.Object({
+  sheetId: Type.String({ description: 'The sheet id from /admin/v1/sheets.' }),
+  key: Type.String({
+    description: 'The row\'s key, as `_key` answers it: 1 to 64 of A-Z, a-z, 0-9, "_" and "-".',
+  }),
+});
+
+/** A write of one row by its key: answered as the same write with `?_key=<key>`. */
+const rowByKeyWrite = (
+  operationId: OperationId,
+  summary: string,
+  body: TSchema | null,
+  counted: string,
+) => ({
+  ...rowOperation(operationId),
+  params: rowParams,
+  summary,
+  description:
+    "As the same method with `?_key=<key>`: 404 `row-not-found` once the row is gone, and nothing changes. `If-Match` takes the row's ETag (from GET of the row) or the sheet's. A `_key` in the body must be this key.",
+  headers: idempotencyHeaders,
+  ...(body === null ? {} : { body }),
+  response: { 200: count(counted), ...problemResponses(operationId) },
+});
+
 const rowWrite = (
   operationId: OperationId,
   summary: string,
@@ -193,11 +238,42 @@ export const rowRouteSchemas = {
       ),
     }),
     response: {
-      201: Type.Object({ created: Type.Integer(), updated: Type.Optional(Type.Integer()) }),
-      200: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+      201: Type.Object({
+        created: Type.Integer(),
+        updated: Type.Optional(Type.Integer()),
+        keys: Type.Optional(createdKeys),
+      }),
+      200: Type.Object({
+        created: Type.Integer(),
+        updated: Type.Integer(),
+        keys: Type.Optional(createdKeys),
+      }),
       ...problemResponses('appendRows'),
     },
   },
+  readRow: {
+    ...rowOperation('readRow'),
+    params: rowParams,
+    summary: 'Read one row by its key',
+    description:
+      "The row with this key, wherever it is now, as one object starting with `_key` (after `_id` with `_with_id=true`). Its `ETag` is the row's own: it changes exactly when the row's cells change, and `If-Match` with it on a write of the row answers 412 only when that row changed since.",
+    querystring: Type.Object({ _with_id: readQuery.properties._with_id }),
+    response: {
+      200: Type.Record(Type.String(), CellValue, {
+        description: 'The row: "_key", then column name to cell value.',
+      }),
+      304: Type.Null({ description: "Not modified: If-None-Match names the row's current ETag." }),
+      ...problemResponses('readRow'),
+    },
+  },
+  PUT_ROW: rowByKeyWrite('replaceRow', 'Replace one row by its key, whole', RowObject, 'updated'),
+  PATCH_ROW: rowByKeyWrite(
+    'patchRow',
+    'Change only the columns sent in one row, by its key',
+    RowObject,
+    'updated',
+  ),
+  DELETE_ROW: rowByKeyWrite('deleteRow', 'Delete one row by its key', null, 'deleted'),
   PUT: rowWrite(
     'replaceRows',
     'Replace the chosen rows whole; columns left out become empty',

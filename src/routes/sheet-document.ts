@@ -53,9 +53,20 @@ const count = (name: string) => ({
 });
 const upserted = {
   type: 'object',
-  properties: { created: { type: 'integer' }, updated: { type: 'integer' } },
+  properties: {
+    created: { type: 'integer' },
+    updated: { type: 'integer' },
+    keys: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'The key of the row each body row created (with _upsert: created or updated, its first match), in body order.',
+    },
+  },
   required: ['created'],
 };
+const keyDescription =
+  'Row keys (as "_key" answers them), separated by commas: the rows with these keys, wherever they are now; every key must name a row, or 404. Not with _id or filters.';
 const query = (name: string, schema: Schema, description: string) => ({
   name,
   in: 'query',
@@ -90,6 +101,7 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
   const choosing = [
     ...filters,
     query('_id', { type: 'string' }, 'Zero-based row position, or several separated by commas.'),
+    query('_key', { type: 'string' }, keyDescription),
     query(
       '_or',
       { type: 'array', items: { type: 'string' } },
@@ -156,6 +168,22 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
   const withId = sheet.columns.includes('_id')
     ? {}
     : { _id: { type: 'integer', description: 'The row position, with _with_id=true.' } };
+  // A column named _key is the sheet's own: rows are then not read with their keys.
+  const hasKeyColumn = sheet.columns.includes('_key');
+  const withKey = hasKeyColumn
+    ? {}
+    : { _key: { type: 'string', description: "The row's key, with _with_key=true." } };
+  const sentKey = hasKeyColumn
+    ? {}
+    : { _key: { type: 'string', description: 'May repeat the key of the row written.' } };
+  const rowPath = `/api/v1/${encodeURIComponent(sheet.id)}/rows/{key}`;
+  const keyParameter = {
+    name: 'key',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    description: 'The row\'s key, as "_key" answers it.',
+  };
   // Components are named by their key; the schema's own `$id` is for the route schemas.
   const problem: Schema = { ...ProblemDocument };
   delete problem.$id;
@@ -182,6 +210,15 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
               'Columns to sort by, "-" for descending; with _group, group columns and aggregates (-sum(price)).',
             ),
             query('_with_id', { type: 'boolean' }, 'Each row carries its position as "_id".'),
+            ...(hasKeyColumn
+              ? []
+              : [
+                  query(
+                    '_with_key',
+                    { type: 'boolean' },
+                    'Each row carries its key as "_key" (after "_id"): it stays with the row while rows above it come and go.',
+                  ),
+                ]),
             ...grouping,
           ],
           responses: {
@@ -220,6 +257,35 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
           responses: { 200: json(count('deleted'), 'Rows deleted.') },
         }),
       },
+      [rowPath]: {
+        get: operation('readRow', 'Read one row by its key', {
+          parameters: [
+            keyParameter,
+            query('_with_id', { type: 'boolean' }, 'The row carries its position as "_id".'),
+          ],
+          responses: {
+            200: json(
+              ref('KeyedRow'),
+              "The row, with its own ETag: it changes exactly when the row's cells change.",
+            ),
+            304: { description: "Not modified: If-None-Match names the row's current ETag." },
+          },
+        }),
+        put: operation('replaceRow', 'Replace one row by its key, whole', {
+          parameters: [keyParameter, idempotencyKey],
+          requestBody: body(ref('NewRow')),
+          responses: { 200: json(count('updated'), 'The row replaced.') },
+        }),
+        patch: operation('patchRow', 'Change only the columns sent in one row, by its key', {
+          parameters: [keyParameter, idempotencyKey],
+          requestBody: body(ref('NewRow')),
+          responses: { 200: json(count('updated'), 'The row changed.') },
+        }),
+        delete: operation('deleteRow', 'Delete one row by its key', {
+          parameters: [keyParameter, idempotencyKey],
+          responses: { 200: json(count('deleted'), 'The row deleted.') },
+        }),
+      },
     },
     components: {
       securitySchemes,
@@ -227,14 +293,21 @@ export function sheetDocument(sheet: Sheet, kinds: readonly (readonly CellKind[]
         Row: {
           type: 'object',
           description: 'A row as read: every column, in column order.',
-          properties: { ...withId, ...properties },
+          properties: { ...withId, ...withKey, ...properties },
           required: sheet.columns,
+          additionalProperties: false,
+        },
+        KeyedRow: {
+          type: 'object',
+          description: 'A row read by its key: its key, then every column, in column order.',
+          properties: { ...withId, ...withKey, ...properties },
+          required: [...(hasKeyColumn ? [] : ['_key']), ...sheet.columns],
           additionalProperties: false,
         },
         NewRow: {
           type: 'object',
           description: 'A row to write: the columns sent; those left out are empty.',
-          properties,
+          properties: { ...sentKey, ...properties },
           additionalProperties: false,
         },
         Problem: problem,

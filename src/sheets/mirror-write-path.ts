@@ -23,6 +23,7 @@ import {
   type WriteFate,
   type WritePath,
 } from './write-path.ts';
+import type { PushedRows } from '../store/pushed-rows.ts';
 import { effectOwners, notLanded, ownerOf, partlyLanded, pushJournal } from './push-owners.ts';
 
 /** One plan of a push: its id (the value its tag would carry) and what it planned. */
@@ -90,6 +91,11 @@ export class MirrorWritePath implements WritePath {
       checked = await this.mirror.check(loaded.sheet, loaded.rows, deadline, lock);
     }
     let { sheet, rows, base, tags } = checked;
+    // The keys of the rows the push appends start at the copy's next id: its mark reserves them
+    // (as many as the writes could append), and every plan of the push gives them out in order.
+    const ridStart = loaded.sheet === sheet ? loaded.nextRid : (await this.#reload(sheet)).nextRid;
+    const reserveRids = ridStart + appendsAtMost(writes);
+    let rids = await this.#ridsOf(checked, loaded, reserveRids);
     const tag = randomInt(1, 2 ** 31);
     const pushId = String(tag);
     push.id = pushId;
@@ -98,6 +104,8 @@ export class MirrorWritePath implements WritePath {
     /** Tags of the spreadsheet that guard nothing any more, removed with the push. */
     let prune: number[] = [];
     let marked = false;
+    /** The plan whose rows the mark kept (see `PushedRows`). */
+    let markedPlan = '';
     for (;;) {
       if (!sameColumns(sheet.columns, stale.columns) && earlier.length === 0) {
         const problem = headerChanged(sheet.name);
@@ -112,7 +120,7 @@ export class MirrorWritePath implements WritePath {
       const plan: Plan = {
         id: randomBytes(8).toString('base64url'),
         planned: sameColumns(sheet.columns, stale.columns)
-          ? this.store.planOnRows(planned, rows, writes)
+          ? this.store.planOnRows(planned, rows, writes, { rids, nextRid: ridStart })
           : writes.map(() => headerChanged(sheet.name)),
       };
       const effects = plan.planned.flatMap((w) => (w instanceof Problem ? [] : w.effects));
@@ -153,6 +161,8 @@ export class MirrorWritePath implements WritePath {
           expect,
           plan: plan.id,
           keys,
+          reserveRids,
+          rows: pushedRows(plan),
           epoch: lock.epoch,
           ...(unfenced > 0 && { settleAfter: deadline + unfenced }),
         };
@@ -161,6 +171,7 @@ export class MirrorWritePath implements WritePath {
         }
         // From here on the push's mark carries the keys: whatever follows, its end settles them.
         marked = true;
+        markedPlan = plan.id;
         push.marked = true;
       } else if (!(await stillHeld(lock))) {
         // Another server may hold the sheet now: no new plan goes out from this one.
@@ -175,6 +186,11 @@ export class MirrorWritePath implements WritePath {
         if (!recorded) {
           return plan.planned.map(() => ranRecorded(earlier.length > 0 ? lockLost() : moved()));
         }
+      }
+      if (marked && plan.id !== markedPlan) {
+        // A later plan may append other rows: kept too, so that whichever plan lands, the read
+        // that settles the push gives its rows the keys they were answered with.
+        await this.store.keepPushedRows(sheet.id, pushId, pushedRows(plan)).catch(() => false);
       }
       let outcome;
       try {
@@ -243,8 +259,31 @@ export class MirrorWritePath implements WritePath {
       }
       // Not landed, and the tab changed meanwhile: plan again on it, under the same tag.
       if (outcome.mayLand) earlier.push(plan);
-      ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, outcome.table, lock, pushId));
+      const pending = await this.mirror.pending(sheet, outcome.table, lock, pushId);
+      ({ sheet, rows, base, tags } = pending);
+      rids = await this.#ridsOf(pending, null, reserveRids);
     }
+  }
+
+  /**
+   * The ids (keys) of the rows a commit plans on: the copy's, or, for a tab read the copy has
+   * not taken yet, those its rows will have once it does, with the push's writes (rows a person
+   * added take ids after those the push reserves, `firstFree` on).
+   */
+  async #ridsOf(
+    checked: Checked,
+    loaded: { rows: Cell[][]; rids: number[] } | null,
+    firstFree: number,
+  ): Promise<number[]> {
+    if (checked.base !== null) {
+      return this.store.ridsAfterRead(checked.sheet.id, checked.base, firstFree);
+    }
+    if (loaded !== null && checked.rows === loaded.rows) return loaded.rids;
+    return (await this.#reload(checked.sheet)).rids;
+  }
+
+  async #reload(sheet: Sheet): Promise<{ rids: number[]; nextRid: number }> {
+    return this.store.loadRows(sheet.id);
   }
 
   /**
@@ -377,6 +416,28 @@ function keyed(writes: WriteRequest[], plan: Plan): PushedKey[] {
     const moved = planned instanceof Problem && planned.code === 'header-changed';
     return [{ held: idempotency, outcome: moved ? null : keptAnswer(result) }];
   });
+}
+
+/** The rows a plan appends, with the keys it gave them (see `PushedRows`). */
+function pushedRows(plan: Plan): PushedRows {
+  const rows = plan.planned.flatMap((write) =>
+    write instanceof Problem
+      ? []
+      : write.effects.flatMap((effect) =>
+          effect.kind === 'append' && effect.rids !== undefined
+            ? effect.rows.map((cells, i) => ({ rid: effect.rids?.[i] ?? -1, cells }))
+            : [],
+        ),
+  );
+  return { plan: plan.id, rows };
+}
+
+/** The most rows the writes can append: each body row of an upsert appends one at most. */
+function appendsAtMost(writes: WriteRequest[]): number {
+  return writes.reduce(
+    (sum, { op }) => sum + (op.kind === 'append' || op.kind === 'upsert' ? op.rows.length : 0),
+    0,
+  );
 }
 
 /** Writes whose rows are chosen on the sheet as it is: all but plain appends. */

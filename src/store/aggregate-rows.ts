@@ -47,7 +47,12 @@ export function* aggregateRows(
  */
 function* rowChoice(dialect: Dialect, sheet: SheetRecord, plan: AggregatePlan): DbWork<RowChoice> {
   const read = { selection: plan.selection, sort: [], limit: null, offset: 0 };
-  const chosen = yield* chooseRows(dialect, sheet, { ...read, withIds: false, fields: null });
+  const chosen = yield* chooseRows(dialect, sheet, {
+    ...read,
+    withIds: false,
+    withKeys: false,
+    fields: null,
+  });
   switch (chosen.kind) {
     case 'range':
       return { kind: 'all' };

@@ -40,7 +40,7 @@ export interface RowEntries {
 
 /** The columns a filter selection reads, which the cell index must hold to answer it. */
 export function filterColumns(selection: Selection): number[] {
-  if ('ids' in selection) return [];
+  if ('ids' in selection || 'keys' in selection) return [];
   const columns = [...selection.filters, ...selection.any.flat()].map((filter) => filter.index);
   return [...columns, ...(selection.search?.columns ?? [])];
 }

@@ -1,5 +1,5 @@
 import { Problem } from '../errors/problem.ts';
-import type { Selection } from '../query/plan.ts';
+import type { Filtering } from '../query/plan.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
@@ -158,6 +158,8 @@ export interface Dialect extends StoreDatabase {
   insertRows(key: number, rows: StoredRow[]): DbWork<void>;
   /** Replaces rows' text in place; positions and row ids stay. */
   updateRows(key: number, rows: StoredRow[]): DbWork<void>;
+  /** The rows with these ids (keys) that exist, in sheet order. */
+  rowsByRid(key: number, rids: number[]): DbWork<StoredRow[]>;
   /** Removes rows by position; the rows below them move up to close the gaps. */
   deleteRows(key: number, positions: number[]): DbWork<void>;
   /** Moves the rows at `at` and below down by `count`, making room to insert. */
@@ -169,10 +171,7 @@ export interface Dialect extends StoreDatabase {
   deleteEntries(key: number, rows: RowEntries[]): DbWork<void>;
   deleteAllEntries(key: number): DbWork<void>;
   /** The positions of an indexed sheet's rows that a filter selection chooses, ascending. */
-  matchingPositions(
-    key: number,
-    selection: Exclude<Selection, { ids: number[] }>,
-  ): DbWork<number[]>;
+  matchingPositions(key: number, selection: Filtering): DbWork<number[]>;
 
   /** Groups the chosen rows, computes aggregates over their cells, and answers a page of groups. */
   aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage>;
@@ -210,7 +209,7 @@ export interface Dialect extends StoreDatabase {
   /** All the rows a filter selection chooses on an indexed sheet, found and joined at once. */
   jsonMatching(
     key: number,
-    selection: Exclude<Selection, { ids: number[] }>,
+    selection: Filtering,
     withIds: boolean,
   ): DbWork<{ count: number; json: Buffer }>;
 

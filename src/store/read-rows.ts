@@ -1,12 +1,13 @@
 import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import { sortPositions } from '../query/sort-rows.ts';
-import { isFiltered, type ReadPlan } from '../query/plan.ts';
+import { isFiltered, type Filtering, type ReadPlan } from '../query/plan.ts';
 import { indexHolds } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions } from './plan-write.ts';
 import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
+import { keysNotFound, ridOfKey, withKey } from '../query/row-key.ts';
 
 /**
  * The rows a read answers, before they are put into words: a range of positions when the sheet
@@ -18,8 +19,6 @@ export type RowsToAnswer =
   | { kind: 'list'; positions: number[]; total: number; loaded: Map<number, StoredRow> | null }
   /** All the rows an indexed sheet's filters match, in sheet order: found and joined at once. */
   | { kind: 'matching'; selection: Filtering };
-
-type Filtering = Exclude<ReadPlan['selection'], { ids: number[] }>;
 
 /** A piece of an answer, and how many rows matched before paging. */
 export interface AnswerPiece<T> {
@@ -38,6 +37,16 @@ export function* chooseRows(
   let loaded: Map<number, StoredRow> | null = null;
   if ('ids' in selection) {
     positions = checkPositions(sheet.name, sheet.rowCount, selection.ids);
+  } else if ('keys' in selection) {
+    // Rows chosen by key answer in sheet order, as rows chosen by `_id` do.
+    const rids = selection.keys.map(ridOfKey);
+    const known = rids.filter((rid): rid is number => rid !== null);
+    const rows = known.length === 0 ? [] : yield* dialect.rowsByRid(sheet.key, known);
+    const found = new Set(rows.map((row) => row.rid));
+    const missing = selection.keys.filter((_, i) => !found.has(rids[i] ?? -1));
+    if (missing.length > 0) throw keysNotFound(sheet.name, missing);
+    loaded = new Map(rows.map((row) => [row.pos, row]));
+    positions = rows.map((row) => row.pos);
   } else if (!isFiltered(selection)) {
     if (plan.sort.length === 0) return pageOfRange(sheet.rowCount, plan);
     positions = Array.from({ length: sheet.rowCount }, (_, i) => i);
@@ -117,8 +126,10 @@ export function* jsonOf(
   chosen: RowsToAnswer,
   withIds: boolean,
   fields: number[] | null,
+  withKeys = false,
 ): DbWork<AnswerPiece<Buffer[]>> {
-  if (fields === null) {
+  // Keys are put in front of each row here, from the rows read: not by the dialects' fast paths.
+  if (fields === null && !withKeys) {
     if (chosen.kind === 'matching') {
       const { count, json } = yield* dialect.jsonMatching(sheet.key, chosen.selection, withIds);
       return { value: [json], total: count };
@@ -149,6 +160,7 @@ export function* jsonOf(
   const codec = fields === null ? null : new FieldCodec(sheet.columns, fields);
   const parts = rows.map((row) => {
     const json = codec === null ? row.json : codec.json(row);
+    if (withKeys) return withKey(json, row.rid, withIds ? row.pos : null);
     return withIds ? withPosition(json, row.pos) : json;
   });
   return { value: [Buffer.from(parts.join(','))], total };
@@ -159,11 +171,15 @@ export function* cellsOf(
   dialect: Dialect,
   sheet: SheetRecord,
   chosen: RowsToAnswer,
-): DbWork<AnswerPiece<{ positions: number[]; rows: Cell[][] }>> {
+): DbWork<AnswerPiece<{ positions: number[]; rids: number[]; rows: Cell[][] }>> {
   const { rows, total } = yield* storedOf(dialect, sheet, chosen);
   const codec = new RowCodec(sheet.columns);
   return {
-    value: { positions: rows.map((row) => row.pos), rows: rows.map((row) => codec.decode(row)) },
+    value: {
+      positions: rows.map((row) => row.pos),
+      rids: rows.map((row) => row.rid),
+      rows: rows.map((row) => codec.decode(row)),
+    },
     total,
   };
 }

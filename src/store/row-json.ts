@@ -55,3 +55,12 @@ export class RowCodec {
 export function withPosition(json: string, pos: number): string {
   return json === '{}' ? `{"_id":${pos}}` : `{"_id":${pos},${json.slice(1)}`;
 }
+
+/**
+ * A stored row's JSON as row events carry it: its position, then its key (the row id as text,
+ * which stays with the row while positions shift), then its columns.
+ */
+export function withPositionAndKey(json: string, pos: number, rid: number): string {
+  const head = `{"_id":${pos},"_key":"${rid}"`;
+  return json === '{}' ? `${head}}` : `${head},${json.slice(1)}`;
+}

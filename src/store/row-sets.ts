@@ -1,6 +1,6 @@
 import { foldCase } from '../query/match-text.ts';
 import type { FilterValue } from '../query/parse-filter.ts';
-import type { PlannedFilter, Selection } from '../query/plan.ts';
+import type { Filtering, PlannedFilter } from '../query/plan.ts';
 
 /**
  * Filters on an indexed sheet as sets of row ids, combined in SQL. A filter is either the rows
@@ -77,7 +77,7 @@ export function not(set: RowSet): RowSet {
  * (` AND rid …`), or '' when it has no filter at all (every row).
  */
 export function selectionCondition(
-  selection: Exclude<Selection, { ids: number[] }>,
+  selection: Filtering,
   key: number,
   entries: EntryConditions,
   p: SqlParams,
@@ -91,7 +91,7 @@ export function selectionCondition(
  * `_or` group. Null when it has no filter at all (every row).
  */
 function selectionSet(
-  selection: Exclude<Selection, { ids: number[] }>,
+  selection: Filtering,
   key: number,
   entries: EntryConditions,
   p: SqlParams,

@@ -24,16 +24,17 @@ import {
   settleKey,
   settlePush,
 } from './idempotency-records.ts';
-import { planWrite, versionMismatch } from './plan-write.ts';
+import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
 import { columnsEvent, rowEvents } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
-import { MemoryRows } from './memory-rows.ts';
+import { applyToRids, MemoryRows } from './memory-rows.ts';
 import { aggregateRows } from './aggregate-rows.ts';
 import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows } from './stored-rows.ts';
+import { keepPushedRows, pushedRowKeys, type PushedRows } from './pushed-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
 import { LockLost } from './store.ts';
@@ -281,7 +282,7 @@ export class RowStore implements SheetStore {
 
   async readJson(sheet: Sheet, plan: ReadPlan): Promise<ReadAnswer<Buffer[]>> {
     return this.#read(sheet, plan, (record, chosen) =>
-      jsonOf(this.#db, record, chosen, plan.withIds, plan.fields),
+      jsonOf(this.#db, record, chosen, plan.withIds, plan.fields, plan.withKeys),
     );
   }
 
@@ -385,14 +386,14 @@ export class RowStore implements SheetStore {
       const known = tails.get(found.key, found.version);
       const source = new StoredRows(db, found, indexThreshold, true, known);
       const results: (WriteResult | Problem)[] = [];
-      for (const { op, ifMatch, actor, idempotency: held } of writes) {
+      for (const { op, ifMatch, ifMatchRows, actor, idempotency: held } of writes) {
         // A keyed write's outcome commits with it, so a retry finds it whatever happens next.
         const key = held === undefined ? null : yield* heldRecord(db, held);
         if (held !== undefined && key === null) {
           results.push(keyTakenOver(held.key));
           continue;
         }
-        const result = yield* applyWrite(source, events, op, ifMatch, actor);
+        const result = yield* applyWrite(source, events, op, ifMatch, ifMatchRows, actor);
         results.push(result);
         if (held !== undefined && key !== null) {
           const outcome = JSON.stringify(keyOutcome(result));
@@ -416,26 +417,61 @@ export class RowStore implements SheetStore {
     this.#appendListeners.push(listener);
   }
 
-  async loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }> {
+  async loadRows(
+    sheetId: string,
+  ): Promise<{ sheet: Sheet; rows: Cell[][]; rids: number[]; nextRid: number }> {
     const db = this.#db;
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
       const codec = new RowCodec(sheet.columns);
       const rows = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
-      return { sheet, rows: rows.map((row) => codec.decode(row)) };
+      return {
+        sheet,
+        rows: rows.map((row) => codec.decode(row)),
+        rids: rows.map((row) => row.rid),
+        nextRid: sheet.nextRid,
+      };
     });
   }
 
-  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (MirrorWrite | Problem)[] {
+  async ridsAfterRead(sheetId: string, rows: Cell[][], firstFree: number): Promise<number[]> {
+    const db = this.#db;
+    return db.read(function* () {
+      const sheet = yield* sheetOrMissing(db, sheetId);
+      const stored = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      const rids: (number | null)[] = stored.map((row) => row.rid);
+      // The effects the copy will apply, applied to the ids alone; rows it adds take the next
+      // free ids in order, as StoredRows gives them.
+      let next = Math.max(sheet.nextRid, firstFree);
+      for (const effect of diffRows(new RowCodec(sheet.columns), stored, rows)) {
+        if (effect.kind === 'insert') {
+          applyToRids(rids, { ...effect, rids: effect.rows.map(() => next++) });
+        } else {
+          applyToRids(rids, effect);
+        }
+      }
+      return rids.map((rid) => rid ?? -1);
+    });
+  }
+
+  planOnRows(
+    sheet: Sheet,
+    rows: Cell[][],
+    writes: WriteRequest[],
+    keys: { rids: (number | null)[]; nextRid: number },
+  ): (MirrorWrite | Problem)[] {
     const copy = new MemoryRows(
       sheet.name,
       rows.map((row) => [...row]),
+      sheet.columns,
+      [...keys.rids],
+      keys.nextRid,
     );
     let version = sheet.version;
-    return writes.map(({ op, ifMatch, actor, idempotency }) => {
-      const mismatch = versionMismatch(sheet.name, ifMatch, version);
-      if (mismatch !== null) return mismatch;
+    return writes.map(({ op, ifMatch, ifMatchRows, actor, idempotency }) => {
       try {
+        const failed = runSync(preconditionFailed(copy, version, ifMatch, ifMatchRows), null);
+        if (failed !== null) return failed;
         const planned = runSync(planWrite(copy, op), null);
         if (planned.effects.length > 0) version++;
         return { ...planned, actor, idempotency };
@@ -519,7 +555,12 @@ export class RowStore implements SheetStore {
         const held = yield* holdsEpoch(db, sheetId, fence.epoch);
         if (!held || record.pushing !== fence.pushing) throw new LockLost(fenced(sheetId));
       }
-      // The push was closed before the read: its keys learn how it ended with the copy.
+      // The push was closed before the read: its keys learn how it ended with the copy, and the
+      // rows of the plan that landed get the keys its answer named.
+      const pushed =
+        settled === undefined
+          ? null
+          : yield* pushedRowKeys(db, sheetId, settled.pushId, settled.end.plan);
       if (settled !== undefined) yield* settlePush(db, sheetId, settled.pushId, settled.end);
       const sameHeader =
         record.columns.length === columns.length &&
@@ -533,6 +574,8 @@ export class RowStore implements SheetStore {
         const old = new StoredRows(db, record, indexThreshold, false);
         const all = Array.from({ length: record.rowCount }, (_, i) => i);
         const oldRows = all.length > 0 ? yield* old.rowsAt(all) : [];
+        // The rows are the same rows under a new header: they keep their keys.
+        const oldRids = all.length > 0 ? yield* old.ridsAt(all) : [];
         if (all.length > 0) yield* old.apply({ kind: 'delete', positions: all, before: oldRows });
         yield* db.deleteAllEntries(record.key);
         yield* db.deleteAllBlocks(record.key);
@@ -547,12 +590,19 @@ export class RowStore implements SheetStore {
         const from = columns.map((column) => before.indexOf(column));
         const remapped = oldRows.map((row) => from.map((i) => (i < 0 ? null : (row[i] ?? null))));
         const moved = new StoredRows(db, record, indexThreshold, false);
-        if (remapped.length > 0) yield* moved.apply({ kind: 'insert', at: 0, rows: remapped });
+        if (remapped.length > 0) {
+          yield* moved.apply({ kind: 'insert', at: 0, rows: remapped, rids: oldRids });
+        }
       }
       const source = new StoredRows(db, record, indexThreshold);
       const current = yield* db.rowsBetween(record.key, 0, record.rowCount);
       const effects = diffRows(source.codec, current, rows);
-      for (const effect of effects) yield* source.apply(effect);
+      const present = new Set(current.map((row) => row.rid));
+      for (const effect of effects) {
+        const nextRid = source.record.nextRid;
+        const keyed = pushed?.keyed(effect, source.codec, nextRid, (rid) => present.has(rid));
+        yield* source.apply(keyed ?? effect);
+      }
       const changed = !sameHeader || effects.length > 0;
       if (changed) {
         source.record.version++;
@@ -577,12 +627,19 @@ export class RowStore implements SheetStore {
       const { version, pushing } = mark.expect;
       if (record.version !== version || record.pushing !== pushing) return null;
       if (!(yield* holdsEpoch(db, sheetId, mark.epoch ?? null))) return null;
+      // The keys the push's rows were planned with are never given to another row.
+      if (mark.reserveRids !== undefined && mark.reserveRids > record.nextRid) {
+        record.nextRid = mark.reserveRids;
+      }
       // The batch's keys are tied to the push before it is sent: a store failure after Google
       // applied it cannot lose them, and the push's settling answers them.
       const { plan, keys = [] } = mark;
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
       yield* db.dropPushRecords(sheetId, mark.pushId);
+      if (mark.rows !== undefined) {
+        yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
+      }
       yield* db.saveSheet(record);
       yield* db.setPushSettleAfter(record.key, mark.settleAfter ?? null);
       return record;
@@ -590,6 +647,16 @@ export class RowStore implements SheetStore {
     if (record === null) return false;
     this.#remember(record);
     return true;
+  }
+
+  async keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean> {
+    const db = this.#db;
+    return db.write(function* () {
+      const record = yield* sheetOrMissing(db, sheetId, true);
+      if (record.pushing !== pushId) return false;
+      yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, pushId, rows);
+      return true;
+    });
   }
 
   async clearPushing(
@@ -1001,12 +1068,13 @@ function* applyWrite(
   events: RowEvent[],
   op: WriteRequest['op'],
   ifMatch: number[] | null,
+  ifMatchRows: RowTag[] | undefined,
   actor: Actor | undefined,
 ): DbWork<WriteResult | Problem> {
-  const mismatch = versionMismatch(source.record.name, ifMatch, source.record.version);
-  if (mismatch !== null) return mismatch;
   const changes = source.changes.length;
   try {
+    const failed = yield* preconditionFailed(source, source.record.version, ifMatch, ifMatchRows);
+    if (failed !== null) return failed;
     const planned = yield* planWrite(source, op);
     if (planned.effects.length > 0) {
       source.record.version++;

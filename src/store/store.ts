@@ -4,9 +4,10 @@ import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.
 import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
 import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
-import type { WritePlan } from './plan-write.ts';
+import type { RowTag, WritePlan } from './plan-write.ts';
 import type { CredentialStore } from './provider-credentials.ts';
 import type { PushFence } from './dialect.ts';
+import type { PushedRows } from './pushed-rows.ts';
 
 /** An API key as stored: its secret only as a hash. */
 export interface ApiKeyRecord {
@@ -46,6 +47,8 @@ export interface WriteRequest {
   op: WriteOp;
   /** `If-Match`: the write applies only if the sheet is still at one of these versions. */
   ifMatch: number[] | null;
+  /** Row ETags `If-Match` named: the write applies if each row is still as it was. */
+  ifMatchRows?: RowTag[];
   /** Who sent it, as its row events name them. */
   actor?: Actor;
   /** Its `Idempotency-Key`, held by this server: the outcome is recorded with the write. */
@@ -145,6 +148,13 @@ export interface PushMark {
   /** The lock epoch the pushing server holds: the mark is set only while it is the sheet's. */
   epoch?: number;
   /**
+   * Row ids (keys) the push's appended rows were planned with: the sheet's next id is moved past
+   * this one in the same statement, so that no other row is ever given them.
+   */
+  reserveRids?: number;
+  /** The rows the plan sent first appends, with their keys: kept to settle the push by. */
+  rows?: PushedRows;
+  /**
    * Epoch ms after which none of the push's requests can still be in flight: a server that takes
    * the sheet over settles the push no earlier (see `PushFence`). Absent: at once.
    */
@@ -213,6 +223,8 @@ export interface GroupAnswer {
 /** Rows as cells, with their positions, for answers that are not the stored JSON. */
 export interface CellRows {
   positions: number[];
+  /** The rows' ids: their keys, as numbers. */
+  rids: number[];
   rows: Cell[][];
 }
 
@@ -340,13 +352,32 @@ export interface SheetStore {
    * at once, before its writes are answered (see `RowsAppended`).
    */
   onAppended(listener: (appended: RowsAppended) => void): void;
-  /** Every row of a sheet, for a provider-backed sheet's writes to be planned on. */
-  loadRows(sheetId: string): Promise<{ sheet: Sheet; rows: Cell[][] }>;
+  /**
+   * Every row of a sheet, with their ids (keys), for a provider-backed sheet's writes to be
+   * planned on; `nextRid` is the first id the sheet has not given out.
+   */
+  loadRows(
+    sheetId: string,
+  ): Promise<{ sheet: Sheet; rows: Cell[][]; rids: number[]; nextRid: number }>;
   /**
    * Plans writes in order on rows in hand (a provider-backed sheet's, as checked against its
    * spreadsheet), each seeing those before it, changing nothing stored: for `applyPlanned`.
+   * `keys`: the rows' ids (null for a row the copy has not taken yet) and the first id rows
+   * appended here are given (a push reserves them with its mark; see `PushMark.reserveRids`).
    */
-  planOnRows(sheet: Sheet, rows: Cell[][], writes: WriteRequest[]): (MirrorWrite | Problem)[];
+  planOnRows(
+    sheet: Sheet,
+    rows: Cell[][],
+    writes: WriteRequest[],
+    keys: { rids: (number | null)[]; nextRid: number },
+  ): (MirrorWrite | Problem)[];
+  /**
+   * The ids the rows of a tab just read will have once the copy takes them, as `applyPlanned`
+   * does with its `base`: those of the rows the copy keeps, and for rows it adds the next free
+   * ids from `firstFree` on (a push takes them after the ids it reserved), in order. For
+   * planning writes by key on a tab read.
+   */
+  ridsAfterRead(sheetId: string, rows: Cell[][], firstFree: number): Promise<number[]>;
   /**
    * Applies writes planned with `planOnRows` (and already applied upstream) as they were
    * planned, and clears the push marker with them: the copy matches the spreadsheet again. With
@@ -468,6 +499,11 @@ export interface SheetStore {
     plan: string,
     keys: PushedKey[],
   ): Promise<boolean>;
+  /**
+   * Keeps the rows another plan of push `pushId` appends, with their keys (see `PushMark.rows`),
+   * while the sheet carries the push's mark; false, and nothing kept, otherwise.
+   */
+  keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean>;
   /** Settles the keys of a push by how it ended (see `PushEnd`). */
   settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void>;
   /**

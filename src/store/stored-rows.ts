@@ -6,8 +6,9 @@ import { filterColumns, rowEntries } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
 import { RowBlocks, type BlockHead } from './row-blocks.ts';
-import { RowCodec, withPosition, type StoredRow } from './row-json.ts';
+import { RowCodec, withPositionAndKey, type StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
+import { keysNotFound, ridOfKey, rowEtag } from '../query/row-key.ts';
 
 /** Rows read at a time to put a column into the cell index. */
 const indexChunkRows = 10_000;
@@ -15,7 +16,7 @@ const indexChunkRows = 10_000;
 /** What one effect did to the stored rows, as the row events tell it. */
 export interface RowChange {
   type: 'rows.created' | 'rows.updated' | 'rows.deleted';
-  /** Each row's JSON with its `_id`: after the change, or before it for deleted rows. */
+  /** Each row's JSON with its `_id` and `_key`: after the change, or before it for deleted rows. */
   rows: string[];
   /** For updated rows, the same rows as they were. */
   previous?: string[];
@@ -75,6 +76,11 @@ export class StoredRows implements RowSource {
   *select(selection: Selection): DbWork<number[]> {
     if ('ids' in selection) return checkPositions(this.name, this.rowCount, selection.ids);
     yield* this.#storeAppended();
+    if ('keys' in selection) {
+      const rows = yield* this.#byKeys(selection.keys);
+      this.#remember(rows);
+      return rows.map((row) => row.pos);
+    }
     if (this.record.indexed) {
       yield* this.indexColumns(filterColumns(selection));
       return yield* this.dialect.matchingPositions(this.record.key, selection);
@@ -90,6 +96,38 @@ export class StoredRows implements RowSource {
     return rows.map((row) => [...row.cells]);
   }
 
+  *ridsAt(positions: number[]): DbWork<number[]> {
+    const rows = yield* this.#stored(positions);
+    return rows.map((row) => row.stored.rid);
+  }
+
+  nextRids(count: number): number[] {
+    return Array.from({ length: count }, (_, i) => this.record.nextRid + i);
+  }
+
+  *rowEtags(rids: number[]): DbWork<Map<number, string>> {
+    yield* this.#storeAppended();
+    const rows = rids.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, rids);
+    // From the cells, as a read of the row makes it (`row-by-key.ts`), whatever wrote the text.
+    return new Map(
+      rows.map((row) => {
+        const { json, dates } = this.codec.encode(this.codec.decode(row));
+        return [row.rid, rowEtag(row.rid, json, dates)];
+      }),
+    );
+  }
+
+  /** The stored rows with these keys, in sheet order: every key must name one, else a 404. */
+  *#byKeys(keys: string[]): DbWork<StoredRow[]> {
+    const rids = keys.map(ridOfKey);
+    const known = rids.filter((rid): rid is number => rid !== null);
+    const rows = known.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, known);
+    const found = new Set(rows.map((row) => row.rid));
+    const missing = keys.filter((_, i) => !found.has(rids[i] ?? -1));
+    if (missing.length > 0) throw keysNotFound(this.name, missing);
+    return rows;
+  }
+
   *apply(effect: RowEffect): DbWork<void> {
     const { key } = this.record;
     if (effect.kind !== 'append') {
@@ -100,9 +138,11 @@ export class StoredRows implements RowSource {
       case 'append':
       case 'insert': {
         const at = effect.kind === 'append' ? this.rowCount : effect.at;
+        const rids = effect.rids ?? effect.rows.map((_, i) => this.record.nextRid + i);
+        if (rids.length !== effect.rows.length) throw new Error('one row id per row is needed');
         const stored = effect.rows.map((cells, i) => ({
           pos: at + i,
-          rid: this.record.nextRid + i,
+          rid: rids[i] as number,
           ...this.codec.encode(cells),
         }));
         if (effect.kind === 'append') {
@@ -113,11 +153,12 @@ export class StoredRows implements RowSource {
           yield* this.dialect.openRows(key, at, effect.rows.length);
           yield* this.#insert(stored, effect.rows, at);
         }
-        this.record.nextRid += stored.length;
+        // Ids chosen before (a push's reserved keys) are never given out again.
+        for (const rid of rids) if (rid >= this.record.nextRid) this.record.nextRid = rid + 1;
         this.record.rowCount += stored.length;
         this.#note(() => ({
           type: 'rows.created',
-          rows: stored.map((row) => withPosition(row.json, row.pos)),
+          rows: stored.map((row) => withPositionAndKey(row.json, row.pos, row.rid)),
         }));
         break;
       }
@@ -149,8 +190,10 @@ export class StoredRows implements RowSource {
         }
         this.#note(() => ({
           type: 'rows.updated',
-          rows: stored.map((row) => withPosition(row.json, row.pos)),
-          previous: old.map((row) => withPosition(row.stored.json, row.stored.pos)),
+          rows: stored.map((row) => withPositionAndKey(row.json, row.pos, row.rid)),
+          previous: old.map((row) =>
+            withPositionAndKey(row.stored.json, row.stored.pos, row.stored.rid),
+          ),
         }));
         break;
       }
@@ -170,7 +213,9 @@ export class StoredRows implements RowSource {
         this.record.rowCount -= old.length;
         this.#note(() => ({
           type: 'rows.deleted',
-          rows: old.map((row) => withPosition(row.stored.json, row.stored.pos)),
+          rows: old.map((row) =>
+            withPositionAndKey(row.stored.json, row.stored.pos, row.stored.rid),
+          ),
         }));
         break;
       }

@@ -1,4 +1,4 @@
-import type { Selection } from '../../query/plan.ts';
+import type { Filtering } from '../../query/plan.ts';
 import type { BlockHead } from '../row-blocks.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
@@ -12,7 +12,7 @@ import {
 } from './aggregate-sql.ts';
 
 /** A filter selection: the rows of an indexed sheet that filters choose. */
-export type Filtering = Exclude<Selection, { ids: number[] }>;
+export type { Filtering };
 
 /** A stored row's JSON, with its position first when `_with_id=true` asks for it. */
 export function rowJson(withIds: boolean): string {
@@ -34,6 +34,13 @@ export abstract class RowSql extends SheetSql {
     return this.all(
       `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('pos', 2, 'int')} ORDER BY pos`,
       [key, this.flavor.list(positions)],
+    );
+  }
+
+  rowsByRid(key: number, rids: number[]): DbWork<StoredRow[]> {
+    return this.all(
+      `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('rid', 2, 'int')} ORDER BY pos`,
+      [key, this.flavor.list(rids)],
     );
   }
 
