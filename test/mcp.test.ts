@@ -457,3 +457,66 @@ test('aggregate_rows answers what the row API answers for the same _group and _a
     { city: 'Rome', 'a,b': 2, 'count()': 1, 'sum(price)': 5 },
   ]);
 });
+
+test('rows carry their _key, and keys choose the rows an update or a delete lands on after others moved', async (t) => {
+  const { url, sheet, connect, rows } = await server(t);
+  const id = await sheet('people', people, { deleteEnabled: true });
+  const client = await connect(adminToken);
+  const read = structured(await client.callTool({ name: 'query_rows', arguments: { sheet: id } }));
+  const shown = read.rows as { _key: string; name: string }[];
+  assert.deepEqual(
+    shown.map((row) => row.name),
+    ['Ann', 'Bob', 'Cy'],
+  );
+  assert.ok(
+    shown.every((row) => /^[A-Za-z0-9_-]{1,64}$/.test(row._key)),
+    JSON.stringify(shown),
+  );
+  const [ann, bob, cy] = shown.map((row) => row._key);
+
+  const added = structured(
+    await client.callTool({ name: 'add_rows', arguments: { sheet: id, rows: [{ name: 'Dee' }] } }),
+  );
+  assert.equal(added.created, 1);
+  assert.equal((added.keys as string[]).length, 1);
+  assert.ok(![ann, bob, cy].includes((added.keys as string[])[0]), 'a new row, a new key');
+
+  // Someone deletes Ann over REST: Bob and Cy move up a place, and keep their keys.
+  const removed = await call(`${url}/api/v1/${id}?_id=0`, { method: 'DELETE', headers: admin });
+  assert.equal(removed.status, 200, removed.text);
+  assert.deepEqual(
+    structured(
+      await client.callTool({
+        name: 'update_rows',
+        arguments: { sheet: id, keys: [cy], values: { city: 'Quito' } },
+      }),
+    ),
+    { updated: 1 },
+  );
+  assert.deepEqual(
+    structured(
+      await client.callTool({ name: 'delete_rows', arguments: { sheet: id, keys: [bob] } }),
+    ),
+    { deleted: 1 },
+  );
+  assert.deepEqual(await rows(id), [
+    { name: 'Cy', age: 27, city: 'Quito' },
+    { name: 'Dee', age: null, city: null },
+  ]);
+
+  // A key that is gone changes nothing, and says so.
+  assert.match(
+    errorText(
+      await client.callTool({
+        name: 'update_rows',
+        arguments: { sheet: id, keys: [ann, cy], values: { city: 'Oslo' } },
+      }),
+    ),
+    /^row-not-found \(404\)/,
+  );
+  assert.equal((await rows(id))[0]?.city, 'Quito');
+  const byKey = structured(
+    await client.callTool({ name: 'query_rows', arguments: { sheet: id, keys: [cy] } }),
+  );
+  assert.deepEqual(byKey.rows, [{ _key: cy, name: 'Cy', age: 27, city: 'Quito' }]);
+});

@@ -38,6 +38,13 @@ const or = {
 };
 const idempotencyKey = { type: 'string', pattern: '^[ -~]{1,255}$', description: 'applied once' };
 const rows = { type: 'array', items: { type: 'object' }, minItems: 1 };
+const keys = {
+  type: 'array',
+  items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+  minItems: 1,
+  description: 'row keys (_key), instead of filters',
+};
+const keyList = { type: 'array', items: { type: 'string' } };
 /** An input's arguments, `required` among them; others are refused (see check-arguments.ts). */
 const input = (properties: Schema, required: string[] = []): Schema => ({
   type: 'object',
@@ -77,13 +84,14 @@ export const tools: readonly ToolDefinition[] = [
   },
   {
     name: 'query_rows',
-    description: 'Read rows, filtered, sorted and paged',
+    description: 'Read rows, filtered, sorted and paged; each row carries its _key',
     scopes: ['read'],
     inputSchema: input(
       {
         sheet,
         filters,
         or,
+        keys,
         sort: { type: 'string', description: 'city,-age' },
         limit: { type: 'integer', minimum: 0 },
         offset: { type: 'integer', minimum: 0 },
@@ -120,18 +128,19 @@ export const tools: readonly ToolDefinition[] = [
     description: 'Append rows (column → value)',
     scopes: ['create'],
     inputSchema: input({ sheet, rows, idempotency_key: idempotencyKey }, ['sheet', 'rows']),
-    outputSchema: count('created'),
+    outputSchema: output({ created: integer, keys: keyList }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   },
   {
     name: 'update_rows',
-    description: 'Set the given column values on the rows the filters choose',
+    description: 'Set the given column values on the rows the filters or keys choose',
     scopes: ['update'],
     inputSchema: input(
       {
         sheet,
         filters,
         or,
+        keys,
         values: { type: 'object', minProperties: 1 },
         idempotency_key: idempotencyKey,
       },
@@ -148,14 +157,14 @@ export const tools: readonly ToolDefinition[] = [
       { sheet, key_column: { type: 'string' }, rows, idempotency_key: idempotencyKey },
       ['sheet', 'key_column', 'rows'],
     ),
-    outputSchema: output({ created: integer, updated: integer }),
+    outputSchema: output({ created: integer, updated: integer, keys: keyList }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   },
   {
     name: 'delete_rows',
-    description: 'Delete the rows the filters choose',
+    description: 'Delete the rows the filters or keys choose',
     scopes: ['delete'],
-    inputSchema: input({ sheet, filters, or, idempotency_key: idempotencyKey }, ['sheet']),
+    inputSchema: input({ sheet, filters, or, keys, idempotency_key: idempotencyKey }, ['sheet']),
     outputSchema: count('deleted'),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   },
@@ -174,4 +183,6 @@ export const filterGuide = [
   '"__gt(30)" "__ge" "__lt" "__le" "__eq" "__ne"; "__in(a,b)" "__nin(a,b)"; "__ieq(ann)" "__ilike(jo*)" ignore case.',
   'All filters must hold; "or": [{"city":"Oslo"},{"age":"__gt(40)"}] needs one of them too.',
   'sort: "city,-age". Numbers compare as numbers.',
+  'Rows carry "_key", which stays with the row while others are added, deleted or moved:',
+  'pass "keys" instead of filters to read, update or delete exactly those rows.',
 ].join(' ');
