@@ -64,6 +64,7 @@ export function GridRow({ sheet, row, position, rowKey, etag, onWritten, onStale
     void action.run(() =>
       unlessStale(async () => {
         await patchRow(sheet.id, at, cells, opened.etag);
+        setMode('view');
         onWritten(`Saved the row ${rowLabel(columns, { ...opened.row, ...cells })}.`);
       }),
     );
@@ -72,6 +73,7 @@ export function GridRow({ sheet, row, position, rowKey, etag, onWritten, onStale
     void action.run(() =>
       unlessStale(async () => {
         await deleteRow(sheet.id, at, opened.etag);
+        setMode('view');
         onWritten(`Deleted the row ${rowLabel(columns, opened.row)}.`);
       }),
     );
