@@ -42,7 +42,7 @@ const keys = {
   type: 'array',
   items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
   minItems: 1,
-  description: 'row keys (_key), instead of filters',
+  description: 'rows by _key',
 };
 const keyList = { type: 'array', items: { type: 'string' } };
 /** An input's arguments, `required` among them; others are refused (see check-arguments.ts). */
@@ -84,7 +84,7 @@ export const tools: readonly ToolDefinition[] = [
   },
   {
     name: 'query_rows',
-    description: 'Read rows, filtered, sorted and paged; each row carries its _key',
+    description: 'Read rows (with _key), filtered, sorted and paged',
     scopes: ['read'],
     inputSchema: input(
       {
@@ -133,7 +133,7 @@ export const tools: readonly ToolDefinition[] = [
   },
   {
     name: 'update_rows',
-    description: 'Set the given column values on the rows the filters or keys choose',
+    description: 'Set the given column values on the rows chosen',
     scopes: ['update'],
     inputSchema: input(
       {
@@ -162,7 +162,7 @@ export const tools: readonly ToolDefinition[] = [
   },
   {
     name: 'delete_rows',
-    description: 'Delete the rows the filters or keys choose',
+    description: 'Delete the rows chosen',
     scopes: ['delete'],
     inputSchema: input({ sheet, filters, or, keys, idempotency_key: idempotencyKey }, ['sheet']),
     outputSchema: count('deleted'),
