@@ -38,13 +38,9 @@ const or = {
 };
 const idempotencyKey = { type: 'string', pattern: '^[ -~]{1,255}$', description: 'applied once' };
 const rows = { type: 'array', items: { type: 'object' }, minItems: 1 };
-const keys = {
-  type: 'array',
-  items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-  minItems: 1,
-  description: 'rows by _key',
-};
 const keyList = { type: 'array', items: { type: 'string' } };
+// The row API checks each key's form and answers what is wrong with it.
+const keys = { ...keyList, minItems: 1, description: 'rows by _key' };
 /** An input's arguments, `required` among them; others are refused (see check-arguments.ts). */
 const input = (properties: Schema, required: string[] = []): Schema => ({
   type: 'object',
