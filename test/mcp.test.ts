@@ -9,14 +9,6 @@ import { build, call } from './helpers/build.ts';
 import { connectAgent, errorText, structured } from './helpers/mcp.ts';
 import { until } from './helpers/until.ts';
 
-/** A write's answer with the keys of the rows it created (or upserted) taken out, checked apart. */
-function counted(answer: Record<string, unknown>, keys: number): Record<string, unknown> {
-  const { keys: given, ...rest } = answer as { keys?: unknown };
-  assert.ok(Array.isArray(given) && given.length === keys, `keys: ${JSON.stringify(given)}`);
-  assert.ok(given.every((key) => typeof key === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(key)));
-  return rest;
-}
-
 const adminToken = 'an-admin-token-of-enough-length';
 const admin = { authorization: `Bearer ${adminToken}` };
 
@@ -45,7 +37,12 @@ async function server(t: TestContext, options: { token?: boolean } = {}) {
   const connect = (credential: string | null) => connectAgent(t, url, credential);
   const rows = async (sheetId: string) =>
     (await call(`${url}/api/v1/${sheetId}`, { headers })).body as Record<string, unknown>[];
-  return { url, sheet, key, connect, rows };
+  /** The rows as the row API answers them with their keys, as the tools answer them. */
+  const keyed = async (sheetId: string) =>
+    (await call(`${url}/api/v1/${sheetId}?_with_key=true`, { headers })).body as ({
+      _key: string;
+    } & Record<string, unknown>)[];
+  return { url, sheet, key, connect, rows, keyed };
 }
 
 const people = [
@@ -105,7 +102,7 @@ test('the whole tools/list for a 20-column sheet fits in 1,500 tokens of 4 chara
 });
 
 test('tools read and write the sheet exactly as the row API does', async (t) => {
-  const { sheet, connect, rows } = await server(t);
+  const { sheet, connect, rows, keyed } = await server(t);
   const id = await sheet('people', people);
   const client = await connect(adminToken);
 
@@ -136,27 +133,24 @@ test('tools read and write the sheet exactly as the row API does', async (t) => 
       },
     }),
   );
-  assert.deepEqual(found, { rows: [people[0]], total: 1 });
+  const [ann] = await keyed(id);
+  assert.deepEqual(found, { rows: [ann], total: 1 });
   const paged = structured(
     await client.callTool({
       name: 'query_rows',
       arguments: { sheet: id, sort: 'age', limit: 1, offset: 1, fields: ['name'] },
     }),
   );
-  assert.deepEqual(paged, { rows: [{ name: 'Ann' }], total: 3 });
+  assert.deepEqual(paged, { rows: [{ _key: ann?._key, name: 'Ann' }], total: 3 });
 
-  assert.deepEqual(
-    counted(
-      structured(
-        await client.callTool({
-          name: 'add_rows',
-          arguments: { sheet: id, rows: [{ name: 'Dee', age: 52 }] },
-        }),
-      ),
-      1,
-    ),
-    { created: 1 },
+  const added = structured(
+    await client.callTool({
+      name: 'add_rows',
+      arguments: { sheet: id, rows: [{ name: 'Dee', age: 52 }] },
+    }),
   );
+  const dee = (await keyed(id))[3];
+  assert.deepEqual(added, { created: 1, keys: [dee?._key] });
   assert.deepEqual(
     structured(
       await client.callTool({
@@ -167,23 +161,20 @@ test('tools read and write the sheet exactly as the row API does', async (t) => 
     { updated: 1 },
   );
   assert.deepEqual(
-    counted(
-      structured(
-        await client.callTool({
-          name: 'upsert_rows',
-          arguments: {
-            sheet: id,
-            key_column: 'name',
-            rows: [
-              { name: 'Dee', age: 53 },
-              { name: 'Eve', age: 38 },
-            ],
-          },
-        }),
-      ),
-      2,
+    structured(
+      await client.callTool({
+        name: 'upsert_rows',
+        arguments: {
+          sheet: id,
+          key_column: 'name',
+          rows: [
+            { name: 'Dee', age: 53 },
+            { name: 'Eve', age: 38 },
+          ],
+        },
+      }),
     ),
-    { created: 1, updated: 1 },
+    { created: 1, updated: 1, keys: [dee?._key, (await keyed(id))[4]?._key] },
   );
   assert.deepEqual(
     structured(
@@ -212,8 +203,8 @@ test('a call retried with its idempotency_key is applied once; another call with
       arguments: { sheet: id, idempotency_key: 'add-dee', ...args },
     });
   const first = structured(await add({ rows: [{ name: 'Dee', age: 52 }] }));
-  assert.deepEqual(counted(first, 1), { created: 1 });
-  // The same arguments in another order are the same call.
+  assert.equal(first.created, 1);
+  // The same arguments in another order are the same call, answered as the first was.
   assert.deepEqual(structured(await add({ rows: [{ age: 52, name: 'Dee' }] })), first);
   assert.match(
     errorText(await add({ rows: [{ name: 'Eve' }] })),
@@ -364,7 +355,7 @@ test('a page of another site is refused, whatever its credential', async (t) => 
 });
 
 test('a request naming a session this server does not know is served without one', async (t) => {
-  const { sheet, url } = await server(t);
+  const { sheet, url, keyed } = await server(t);
   const id = await sheet('people', people);
   const answer = await call(`${url}/mcp`, {
     method: 'POST',
@@ -383,7 +374,7 @@ test('a request naming a session this server does not know is served without one
   });
   assert.equal(answer.status, 200, answer.text);
   const result = (answer.body as { result: { structuredContent: unknown } }).result;
-  assert.deepEqual(result.structuredContent, { rows: [people[1]], total: 1 });
+  assert.deepEqual(result.structuredContent, { rows: [(await keyed(id))[1]], total: 1 });
   const stream = await call(`${url}/mcp`, {
     headers: {
       ...admin,
@@ -395,7 +386,7 @@ test('a request naming a session this server does not know is served without one
 });
 
 test('resources list and read the sheets a caller may read; a subscription hears every change', async (t) => {
-  const { sheet, key, connect, url } = await server(t);
+  const { sheet, key, connect, url, keyed } = await server(t);
   const id = await sheet('people', people);
   await sheet('other', [{ name: 'secret' }]);
   const reader = await connect((await key(id, ['read'])).key);
@@ -409,7 +400,7 @@ test('resources list and read the sheets a caller may read; a subscription hears
     rows: unknown[];
     total: number;
   };
-  assert.deepEqual(body, { sheet: 'people', total: 3, rows: people });
+  assert.deepEqual(body, { sheet: 'people', total: 3, rows: await keyed(id) });
 
   const updates: string[] = [];
   reader.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
@@ -456,4 +447,67 @@ test('aggregate_rows answers what the row API answers for the same _group and _a
     { city: 'Oslo', 'a,b': 1, 'count()': 2, 'sum(price)': 12.5 },
     { city: 'Rome', 'a,b': 2, 'count()': 1, 'sum(price)': 5 },
   ]);
+});
+
+test('rows carry their _key, and keys choose the rows an update or a delete lands on after others moved', async (t) => {
+  const { url, sheet, connect, rows } = await server(t);
+  const id = await sheet('people', people);
+  const client = await connect(adminToken);
+  const read = structured(await client.callTool({ name: 'query_rows', arguments: { sheet: id } }));
+  const shown = read.rows as { _key: string; name: string }[];
+  assert.deepEqual(
+    shown.map((row) => row.name),
+    ['Ann', 'Bob', 'Cy'],
+  );
+  assert.ok(
+    shown.every((row) => /^[A-Za-z0-9_-]{1,64}$/.test(row._key)),
+    JSON.stringify(shown),
+  );
+  const [ann, bob, cy] = shown.map((row) => row._key);
+
+  const added = structured(
+    await client.callTool({ name: 'add_rows', arguments: { sheet: id, rows: [{ name: 'Dee' }] } }),
+  );
+  assert.equal(added.created, 1);
+  assert.equal((added.keys as string[]).length, 1);
+  assert.ok(![ann, bob, cy].includes((added.keys as string[])[0]), 'a new row, a new key');
+
+  // Someone deletes Ann over REST: Bob and Cy move up a place, and keep their keys.
+  const removed = await call(`${url}/api/v1/${id}?_id=0`, { method: 'DELETE', headers: admin });
+  assert.equal(removed.status, 200, removed.text);
+  assert.deepEqual(
+    structured(
+      await client.callTool({
+        name: 'update_rows',
+        arguments: { sheet: id, keys: [cy], values: { city: 'Quito' } },
+      }),
+    ),
+    { updated: 1 },
+  );
+  assert.deepEqual(
+    structured(
+      await client.callTool({ name: 'delete_rows', arguments: { sheet: id, keys: [bob] } }),
+    ),
+    { deleted: 1 },
+  );
+  assert.deepEqual(await rows(id), [
+    { name: 'Cy', age: 27, city: 'Quito' },
+    { name: 'Dee', age: null, city: null },
+  ]);
+
+  // A key that is gone changes nothing, and says so.
+  assert.match(
+    errorText(
+      await client.callTool({
+        name: 'update_rows',
+        arguments: { sheet: id, keys: [ann, cy], values: { city: 'Oslo' } },
+      }),
+    ),
+    /^row-not-found \(404\)/,
+  );
+  assert.equal((await rows(id))[0]?.city, 'Quito');
+  const byKey = structured(
+    await client.callTool({ name: 'query_rows', arguments: { sheet: id, keys: [cy] } }),
+  );
+  assert.deepEqual(byKey.rows, [{ _key: cy, name: 'Cy', age: 27, city: 'Quito' }]);
 });

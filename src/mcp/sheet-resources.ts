@@ -65,7 +65,8 @@ export class SheetResources {
     const sheet = await this.readable(identity, agent, uri);
     const answer = await callApi(this.app, agent, {
       method: 'GET',
-      url: `/api/v1/${sheet.id}?_limit=${resourceRowCap}`,
+      // Rows carry their keys, as query_rows answers them, unless a column already has the name.
+      url: `/api/v1/${sheet.id}?_limit=${resourceRowCap}${sheet.columns.includes('_key') ? '' : '&_with_key=true'}`,
     });
     if (answer.status !== 200)
       throw new McpError(resourceNotFound, `No resource ${uri} you may read.`);

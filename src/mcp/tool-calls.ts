@@ -38,9 +38,11 @@ function orText(alternatives: Record<string, string>[]): string {
 const listText = (names: string[]) =>
   names.map((name) => name.replace(/[\\,]/g, (c) => `\\${c}`)).join(',');
 
-/** The query string of the rows a call chooses: its filters and `or`, in a fixed order. */
+/** The query string of the rows a call chooses: its keys, filters and `or`, in a fixed order. */
 function selection(args: ToolArguments): URLSearchParams {
   const query = new URLSearchParams();
+  // Keys and filters together are the row API's to refuse, with its own words.
+  if (Array.isArray(args.keys)) query.append('_key', (args.keys as string[]).join(','));
   const filters = (args.filters ?? {}) as Record<string, string>;
   for (const column of Object.keys(filters).sort()) query.append(column, filters[column] as string);
   const or = args.or as Record<string, string>[] | undefined;
@@ -135,6 +137,8 @@ export class ToolCalls {
         const query = selection(args);
         paging(query, args);
         if (Array.isArray(args.fields)) query.append('_fields', listText(args.fields as string[]));
+        // A sheet with a column of that name has it in every row already, and no keys to give.
+        if (!sheet.columns.includes('_key')) query.append('_with_key', 'true');
         return run({ method: 'GET', url: urlOf(sheet, query) }, (answer) => ({
           rows: answer.body,
           total: Number(answer.headers['x-total-count']),

@@ -38,6 +38,9 @@ const or = {
 };
 const idempotencyKey = { type: 'string', pattern: '^[ -~]{1,255}$', description: 'applied once' };
 const rows = { type: 'array', items: { type: 'object' }, minItems: 1 };
+const keyList = { type: 'array', items: { type: 'string' } };
+// The row API checks each key's form and answers what is wrong with it.
+const keys = { ...keyList, minItems: 1, description: 'rows by _key' };
 /** An input's arguments, `required` among them; others are refused (see check-arguments.ts). */
 const input = (properties: Schema, required: string[] = []): Schema => ({
   type: 'object',
@@ -77,13 +80,14 @@ export const tools: readonly ToolDefinition[] = [
   },
   {
     name: 'query_rows',
-    description: 'Read rows, filtered, sorted and paged',
+    description: 'Read rows (with _key), filtered, sorted and paged',
     scopes: ['read'],
     inputSchema: input(
       {
         sheet,
         filters,
         or,
+        keys,
         sort: { type: 'string', description: 'city,-age' },
         limit: { type: 'integer', minimum: 0 },
         offset: { type: 'integer', minimum: 0 },
@@ -120,18 +124,19 @@ export const tools: readonly ToolDefinition[] = [
     description: 'Append rows (column → value)',
     scopes: ['create'],
     inputSchema: input({ sheet, rows, idempotency_key: idempotencyKey }, ['sheet', 'rows']),
-    outputSchema: count('created'),
+    outputSchema: output({ created: integer, keys: keyList }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   },
   {
     name: 'update_rows',
-    description: 'Set the given column values on the rows the filters choose',
+    description: 'Set the given column values on the rows chosen',
     scopes: ['update'],
     inputSchema: input(
       {
         sheet,
         filters,
         or,
+        keys,
         values: { type: 'object', minProperties: 1 },
         idempotency_key: idempotencyKey,
       },
@@ -148,14 +153,14 @@ export const tools: readonly ToolDefinition[] = [
       { sheet, key_column: { type: 'string' }, rows, idempotency_key: idempotencyKey },
       ['sheet', 'key_column', 'rows'],
     ),
-    outputSchema: output({ created: integer, updated: integer }),
+    outputSchema: output({ created: integer, updated: integer, keys: keyList }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   },
   {
     name: 'delete_rows',
-    description: 'Delete the rows the filters choose',
+    description: 'Delete the rows chosen',
     scopes: ['delete'],
-    inputSchema: input({ sheet, filters, or, idempotency_key: idempotencyKey }, ['sheet']),
+    inputSchema: input({ sheet, filters, or, keys, idempotency_key: idempotencyKey }, ['sheet']),
     outputSchema: count('deleted'),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   },
@@ -174,4 +179,6 @@ export const filterGuide = [
   '"__gt(30)" "__ge" "__lt" "__le" "__eq" "__ne"; "__in(a,b)" "__nin(a,b)"; "__ieq(ann)" "__ilike(jo*)" ignore case.',
   'All filters must hold; "or": [{"city":"Oslo"},{"age":"__gt(40)"}] needs one of them too.',
   'sort: "city,-age". Numbers compare as numbers.',
+  'Rows carry "_key", which stays with the row while others are added, deleted or moved:',
+  'pass "keys" instead of filters to read, update or delete exactly those rows.',
 ].join(' ');

@@ -39,7 +39,7 @@ describe('console: writes carry an Idempotency-Key', { skip: skipReason }, () =>
     });
     await page.getByLabel('name', { exact: true }).fill('Eva');
     await page.getByRole('button', { name: 'Add row' }).click();
-    await page.getByText('Row 1 added at the end.').waitFor();
+    await page.getByText('Added the row “Eva” at the end.').waitFor();
     assert.deepEqual((await call(`${url}/api/v1/${id}`)).body, [{ name: 'Ann' }, { name: 'Eva' }]);
     assert.equal(sent.length, 2);
     assert.match(sent[0]?.key ?? '', uuidKey);
@@ -47,7 +47,7 @@ describe('console: writes carry an Idempotency-Key', { skip: skipReason }, () =>
 
     await page.getByRole('button', { name: 'Delete row 0' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await page.getByText('Row 0 deleted.').waitFor();
+    await page.getByText('Deleted the row “Ann”.').waitFor();
     assert.equal(sent.length, 3);
     assert.match(sent[2]?.key ?? '', uuidKey);
     assert.notEqual(sent[2]?.key, sent[0]?.key, 'another action, another key');

@@ -25,10 +25,12 @@ async function sheetPage(
   browser: Browser,
   {
     rows = people,
+    columns = ['name', 'city', 'age'],
     token = false,
     live = true,
   }: {
     rows?: object[];
+    columns?: string[];
     token?: boolean;
     /** false: the grid hears nothing of the sheet's events, and changes only when it acts. */
     live?: boolean;
@@ -39,7 +41,7 @@ async function sheetPage(
   const created = await call(`${url}/admin/v1/sheets`, {
     method: 'POST',
     headers,
-    body: { name: 'people', columns: ['name', 'city', 'age'], rows },
+    body: { name: 'people', columns, rows },
   });
   assert.equal(created.status, 201);
   const id = (created.body as { id: string }).id;
@@ -63,6 +65,8 @@ async function sheetPage(
   const rowsNow = async () => (await call(`${url}/api/v1/${id}`, { headers })).body;
   return { url, id, page, rowsNow };
 }
+
+const rowsNowNames = (rows: unknown) => (rows as { name: string }[]).map((row) => row.name);
 
 /** The grid's cells in the given column, once it has loaded and shows `count` rows. */
 async function column(page: Page, index: number, count: number): Promise<string[]> {
@@ -176,7 +180,7 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     await page.getByLabel('city', { exact: true }).fill('Braga');
     await page.getByLabel('age', { exact: true }).fill('38');
     await page.getByRole('button', { name: 'Add row' }).click();
-    await page.getByText('Row 4 added at the end.').waitFor();
+    await page.getByText('Added the row “Eva, Braga” at the end.').waitFor();
     assert.deepEqual((await rowsNow()) as object[], [
       ...people,
       { name: 'Eva', city: 'Braga', age: 38 },
@@ -191,7 +195,7 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.type('28');
     await page.keyboard.press('Enter');
-    await page.getByText('Row 1 saved.').waitFor();
+    await page.getByText('Saved the row “Bob, Porto”.').waitFor();
     assert.deepEqual(((await rowsNow()) as object[])[1], { name: 'Bob', city: 'Porto', age: 28 });
 
     // Escape leaves a row as it was.
@@ -202,8 +206,9 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     assert.equal(((await rowsNow()) as { name: string }[])[0]?.name, 'Ann');
 
     await page.getByRole('button', { name: 'Delete row 0' }).click();
+    await page.getByText('Delete the row “Ann, Lisbon”?').waitFor();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await page.getByText('Row 0 deleted.').waitFor();
+    await page.getByText('Deleted the row “Ann, Lisbon”.').waitFor();
     assert.deepEqual(
       ((await rowsNow()) as { name: string }[]).map((row) => row.name),
       ['Bob', 'Joan', 'Ivo', 'Eva'],
@@ -212,7 +217,7 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     await page.getByText('4 rows', { exact: true }).waitFor();
   });
 
-  test('an edit or a delete made after the sheet changed behind the grid changes nothing, and the grid reads the rows again and says why', async (t) => {
+  test('an edit made after rows moved behind the grid lands on the row shown, and one made after that row changed or went changes nothing', async (t) => {
     // Without the event stream, which would read the rows again before the edit could meet them.
     const { url, id, page, rowsNow } = await sheetPage(t, browser, { live: false });
     assert.deepEqual(await column(page, 1, 4), ['Ann', 'Bob', 'Joan', 'Ivo']);
@@ -225,33 +230,88 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     const deleted = await call(`${url}/api/v1/${id}?_id=0`, { method: 'DELETE' });
     assert.equal(deleted.status, 200, deleted.text);
 
+    // The grid writes by the row's key, which moved with Bob: the edit lands on Bob.
     await page.getByRole('button', { name: 'Edit row 1' }).click();
     await page.getByLabel('city, row 1').fill('Braga');
     await page.keyboard.press('Enter');
-    await page
-      .getByText(/Nothing was changed: the sheet changed since these rows were read/)
-      .waitFor();
-    assert.deepEqual(await column(page, 1, 3), ['Bob', 'Joan', 'Ivo']);
-    assert.deepEqual(await rowsNow(), people.slice(1));
-
-    // The rows read again carry the new version: the same edit now lands on the right row.
-    await page.getByRole('button', { name: 'Edit row 0' }).click();
-    await page.getByLabel('city, row 0').fill('Braga');
-    await page.keyboard.press('Enter');
-    await page.getByText('Row 0 saved.').waitFor();
+    await page.getByText('Saved the row “Bob, Braga”.').waitFor();
+    assert.deepEqual(rowsNowNames(await rowsNow()), ['Bob', 'Joan', 'Ivo']);
     assert.deepEqual(((await rowsNow()) as object[])[0], { name: 'Bob', city: 'Braga', age: 27 });
 
-    // A delete is refused the same way once the sheet moves again (after the grid read it).
-    assert.deepEqual(await column(page, 2, 3), ['Braga', 'Lisbon', 'Faro']);
-    const patched = await call(`${url}/api/v1/${id}?_id=2`, { method: 'PATCH', body: { age: 53 } });
+    // Someone changes Joan while her edit is open: the save is refused, and the grid says so.
+    await page.getByRole('button', { name: 'Edit row 1' }).click();
+    await page.getByLabel('age, row 1').fill('46');
+    const patched = await call(`${url}/api/v1/${id}?_id=1`, { method: 'PATCH', body: { age: 53 } });
     assert.equal(patched.status, 200, patched.text);
-    await page.getByRole('button', { name: 'Delete row 1' }).click();
-    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.keyboard.press('Enter');
+    await page
+      .getByText(/Nothing was changed: someone changed the row “Joan, Lisbon” since you opened it/)
+      .waitFor();
+    assert.deepEqual(((await rowsNow()) as object[])[1], { name: 'Joan', city: 'Lisbon', age: 53 });
+    assert.deepEqual(await column(page, 3, 3), ['27', '53', '52']);
+
+    // Someone deletes Ivo behind the grid: deleting him from the grid finds him gone.
+    const gone = await call(`${url}/api/v1/${id}?_id=2`, { method: 'DELETE' });
+    assert.equal(gone.status, 200, gone.text);
+    await page.getByRole('button', { name: 'Delete row 2' }).click();
+    await page
+      .getByText(/Nothing was changed: the row “Ivo, Faro” was deleted by someone else/)
+      .waitFor();
+    assert.deepEqual(rowsNowNames(await rowsNow()), ['Bob', 'Joan']);
+    assert.deepEqual(await column(page, 1, 2), ['Bob', 'Joan']);
+  });
+
+  test('an edit in progress stays open on its row while rows above it are deleted and added', async (t) => {
+    const { url, id, page, rowsNow } = await sheetPage(t, browser);
+    const enable = await call(`${url}/admin/v1/sheets/${id}`, {
+      method: 'PATCH',
+      body: { deleteEnabled: true },
+    });
+    assert.equal(enable.status, 200, enable.text);
+    await page.getByRole('button', { name: 'Edit row 2' }).click();
+    await page.getByLabel('city, row 2').fill('Coimbra');
+
+    // Ann goes: the stream tells the grid, which reads again, and Joan is row 1 now.
+    const deleted = await call(`${url}/api/v1/${id}?_id=0`, { method: 'DELETE' });
+    assert.equal(deleted.status, 200, deleted.text);
+    await page.locator('table.grid tbody tr.active th', { hasText: /^1$/ }).waitFor();
+    assert.equal(await page.getByLabel('city, row 1').inputValue(), 'Coimbra');
+    assert.equal(await page.getByLabel('name, row 1').inputValue(), 'Joan');
+
+    await page.getByLabel('city, row 1').press('Enter');
+    await page.getByText('Saved the row “Joan, Coimbra”.').waitFor();
+    assert.deepEqual(rowsNowNames(await rowsNow()), ['Bob', 'Joan', 'Ivo']);
+    assert.deepEqual(((await rowsNow()) as object[])[1], {
+      name: 'Joan',
+      city: 'Coimbra',
+      age: 45,
+    });
+  });
+
+  test("a sheet with a column named _key is edited by position, guarded by the sheet's ETag", async (t) => {
+    const { url, id, page, rowsNow } = await sheetPage(t, browser, {
+      live: false,
+      rows: [
+        { name: 'Ann', city: 'Lisbon', age: 31 },
+        { name: 'Bob', city: 'Porto', age: 27 },
+      ],
+      columns: ['name', 'city', 'age', '_key'],
+    });
+    await page.getByRole('button', { name: 'Edit row 1' }).click();
+    await page.getByLabel('city, row 1').fill('Braga');
+    await page.keyboard.press('Enter');
+    await page.getByText('Saved the row “Bob, Braga”.').waitFor();
+    assert.equal(((await rowsNow()) as { city: string }[])[1]?.city, 'Braga');
+
+    const added = await call(`${url}/api/v1/${id}`, { method: 'POST', body: { name: 'Eva' } });
+    assert.equal(added.status, 201, added.text);
+    await page.getByRole('button', { name: 'Edit row 0' }).click();
+    await page.getByLabel('city, row 0').fill('Faro');
+    await page.keyboard.press('Enter');
     await page
       .getByText(/Nothing was changed: the sheet changed since these rows were read/)
       .waitFor();
-    assert.equal(((await rowsNow()) as object[]).length, 3);
-    assert.deepEqual(await column(page, 3, 3), ['27', '45', '53']);
+    assert.equal(((await rowsNow()) as { city: string }[])[0]?.city, 'Lisbon');
   });
 
   test('Download CSV and Download XLSX save the rows the filters choose', async (t) => {

@@ -8,26 +8,67 @@ import type { Cell, Row } from './types.ts';
 
 export const rowsPath = (sheetId: string) => `/api/v1/${encodeURIComponent(sheetId)}`;
 
-/** Rows read with their positions, and the ETag of the sheet's version they were read at. */
+/** A row as the grid shows it: its position, its key (null when the sheet cannot give keys). */
+export interface GridRowData {
+  position: number;
+  key: string | null;
+  row: Row;
+}
+
+/** Rows read with their positions and keys, and the ETag of the sheet's version they were read at. */
 export interface ReadRows {
-  rows: { position: number; row: Row }[];
+  rows: GridRowData[];
   etag: string | null;
 }
 
-/** Rows with their positions (`_with_id=true`), so that any row shown can be written back. */
-export const readRows = async (sheetId: string, queryString: string): Promise<ReadRows> => {
-  const query = queryString === '' ? '_with_id=true' : `${queryString}&_with_id=true`;
+/**
+ * A sheet with a column named `_key` cannot give its rows' keys (the name would be taken twice):
+ * its rows are written by position, guarded by the sheet's ETag.
+ */
+export const hasRowKeys = (columns: readonly string[]) => !columns.includes('_key');
+
+/**
+ * Rows with their positions (`_with_id=true`) and keys (`_with_key=true`), so that any row shown
+ * can be written back: by key, which stays with the row while others move around it.
+ */
+export const readRows = async (
+  sheetId: string,
+  queryString: string,
+  withKeys: boolean,
+): Promise<ReadRows> => {
+  const ask = withKeys ? '_with_id=true&_with_key=true' : '_with_id=true';
+  const query = queryString === '' ? ask : `${queryString}&${ask}`;
   const response = await send('GET', `${rowsPath(sheetId)}?${query}`);
-  const rows = (await response.json()) as (Row & { _id: number })[];
+  const rows = (await response.json()) as (Row & { _id: number; _key?: string })[];
   return {
-    rows: rows.map(({ _id, ...row }) => ({ position: _id, row })),
+    rows: rows.map(({ _id, _key, ...row }) => ({ position: _id, key: _key ?? null, row })),
     etag: response.headers.get('etag'),
   };
 };
 
+/** Where one row is written: by its key, or by its position when the sheet has no keys. */
+export type RowAddress = { key: string } | { position: number };
+
+const rowPath = (sheetId: string, at: RowAddress) =>
+  'key' in at
+    ? `${rowsPath(sheetId)}/rows/${encodeURIComponent(at.key)}`
+    : `${rowsPath(sheetId)}?_id=${at.position}`;
+
+/** One row as it is now, and its own ETag, which changes only when its cells change. */
+export const readRow = async (
+  sheetId: string,
+  key: string,
+): Promise<{ row: Row; etag: string }> => {
+  const response = await send('GET', rowPath(sheetId, { key }));
+  const row = (await response.json()) as Row;
+  delete row._key;
+  return { row, etag: response.headers.get('etag') ?? '' };
+};
+
 /**
- * Writes by position carry the ETag of the read that showed the row (If-Match): if the sheet
- * has changed since, positions may have moved, and the API refuses with 412, changing nothing.
+ * Writes carry an ETag (If-Match): a row's own, for a write by key, refused with 412 only if that
+ * row changed since it was read; the sheet's, for a write by position, refused if anything in
+ * the sheet changed (positions may have moved). Either way a refused write changes nothing.
  */
 const ifMatch = (etag: string | null): Record<string, string> =>
   etag === null ? {} : { 'if-match': etag };
@@ -37,16 +78,15 @@ export const appendRow = (sheetId: string, row: Record<string, Cell>) =>
 
 export const patchRow = async (
   sheetId: string,
-  position: number,
+  at: RowAddress,
   cells: Record<string, Cell>,
   etag: string | null,
 ) => {
-  const path = `${rowsPath(sheetId)}?_id=${position}`;
-  await send('PATCH', path, { body: cells, headers: ifMatch(etag) });
+  await send('PATCH', rowPath(sheetId, at), { body: cells, headers: ifMatch(etag) });
 };
 
-export const deleteRow = async (sheetId: string, position: number, etag: string | null) => {
-  await send('DELETE', `${rowsPath(sheetId)}?_id=${position}`, { headers: ifMatch(etag) });
+export const deleteRow = async (sheetId: string, at: RowAddress, etag: string | null) => {
+  await send('DELETE', rowPath(sheetId, at), { headers: ifMatch(etag) });
 };
 
 export type DownloadFormat = 'csv' | 'xlsx';

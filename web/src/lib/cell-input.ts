@@ -30,3 +30,20 @@ export function changedCells(
   }
   return changed;
 }
+
+/** Characters of a row's name in a message, past which it is cut short. */
+const labelLength = 40;
+
+/**
+ * A row named by what it holds, for messages: its first two cells that are not empty, quoted
+ * (`“Ann, Lisbon”`). Positions move when anyone adds or deletes a row above; content does not.
+ */
+export function rowLabel(columns: readonly string[], row: Record<string, Cell>): string {
+  const shown = columns
+    .map((column) => cellText(row[column]))
+    .filter((text) => text !== '')
+    .slice(0, 2)
+    .join(', ');
+  if (shown === '') return 'with no cells';
+  return `“${shown.length > labelLength ? `${shown.slice(0, labelLength - 1)}…` : shown}”`;
+}

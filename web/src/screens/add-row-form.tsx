@@ -3,7 +3,7 @@ import { appendRow } from '../api/rows-api.ts';
 import type { Cell, Sheet } from '../api/types.ts';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { useAction } from '../hooks/use-action.ts';
-import { cellFromInput } from '../lib/cell-input.ts';
+import { cellFromInput, rowLabel } from '../lib/cell-input.ts';
 
 /** Appends one row with POST; columns left empty are empty cells. */
 export function AddRowForm({
@@ -28,7 +28,7 @@ export function AddRowForm({
         void action.run(async () => {
           await appendRow(sheet.id, row);
           setTexts({});
-          onAdded(`Row ${sheet.rowCount} added at the end.`);
+          onAdded(`Added the row ${rowLabel(sheet.columns, row)} at the end.`);
         });
       }}
     >

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { readRows, rowsPath } from '../api/rows-api.ts';
+import { hasRowKeys, readRows, rowsPath } from '../api/rows-api.ts';
 import type { Sheet } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { useResource } from '../hooks/use-resource.ts';
@@ -24,7 +24,11 @@ export function EndpointsPanel({ sheet, filters, sort }: Props) {
   const query = rowQueryString({ filters, sort });
   const access = sheet.settings.access ?? 'open';
   // The first row shows what each column holds, so the example sends values of those types.
-  const first = useResource(() => readRows(sheet.id, '_limit=1'), `${sheet.id}:${sheet.updatedAt}`);
+  const withKeys = hasRowKeys(sheet.columns);
+  const first = useResource(
+    () => readRows(sheet.id, '_limit=1', withKeys),
+    `${sheet.id}:${sheet.updatedAt}`,
+  );
   const sample = exampleRow(sheet.columns, first.data?.rows[0]?.row);
   const examples: { title: string; request: ExampleRequest }[] = [
     {
@@ -43,6 +47,15 @@ export function EndpointsPanel({ sheet, filters, sort }: Props) {
   const endpoints = [
     { label: 'Rows', url: base, does: 'GET, POST, PUT, PATCH, DELETE' },
     { label: 'Query', url: `${base}/query`, does: 'GET with the same filters' },
+    ...(withKeys
+      ? [
+          {
+            label: 'One row',
+            url: `${base}/rows/${first.data?.rows[0]?.key ?? '{key}'}`,
+            does: 'GET, PUT, PATCH, DELETE by the row key, which stays while rows move',
+          },
+        ]
+      : []),
     {
       label: 'OpenAPI',
       url: `${base}/openapi.json`,

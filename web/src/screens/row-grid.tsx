@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { readRows } from '../api/rows-api.ts';
+import { hasRowKeys, readRows } from '../api/rows-api.ts';
 import type { Sheet } from '../api/types.ts';
 import { ProblemMessage } from '../components/problem-message.tsx';
 import { useResource } from '../hooks/use-resource.ts';
@@ -25,7 +25,9 @@ const pageSizes = [25, 50, 100];
 /**
  * A page of the sheet's rows, read through the row API with the filter bar's query. One row more
  * than the page is asked for, to know whether there is a next page. Rows are read with their
- * positions (`_with_id=true`), by which they are edited, filtered and sorted or not.
+ * positions (`_with_id=true`), shown in the first column, and their keys (`_with_key=true`), by
+ * which they are edited: a row keeps its key, and an edit in progress keeps its row, while rows
+ * above it are added, deleted or moved by anyone else.
  */
 export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
   const [pageSize, setPageSize] = useState(25);
@@ -33,7 +35,8 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
   const [message, setMessage] = useState('');
   const region = useRef<HTMLDivElement>(null);
   const query = rowQueryString({ filters, sort, limit: pageSize + 1, offset });
-  const rows = useResource(() => readRows(sheet.id, query), `${sheet.id}?${query}`);
+  const withKeys = hasRowKeys(sheet.columns);
+  const rows = useResource(() => readRows(sheet.id, query, withKeys), `${sheet.id}?${query}`);
   const shown = (rows.data?.rows ?? []).slice(0, pageSize);
   const hasNext = (rows.data?.rows.length ?? 0) > pageSize;
   // Rows changed by anyone, a person in Google included, show up without a click.
@@ -53,10 +56,7 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
     onWrite();
     region.current?.focus();
   };
-  const stale = () =>
-    written(
-      'Nothing was changed: the sheet changed since these rows were read, so row numbers may have moved. The rows have been read again; make your change again.',
-    );
+  const stale = (text: string) => written(`Nothing was changed: ${text}`);
 
   return (
     <section class="panel" aria-labelledby="rows-heading">
@@ -113,12 +113,13 @@ export function RowGrid({ sheet, filters, sort, onQuery, onWrite }: Props) {
             </tr>
           </thead>
           <tbody>
-            {shown.map(({ position, row }) => (
+            {shown.map(({ position, key, row }) => (
               <GridRow
-                key={`${position}:${JSON.stringify(row)}`}
+                key={key ?? `${position}:${JSON.stringify(row)}`}
                 sheet={sheet}
                 row={row}
                 position={position}
+                rowKey={key}
                 etag={rows.data?.etag ?? null}
                 onWritten={written}
                 onStale={stale}
