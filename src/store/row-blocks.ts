@@ -137,6 +137,18 @@ export class RowBlocks {
     this.#heads = heads.filter((head) => head.count > 0);
   }
 
+  /** Rows from `from` up to `to` that changed places among themselves: their blocks join again. */
+  *rearranged(from: number, to: number): DbWork<void> {
+    const heads = yield* this.#loaded();
+    const touched = new Set<number>();
+    let start = 0;
+    heads.forEach((head, index) => {
+      if (start < to && start + head.count > from) touched.add(index);
+      start += head.count;
+    });
+    yield* this.#rejoin(touched);
+  }
+
   /** Rows inserted at `at` (by a re-read of a spreadsheet): the block they land in grows. */
   *inserted(at: number, rows: StoredRow[]): DbWork<void> {
     const heads = yield* this.#loaded();
