@@ -4,11 +4,14 @@ import { keptRows } from './row-diff.ts';
  * Which stored row each row of a re-read is, so that a row keeps its id (its key) while people
  * edit the spreadsheet. `source[j]` is the index of the stored row that row `j` found is, or -1
  * for a row a person added; a stored row no row found names was deleted. `moved[j]` is 1 for a
- * row found in another order than the rows around it: the rest stayed, as far as order goes.
+ * row found in another order than the rows around it: the rest stayed, as far as order goes;
+ * `edited[j]` is 1 for a row whose cells changed.
  */
 export interface RowMatching {
   source: Int32Array;
   moved: Uint8Array;
+  /** 1 for a row paired by position: edited, so its text differs from its stored row's. */
+  edited: Uint8Array;
 }
 
 /**
@@ -45,6 +48,10 @@ export function matchRows(before: string[], after: string[], alike: Likeness): R
     pair(n - 1 - suffix, m - 1 - suffix);
     suffix++;
   }
+  // Nothing changed: the common case of a re-read, answered without more work.
+  if (prefix === n && prefix === m) {
+    return { source, moved: new Uint8Array(m), edited: new Uint8Array(m) };
+  }
   const oldEnd = n - suffix;
   const newEnd = m - suffix;
   const inOrder = keptRows(before.slice(prefix, oldEnd), after.slice(prefix, newEnd)) ?? [];
@@ -65,8 +72,12 @@ export function matchRows(before: string[], after: string[], alike: Likeness): R
     if (i !== undefined) pair(i, j);
   }
 
+  const edited = new Uint8Array(m);
   for (const [olds, news] of runsAlike(source, taken)) {
-    for (const [i, j] of pairByPosition(olds, news, alike)) pair(i, j);
+    for (const [i, j] of pairByPosition(olds, news, alike)) {
+      pair(i, j);
+      edited[j] = 1;
+    }
   }
 
   const moved = new Uint8Array(m);
@@ -76,7 +87,7 @@ export function matchRows(before: string[], after: string[], alike: Likeness): R
   matched.forEach((j, k) => {
     if (stayed[k] === 0) moved[j] = 1;
   });
-  return { source, moved };
+  return { source, moved, edited };
 }
 
 /**

@@ -17,11 +17,13 @@ import type { RowCodec, RowText, StoredRow } from './row-json.ts';
  * changed in place, at their positions after it.
  */
 export function diffRows(codec: RowCodec, current: StoredRow[], rows: Cell[][]): RowEffect[] {
-  const texts = rows.map((row) => codec.encode(row));
-  const keyOf = (row: RowText) => `${row.dates ?? ''}\u0000${row.json}`;
+  // A row's JSON starts with `{`, its date columns with a digit: the two never mix up.
+  const keyOf = (row: RowText) => (row.dates === null ? row.json : `${row.dates}\u0000${row.json}`);
+  const beforeKeys = current.map(keyOf);
+  const afterKeys = rows.map((row) => keyOf(codec.encode(row)));
   const before: (Cell[] | undefined)[] = [];
   const decoded = (i: number) => (before[i] ??= codec.decode(current[i] as StoredRow));
-  const { source, moved } = matchRows(current.map(keyOf), texts.map(keyOf), (i, j) =>
+  const { source, moved, edited } = matchRows(beforeKeys, afterKeys, (i, j) =>
     likeness(decoded(i), rows[j] as Cell[]),
   );
 
@@ -39,8 +41,7 @@ export function diffRows(codec: RowCodec, current: StoredRow[], rows: Cell[][]):
   // Once the deleted rows are gone, a row's place among the stored rows that stay.
   const rankBefore = new Int32Array(current.length);
   for (let i = 0, rank = 0; i < current.length; i++) if (kept[i] === 1) rankBefore[i] = rank++;
-  const changed = (j: number) =>
-    keyOf(current[source[j] as number] as StoredRow) !== keyOf(texts[j] as RowText);
+  const changed = (j: number) => edited[j] === 1;
   const move = {
     from: [] as number[],
     to: [] as number[],
