@@ -137,16 +137,33 @@ export class RowBlocks {
     this.#heads = heads.filter((head) => head.count > 0);
   }
 
-  /** Rows from `from` up to `to` that changed places among themselves: their blocks join again. */
-  *rearranged(from: number, to: number): DbWork<void> {
+  /**
+   * Rows that changed places: each leaves its block (at `from`, positions before) and joins the
+   * block where it lands (at `to`, positions after, ascending). The blocks between keep their
+   * rows, only numbered otherwise, so only the blocks left or joined are joined again.
+   */
+  *moved(from: number[], to: number[]): DbWork<void> {
     const heads = yield* this.#loaded();
     const touched = new Set<number>();
-    let start = 0;
-    heads.forEach((head, index) => {
-      if (start < to && start + head.count > from) touched.add(index);
-      start += head.count;
-    });
-    yield* this.#rejoin(touched);
+    for (const pos of [...from].sort((a, b) => b - a)) {
+      const index = indexOf(heads, pos);
+      (heads[index] as BlockHead).count--;
+      touched.add(index);
+    }
+    for (const pos of to) {
+      const index = pos === 0 ? 0 : indexOf(heads, pos - 1);
+      (heads[index] as BlockHead).count++;
+      touched.add(index);
+    }
+    const empty = [...touched].filter((index) => (heads[index] as BlockHead).count === 0);
+    if (empty.length > 0) {
+      yield* this.db.deleteBlocks(
+        this.key,
+        empty.map((index) => (heads[index] as BlockHead).block),
+      );
+    }
+    yield* this.#rejoin(new Set([...touched].filter((index) => !empty.includes(index))));
+    this.#heads = heads.filter((head) => head.count > 0);
   }
 
   /** Rows inserted at `at` (by a re-read of a spreadsheet): the block they land in grows. */

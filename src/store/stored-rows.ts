@@ -248,7 +248,15 @@ export class StoredRows implements RowSource {
       edited.map((row) => row.after ?? []),
     );
     const now = new Map(rewritten.map((row) => [row.rid, row.json]));
-    if (this.record.indexed) yield* this.#blocks.rearranged(low, high);
+    if (this.record.indexed) {
+      const order = effect.to
+        .map((_, k) => k)
+        .sort((a, b) => (effect.to[a] as number) - (effect.to[b] as number));
+      yield* this.#blocks.moved(
+        effect.from,
+        order.map((k) => effect.to[k] as number),
+      );
+    }
     this.#note(() => ({
       type: 'rows.updated',
       rows: movedRows.map(({ stored }, k) =>
