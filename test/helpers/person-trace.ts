@@ -165,7 +165,10 @@ export interface KeyTally {
   reads: number;
   /** Rows that were there at the read before and are there now. */
   survived: number;
-  /** Of those, the rows that kept their key (identical rows counted as one another). */
+  /**
+   * Of those, the rows that kept their key, identical rows counted as one another: a row holds
+   * its own key, or one an identical row held.
+   */
   kept: number;
   /** Keys seen again after they were gone: must be 0. */
   reused: number;
@@ -201,8 +204,16 @@ export class KeyLedger {
     const content = (row: TracedRow) => JSON.stringify(row.cells);
     const keyOf = new Map<number, string>();
     const holder = new Map<string, { id: number; content: string }>();
-    // Survivors grouped by content: identical rows may trade keys.
-    const groups = new Map<string, { before: Set<string>; now: Set<string> }>();
+    // Rows with identical cells are one another's: in each group of rows identical now, the
+    // survivors kept as many keys as the group holds of the keys that rows identical to them
+    // (or the survivors themselves) held at the last read.
+    const earlier = new Map<string, Set<string>>();
+    for (const [key, { content }] of this.#holder) {
+      const same = earlier.get(content) ?? new Set();
+      same.add(key);
+      earlier.set(content, same);
+    }
+    const groups = new Map<string, { survivors: number; keys: string[]; own: Set<string> }>();
     rows.forEach((row, pos) => {
       const key = keys[pos] as string;
       if (holder.has(key)) this.#problem('givenToAnother', `key ${key} held by two rows`);
@@ -215,16 +226,20 @@ export class KeyLedger {
       if (was !== undefined && was.id !== row.id && was.content !== content(row)) {
         this.#problem('givenToAnother', `key ${key} went from row ${was.id} to row ${row.id}`);
       }
+      const group = groups.get(content(row)) ?? { survivors: 0, keys: [], own: new Set() };
+      group.keys.push(key);
+      groups.set(content(row), group);
       const before = this.#keyOf.get(row.id);
       if (before === undefined) return;
       tally.survived++;
-      const group = groups.get(content(row)) ?? { before: new Set(), now: new Set() };
-      group.before.add(before);
-      group.now.add(key);
-      groups.set(content(row), group);
+      group.survivors++;
+      group.own.add(before);
     });
-    for (const { before, now } of groups.values()) {
-      for (const key of now) if (before.has(key)) tally.kept++;
+    for (const [text, group] of groups) {
+      const held = group.keys.filter(
+        (key) => group.own.has(key) || earlier.get(text)?.has(key) === true,
+      );
+      tally.kept += Math.min(group.survivors, held.length);
     }
     for (const key of keys) this.#everSeen.add(key);
     this.#keyOf = keyOf;
