@@ -207,9 +207,9 @@ export class StoredRows implements RowSource {
 
   /**
    * Rows that changed places, keeping their ids: the rows between where they left and where
-   * they land are numbered again in their new order, in one statement, which the cell index
-   * (kept by row id) never sees; rows also edited are rewritten. The blocks over those rows
-   * are joined again.
+   * they land are numbered again in their new order, by id, which the cell index (kept by row
+   * id) never sees; rows also edited are rewritten. Only the blocks rows left or joined are
+   * joined again.
    */
   *#move(effect: MoveEffect): DbWork<void> {
     const { key } = this.record;
