@@ -59,8 +59,8 @@ test(`${backend}: a row a person drags in Google keeps its key, its event differ
     [
       [
         'rows.updated',
-        [{ _id: 2, name: 'Ann', city: 'Oslo', amount: 0, done: true }],
-        [{ _id: 0, name: 'Ann', city: 'Oslo', amount: 0, done: true }],
+        [{ _id: 2, _key: keys[0], name: 'Ann', city: 'Oslo', amount: 0, done: true }],
+        [{ _id: 0, _key: keys[0], name: 'Ann', city: 'Oslo', amount: 0, done: true }],
       ],
     ],
   );
