@@ -32,6 +32,7 @@ import { startUpCase } from './cases/start-up-case.ts';
 import { aggregateCase } from './cases/aggregate-case.ts';
 import { agentsCase } from './cases/agents-case.ts';
 import { goalsCase } from './cases/goals-case.ts';
+import { rowKeysCase } from './cases/row-keys-case.ts';
 import {
   extraLine,
   rateTarget,
@@ -165,6 +166,11 @@ const selfContained: {
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
   { name: 'groups', run: (database) => aggregateCase(database, quick) },
   { name: 'agents', run: () => agentsCase({ writers: 50, seconds: quick ? 15 : 60 }) },
+  {
+    name: 'keys',
+    run: (database) =>
+      rowKeysCase({ rows: 5_000, sessions: quick ? 300 : 1_000, largeRows: 100_000 }, database),
+  },
 ];
 
 const has = (...names: CaseName[]) => names.some((name) => cases.has(name));

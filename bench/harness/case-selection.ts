@@ -32,6 +32,8 @@ export const benchCases = [
   { letter: 'r', name: 'startup', postgres: false },
   { letter: 's', name: 'groups', postgres: true },
   { letter: 't', name: 'agents', postgres: false },
+  // A person's edits against row keys, on both stores.
+  { letter: 'x', name: 'keys', postgres: true },
 ] as const satisfies readonly { letter: string; name: string; postgres: boolean }[];
 
 export type CaseName = (typeof benchCases)[number]['name'];

@@ -35,7 +35,23 @@ export interface InsertEffect {
   rids?: number[];
 }
 
-export type RowEffect = WriteEffect | InsertEffect;
+/**
+ * Rows a person moved, as a re-read finds them: they keep their ids and cells, and only their
+ * place changes. The rows at `from` (positions just before this effect) are taken out and put
+ * at `to` (positions just after it); the rows between keep their order. `shown` holds the same
+ * rows' positions before and after the whole re-read, which its `rows.updated` event tells (the
+ * rows it deletes and inserts around this effect shift them). Providers never replay this.
+ */
+export interface MoveEffect {
+  kind: 'move';
+  from: number[];
+  to: number[];
+  shown: { from: number[]; to: number[] };
+  /** For a row also edited in place, its cells now; null for a row that only moved. */
+  after?: (Cell[] | null)[];
+}
+
+export type RowEffect = WriteEffect | InsertEffect | MoveEffect;
 
 export interface WriteResult {
   outcome: WriteOutcome;

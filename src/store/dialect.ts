@@ -160,6 +160,8 @@ export interface Dialect extends StoreDatabase {
   updateRows(key: number, rows: StoredRow[]): DbWork<void>;
   /** The rows with these ids (keys) that exist, in sheet order. */
   rowsByRid(key: number, rids: number[]): DbWork<StoredRow[]>;
+  /** Gives rows, found by id, new positions (rows that changed places among themselves). */
+  placeRows(key: number, rows: StoredRow[]): DbWork<void>;
   /** Removes rows by position; the rows below them move up to close the gaps. */
   deleteRows(key: number, positions: number[]): DbWork<void>;
   /** Moves the rows at `at` and below down by `count`, making room to insert. */

@@ -1,7 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import type { Selection } from '../query/plan.ts';
-import type { RowEffect } from '../model/write-effect.ts';
+import type { MoveEffect, RowEffect } from '../model/write-effect.ts';
 import { keysNotFound, ridOfKey, rowEtag } from '../query/row-key.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
 import { RowCodec } from './row-json.ts';
@@ -102,6 +102,9 @@ export function applyToRids(rids: (number | null)[], effect: RowEffect): void {
     case 'delete':
       for (const pos of [...effect.positions].sort((a, b) => b - a)) rids.splice(pos, 1);
       return;
+    case 'move':
+      moveItems(rids, effect, (rid) => rid ?? null);
+      return;
     default: {
       // A new kind of effect must say what it does to the rows' ids: this stops the build.
       const unknown: never = effect;
@@ -126,5 +129,22 @@ export function applyInMemory(rows: Cell[][], effect: RowEffect): void {
       return;
     case 'delete':
       for (const pos of [...effect.positions].sort((a, b) => b - a)) rows.splice(pos, 1);
+      return;
+    case 'move':
+      moveItems(rows, effect, (row, k) => [...(effect.after?.[k] ?? row ?? [])]);
   }
+}
+
+/** Takes the items at a move's `from` out and puts them at its `to`, each made by `make`. */
+function moveItems<T>(
+  items: T[],
+  effect: MoveEffect,
+  make: (item: T | undefined, k: number) => T,
+): void {
+  const moving = effect.from.map((pos, k) => ({
+    item: make(items[pos], k),
+    to: effect.to[k] ?? 0,
+  }));
+  for (const pos of [...effect.from].sort((a, b) => b - a)) items.splice(pos, 1);
+  for (const { item, to } of moving.sort((a, b) => a.to - b.to)) items.splice(to, 0, item);
 }

@@ -6,6 +6,7 @@ import type { RowEffect } from '../model/write-effect.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec, type StoredRow } from './row-json.ts';
 import { keptRows } from './row-diff.ts';
+import { applyInMemory } from './memory-rows.ts';
 
 const codec = new RowCodec(['name']);
 const stored = (names: string[]): StoredRow[] =>
@@ -22,6 +23,8 @@ function summary(effects: RowEffect[]): string[] {
         return `+${effect.at}:${names(effect.rows)}`;
       case 'update':
         return `~${effect.positions.join(',')}:${names(effect.after)}`;
+      case 'move':
+        return `>${effect.shown.from.map((from, k) => `${from}-${effect.shown.to[k]}`).join(',')}`;
       default:
         return effect.kind;
     }
@@ -75,6 +78,36 @@ const cases: { name: string; before: string[]; after: string[]; effects: string[
     after: ['a', 'B', 'x', 'c'],
     effects: ['+2:x', '~1:B'],
   },
+  {
+    name: 'a row moved down is one move, not a delete and an insert',
+    before: rows10,
+    after: ['a', 'c', 'd', 'e', 'b', 'f', 'g', 'h', 'i', 'j'],
+    effects: ['>1-4'],
+  },
+  {
+    name: 'a block moved up moves its rows only',
+    before: rows10,
+    after: ['a', 'g', 'h', 'b', 'c', 'd', 'e', 'f', 'i', 'j'],
+    effects: ['>6-1,7-2'],
+  },
+  {
+    name: 'a sort moves rows, named by their positions before and after',
+    before: ['c', 'a', 'b'],
+    after: ['a', 'b', 'c'],
+    effects: ['>0-2'],
+  },
+  {
+    name: 'a move beside an edit in place',
+    before: rows10,
+    after: ['a', 'x', 'c', 'j', 'd', 'e', 'f', 'g', 'h', 'i'],
+    effects: ['>9-3', '~1:x'],
+  },
+  {
+    name: 'a move beside a delete and an insert',
+    before: rows10,
+    after: ['a', 'c', 'j', 'd', 'x', 'y', 'e', 'f', 'g', 'h', 'i'],
+    effects: ['-1', '>9-2', '+4:x,y'],
+  },
 ];
 
 for (const { name, before, after, effects } of cases) {
@@ -101,22 +134,84 @@ test('keptRows finds a longest common subsequence, and gives up past its work li
 
 /** The effects applied in order to plain rows, as the store applies them. */
 function applied(before: string[], effects: RowEffect[]): string[] {
-  let rows = [...before];
-  for (const effect of effects) {
-    if (effect.kind === 'delete') rows = rows.filter((_, pos) => !effect.positions.includes(pos));
-    if (effect.kind === 'insert')
-      rows.splice(effect.at, 0, ...effect.rows.map((r) => String(r[0])));
-    if (effect.kind === 'update') {
-      effect.positions.forEach((pos, i) => (rows[pos] = String(effect.after[i]?.[0])));
-    }
-  }
-  return rows;
+  const rows = before.map((name): Cell[] => [name]);
+  for (const effect of effects) applyInMemory(rows, effect);
+  return rows.map((row) => String(row[0]));
 }
 
 test('diffRows: the effects, applied in order, turn any rows into any other', () => {
   const names = fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { maxLength: 12 });
   fc.assert(
     fc.property(names, names, (before, after) => {
+      const effects = diffRows(
+        codec,
+        stored(before),
+        after.map((row) => [row]),
+      );
+      assert.deepEqual(applied(before, effects), after);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+const people = new RowCodec(['name', 'city', 'age']);
+const storedPeople = (rows: Cell[][]): StoredRow[] =>
+  rows.map((cells, pos) => ({ pos, rid: 100 + pos, ...people.encode(cells) }));
+
+test('diffRows: a row edited in place beside a row inserted above it keeps its place as an update', () => {
+  const before: Cell[][] = [
+    ['Ann', 'Oslo', 30],
+    ['Bob', 'Rome', 41],
+    ['Cy', 'Lima', 25],
+  ];
+  const after: Cell[][] = [
+    ['Ann', 'Oslo', 30],
+    ['Dee', 'Kyiv', 52],
+    ['Bob', 'Rome', 42],
+    ['Cy', 'Lima', 25],
+  ];
+  const effects = diffRows(people, storedPeople(before), after);
+  assert.deepEqual(
+    effects.map((effect) => [effect.kind, 'positions' in effect ? effect.positions : []]),
+    [
+      ['insert', []],
+      ['update', [2]],
+    ],
+  );
+  assert.equal(effects[0]?.kind === 'insert' && effects[0].at, 1);
+});
+
+test('diffRows: a row deleted and another typed in its place sharing no cell is a delete and an insert', () => {
+  const before: Cell[][] = [
+    ['Ann', 'Oslo', 30],
+    ['Bob', 'Rome', 41],
+    ['Cy', 'Lima', 25],
+  ];
+  const after: Cell[][] = [
+    ['Ann', 'Oslo', 30],
+    ['Dee', 'Kyiv', 52],
+    ['Cy', 'Lima', 25],
+  ];
+  const effects = diffRows(people, storedPeople(before), after);
+  assert.deepEqual(
+    effects.map((effect) => effect.kind),
+    ['delete', 'insert'],
+  );
+});
+
+test('diffRows: the effects, applied in order, turn any rows into any other, moves included', () => {
+  const names = fc.array(fc.constantFrom<string>('a', 'b', 'c', 'd', 'e', 'f', 'g'), {
+    maxLength: 16,
+  });
+  fc.assert(
+    fc.property(names, fc.array(fc.nat(), { maxLength: 16 }), (before, order) => {
+      // Shuffled, then trimmed and grown, so that most rows move.
+      const after = before
+        .map((name, i) => ({ name, by: order[i] ?? i }))
+        .sort((x, y) => x.by - y.by)
+        .map(({ name }) => name)
+        .slice(0, Math.max(0, before.length - (order.length % 3)))
+        .concat(order.length % 2 === 0 ? ['z'] : []);
       const effects = diffRows(
         codec,
         stored(before),

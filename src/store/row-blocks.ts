@@ -137,6 +137,35 @@ export class RowBlocks {
     this.#heads = heads.filter((head) => head.count > 0);
   }
 
+  /**
+   * Rows that changed places: each leaves its block (at `from`, positions before) and joins the
+   * block where it lands (at `to`, positions after, ascending). The blocks between keep their
+   * rows, only numbered otherwise, so only the blocks left or joined are joined again.
+   */
+  *moved(from: number[], to: number[]): DbWork<void> {
+    const heads = yield* this.#loaded();
+    const touched = new Set<number>();
+    for (const pos of [...from].sort((a, b) => b - a)) {
+      const index = indexOf(heads, pos);
+      (heads[index] as BlockHead).count--;
+      touched.add(index);
+    }
+    for (const pos of to) {
+      const index = pos === 0 ? 0 : indexOf(heads, pos - 1);
+      (heads[index] as BlockHead).count++;
+      touched.add(index);
+    }
+    const empty = [...touched].filter((index) => (heads[index] as BlockHead).count === 0);
+    if (empty.length > 0) {
+      yield* this.db.deleteBlocks(
+        this.key,
+        empty.map((index) => (heads[index] as BlockHead).block),
+      );
+    }
+    yield* this.#rejoin(new Set([...touched].filter((index) => !empty.includes(index))));
+    this.#heads = heads.filter((head) => head.count > 0);
+  }
+
   /** Rows inserted at `at` (by a re-read of a spreadsheet): the block they land in grows. */
   *inserted(at: number, rows: StoredRow[]): DbWork<void> {
     const heads = yield* this.#loaded();

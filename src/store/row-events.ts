@@ -33,6 +33,15 @@ export function rowEvents(
   });
 }
 
+/**
+ * A re-read's changes in the order its events come: deleted, created, updated, whatever order
+ * its effects ran in (rows moved are moved before rows are inserted among them).
+ */
+export function rereadOrder(changes: RowChange[]): RowChange[] {
+  const order: RowChange['type'][] = ['rows.deleted', 'rows.created', 'rows.updated'];
+  return [...changes].sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+}
+
 /** A new header, found by a re-read: its own event, before the events of the rows it changed. */
 export function columnsEvent(sheet: SheetRecord, previous: string[]): RowEvent {
   const timestamp = new Date().toISOString();

@@ -3,7 +3,7 @@ import { cellAsText, type Cell } from '../cells/cell.ts';
 import { Problem } from '../errors/problem.ts';
 import { inSheetOrder, type ReadPlan } from '../query/plan.ts';
 import { isMirrored, type Sheet } from '../model/sheet.ts';
-import type { WriteResult } from '../model/write-effect.ts';
+import type { RowEffect, WriteResult } from '../model/write-effect.ts';
 import {
   CommitOutcomeUnknown,
   outcomeUnknown,
@@ -25,7 +25,7 @@ import {
   settlePush,
 } from './idempotency-records.ts';
 import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
-import { columnsEvent, rowEvents } from './row-events.ts';
+import { columnsEvent, rereadOrder, rowEvents } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { applyToRids, MemoryRows } from './memory-rows.ts';
 import { aggregateRows } from './aggregate-rows.ts';
@@ -508,7 +508,7 @@ export class RowStore implements SheetStore {
         for (const effect of effects) yield* source.apply(effect);
         if (effects.length > 0) {
           source.record.version++;
-          events.push(...rowEvents(source.record, source.changes, 'provider'));
+          events.push(...rowEvents(source.record, rereadOrder(source.changes), 'provider'));
         }
       }
       const results: WriteResult[] = [];
@@ -607,7 +607,7 @@ export class RowStore implements SheetStore {
       if (changed) {
         source.record.version++;
         if (previousColumns !== null) events.push(columnsEvent(source.record, previousColumns));
-        events.push(...rowEvents(source.record, source.changes, 'provider'));
+        events.push(...rowEvents(source.record, rereadOrder(source.changes), 'provider'));
       }
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
       const markerMoved = source.record.pushing !== marker;
@@ -1109,12 +1109,29 @@ function* textColumnsConverted(
 ): DbWork<SheetRecord> {
   const source = new StoredRows(db, sheet, indexThreshold);
   const current = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
-  const rows = current.map((row) => {
-    const cells = source.codec.decode(row);
-    for (const index of added) cells[index] = cellAsText(cells[index] ?? null);
-    return cells;
-  });
-  const effects = diffRows(source.codec, current, rows);
+  // Each row is rewritten where it is: no row is matched, moved or taken for another.
+  const changed: { pos: number; before: Cell[]; after: Cell[] }[] = [];
+  for (const row of current) {
+    const before = source.codec.decode(row);
+    const after = [...before];
+    for (const index of added) after[index] = cellAsText(after[index] ?? null);
+    const text = source.codec.encode(after);
+    if (text.json !== row.json || text.dates !== row.dates) {
+      changed.push({ pos: row.pos, before, after });
+    }
+  }
+  const effects: RowEffect[] =
+    changed.length === 0
+      ? []
+      : [
+          {
+            kind: 'update',
+            positions: changed.map((row) => row.pos),
+            cells: new Map(),
+            before: changed.map((row) => row.before),
+            after: changed.map((row) => row.after),
+          },
+        ];
   for (const effect of effects) yield* source.apply(effect);
   const events: RowEvent[] = [];
   if (effects.length > 0) {

@@ -1,7 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
 import { matchesSelection } from '../query/match-filter.ts';
 import type { Selection } from '../query/plan.ts';
-import type { RowEffect } from '../model/write-effect.ts';
+import type { MoveEffect, RowEffect } from '../model/write-effect.ts';
 import { filterColumns, rowEntries } from './cell-index.ts';
 import type { Dialect, SheetRecord } from './dialect.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
@@ -164,30 +164,8 @@ export class StoredRows implements RowSource {
       }
       case 'update': {
         const old = yield* this.#stored(effect.positions);
-        const stored = old.map((row, i) => ({
-          ...row.stored,
-          ...this.codec.encode(effect.after[i] ?? []),
-        }));
-        yield* this.dialect.updateRows(key, stored);
-        if (this.record.indexed) {
-          const changed = (i: number) =>
-            changedColumns(old[i]?.cells ?? [], effect.after[i] ?? [], this.record.indexedColumns);
-          yield* this.dialect.deleteEntries(
-            key,
-            old.map((row, i) => ({
-              rid: row.stored.rid,
-              entries: rowEntries(row.cells, changed(i)),
-            })),
-          );
-          yield* this.dialect.insertEntries(
-            key,
-            stored.map((row, i) => ({
-              rid: row.rid,
-              entries: rowEntries(effect.after[i] ?? [], changed(i)),
-            })),
-          );
-          yield* this.#blocks.changed(effect.positions);
-        }
+        const stored = yield* this.#rewrite(old, effect.after);
+        if (this.record.indexed) yield* this.#blocks.changed(effect.positions);
         this.#note(() => ({
           type: 'rows.updated',
           rows: stored.map((row) => withPositionAndKey(row.json, row.pos, row.rid)),
@@ -195,6 +173,10 @@ export class StoredRows implements RowSource {
             withPositionAndKey(row.stored.json, row.stored.pos, row.stored.rid),
           ),
         }));
+        break;
+      }
+      case 'move': {
+        yield* this.#move(effect);
         break;
       }
       case 'delete': {
@@ -221,6 +203,93 @@ export class StoredRows implements RowSource {
       }
     }
     this.#fetched = new Map();
+  }
+
+  /**
+   * Rows that changed places, keeping their ids: the rows between where they left and where
+   * they land are numbered again in their new order, by id, which the cell index (kept by row
+   * id) never sees; rows also edited are rewritten. Only the blocks rows left or joined are
+   * joined again.
+   */
+  *#move(effect: MoveEffect): DbWork<void> {
+    const { key } = this.record;
+    let low = Infinity;
+    let high = -1;
+    for (const pos of [...effect.from, ...effect.to]) {
+      low = Math.min(low, pos);
+      high = Math.max(high, pos + 1);
+    }
+    if (high < 0) return;
+    const span = yield* this.dialect.rowsBetween(key, low, high);
+    const placed: (StoredRow | undefined)[] = new Array(high - low);
+    const leaving = new Set(effect.from);
+    effect.from.forEach((pos, k) => {
+      placed[(effect.to[k] as number) - low] = span[pos - low];
+    });
+    let next = 0;
+    for (const row of span) {
+      if (leaving.has(row.pos)) continue;
+      while (placed[next] !== undefined) next++;
+      placed[next++] = row;
+    }
+    const renumbered: StoredRow[] = [];
+    placed.forEach((row, k) => {
+      if (row !== undefined && row.pos !== low + k) renumbered.push({ ...row, pos: low + k });
+    });
+    yield* this.dialect.placeRows(key, renumbered);
+    // Rows also edited get their new cells where they landed.
+    const movedRows = effect.from.map((pos, k) => ({
+      stored: { ...(span[pos - low] as StoredRow), pos: effect.to[k] as number },
+      after: effect.after?.[k] ?? null,
+    }));
+    const edited = movedRows.filter((row) => row.after !== null);
+    const rewritten = yield* this.#rewrite(
+      edited.map((row) => ({ stored: row.stored, cells: this.codec.decode(row.stored) })),
+      edited.map((row) => row.after ?? []),
+    );
+    const now = new Map(rewritten.map((row) => [row.rid, row.json]));
+    if (this.record.indexed) {
+      const order = effect.to
+        .map((_, k) => k)
+        .sort((a, b) => (effect.to[a] as number) - (effect.to[b] as number));
+      yield* this.#blocks.moved(
+        effect.from,
+        order.map((k) => effect.to[k] as number),
+      );
+    }
+    this.#note(() => ({
+      type: 'rows.updated',
+      rows: movedRows.map(({ stored }, k) =>
+        withPositionAndKey(
+          now.get(stored.rid) ?? stored.json,
+          effect.shown.to[k] as number,
+          stored.rid,
+        ),
+      ),
+      previous: movedRows.map(({ stored }, k) =>
+        withPositionAndKey(stored.json, effect.shown.from[k] as number, stored.rid),
+      ),
+    }));
+  }
+
+  /** Rows' new cells, in place, with their entries in the cell index. */
+  *#rewrite(old: { stored: StoredRow; cells: Cell[] }[], after: Cell[][]): DbWork<StoredRow[]> {
+    const { key } = this.record;
+    if (old.length === 0) return [];
+    const stored = old.map((row, i) => ({ ...row.stored, ...this.codec.encode(after[i] ?? []) }));
+    yield* this.dialect.updateRows(key, stored);
+    if (!this.record.indexed) return stored;
+    const changed = (i: number) =>
+      changedColumns(old[i]?.cells ?? [], after[i] ?? [], this.record.indexedColumns);
+    yield* this.dialect.deleteEntries(
+      key,
+      old.map((row, i) => ({ rid: row.stored.rid, entries: rowEntries(row.cells, changed(i)) })),
+    );
+    yield* this.dialect.insertEntries(
+      key,
+      stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(after[i] ?? [], changed(i)) })),
+    );
+    return stored;
   }
 
   #note(change: () => RowChange): void {

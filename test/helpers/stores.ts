@@ -10,6 +10,7 @@ import type { Cell } from '../../src/cells/cell.ts';
 import type { Sheet } from '../../src/model/sheet.ts';
 import type { ReadPlan } from '../../src/query/plan.ts';
 import type { NewSheet, SheetStore } from '../../src/store/store.ts';
+import type { Dialect } from '../../src/store/dialect.ts';
 
 /**
  * The store the suite runs against: SQLite by default; PostgreSQL when `npm test` runs the
@@ -135,4 +136,18 @@ export async function readRows(store: SheetStore, sheet: Sheet, plan: ReadPlan):
   const rows: Cell[][] = [];
   for await (const chunk of answer.chunks) rows.push(...chunk.rows);
   return rows;
+}
+
+/**
+ * The keys of a sheet's rows in order: their row ids as text, read from the database past every
+ * cache of the store.
+ */
+export async function rowKeys(store: SheetStore, id: string): Promise<string[]> {
+  const db = store.database as Dialect;
+  const rows = await db.read(function* () {
+    const sheet = yield* db.sheetById(id);
+    if (sheet === null) throw new Error(`no sheet ${id}`);
+    return yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+  });
+  return rows.map((row) => String(row.rid));
 }

@@ -219,6 +219,16 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
+  *placeRows(key: number, rows: StoredRow[]): DbWork<void> {
+    if (rows.length === 0) return;
+    yield* this.run(
+      `UPDATE rows SET pos = placed.pos
+       FROM unnest($2::int[], $3::int[]) AS placed (rid, pos)
+       WHERE rows.sheet = $1 AND rows.rid = placed.rid`,
+      [key, rows.map((row) => row.rid), rows.map((row) => row.pos)],
+    );
+  }
+
   *insertEntries(key: number, rows: RowEntries[]): DbWork<void> {
     const flat = flatEntries(rows);
     if (flat.length === 0) return;

@@ -140,6 +140,14 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     );
   }
 
+  placeRows(key: number, rows: StoredRow[]): DbWork<void> {
+    return this.#each('UPDATE rows SET pos = ? WHERE sheet = ? AND rid = ?', rows, (row) => [
+      row.pos,
+      key,
+      row.rid,
+    ]);
+  }
+
   insertEntries(key: number, rows: RowEntries[]): DbWork<void> {
     return this.#each(
       'INSERT INTO cells (sheet, col, value, rid, folded, shown) VALUES (?, ?, ?, ?, ?, ?)',
