@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 /**
  * The benchmark's data: people rows drawn from a seeded generator, so that every server gets the
@@ -31,17 +32,8 @@ const initials = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 /** The ages the generator draws from: 18 to 87. */
 export const ages = { min: 18, max: 87 } as const;
 
-/** mulberry32: a small, fast, seeded generator of floats in [0, 1). */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generator every case draws its data from, by seed. */
+export const random = seededRandom;
 
 function pick<T>(next: () => number, list: readonly T[]): T {
   return list[Math.floor(next() * list.length)] as T;

@@ -3,6 +3,7 @@
  * applying it and then losing its answer (`after`) — an error status, a reset socket, or no answer
  * at all. Either the next few requests fail (`failNext`) or each write draws from a mix of rates.
  */
+import { seededRandom } from '../helpers/seeded-random.ts';
 import { internalError, quotaExceeded, serviceUnavailable, type ApiError } from './errors.ts';
 
 /** `before` refuses and changes nothing; `after` applies the request, then fails its answer. */
@@ -158,16 +159,4 @@ function checkRates(rates: FaultRates): void {
   }
   const total = probabilities.reduce((sum, p) => sum + p, 0);
   if (total > 1 + 1e-9) throw new Error(`Fault rates add up to ${total}, more than 1`);
-}
-
-/** mulberry32: a small seedable generator, so a failing mix can be replayed from its seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

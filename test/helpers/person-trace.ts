@@ -5,6 +5,8 @@
  * the case a re-read cannot tell from a new row. A block moved past rows moves those rows too,
  * as far as order goes, so they count as moved. Used by the key tests and bench case x.
  */
+import { seededRandom } from './seeded-random.ts';
+
 export type TraceCell = string | number | boolean;
 
 export interface TracedRow {
@@ -19,18 +21,6 @@ export const personOps = ['insert', 'delete', 'move-row', 'move-block', 'sort', 
 export type PersonOp = (typeof personOps)[number];
 
 const cities = Array.from({ length: 20 }, (_, i) => `city-${i}`);
-
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class PersonTrace {
   rows: TracedRow[] = [];
@@ -54,7 +44,7 @@ export class PersonTrace {
     /** The fewest rows the person leaves, so that the tab never empties. */
     private readonly minRows = Math.min(10, rowCount),
   ) {
-    this.#random = seeded(seed);
+    this.#random = seededRandom(seed);
     for (let i = 0; i < rowCount; i++) this.rows.push(this.#newRow());
   }
 
