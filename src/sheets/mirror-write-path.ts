@@ -2,7 +2,12 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { Cell } from '../cells/cell.ts';
-import type { PartlyLanded, PushOutcome, SheetProvider } from '../providers/provider.ts';
+import type {
+  AnchorBudget,
+  PartlyLanded,
+  PushOutcome,
+  SheetProvider,
+} from '../providers/provider.ts';
 import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
@@ -207,6 +212,7 @@ export class MirrorWritePath implements WritePath {
           holdsLock: () => stillHeld(lock),
           journal: pushJournal(this.store, sheet.id, pushId),
           owners: effectOwners(writes, plan.planned),
+          ...this.#anchorBudget(sheet),
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
@@ -307,6 +313,27 @@ export class MirrorWritePath implements WritePath {
       if (Date.now() + tagWaitMs >= deadline) return null;
       await sleep(tagWaitMs);
     }
+  }
+
+  /** Row anchors count in the spreadsheet's tag budget, in the store every server shares. */
+  #anchorBudget(sheet: Sheet): { anchors?: AnchorBudget } {
+    const budget = this.provider.tagBudget;
+    if (budget === undefined) return {};
+    const document = budget.documentOf(sheet);
+    const { store } = this;
+    return {
+      anchors: {
+        reserve: (tabId, anchors) =>
+          store.reserveAnchors(document, tabId, anchors, {
+            budget: budget.chars,
+            chars: budget.anchorChars,
+            now: Date.now(),
+          }),
+        forget: (ids) => store.forgetPushTags(document, ids),
+        // Anchors keep to half of the budget: push tags never wait for them.
+        capacity: Math.floor(budget.chars / 2 / budget.anchorChars),
+      },
+    };
   }
 
   /** Stops counting tags gone from the spreadsheet, and ends the guard of one that needs none. */

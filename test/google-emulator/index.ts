@@ -9,7 +9,7 @@ import type { sheets_v4 } from '@googleapis/sheets';
 import { parseCells } from './a1.ts';
 import { Credentials, type OAuthClientCredentials, type ServiceAccountKey } from './auth.ts';
 import { fromEmulatorCell, toEmulatorCell, type EmulatorCell } from './cells.ts';
-import { metadataResource } from './developer-metadata.ts';
+import { freshMetadataId, metadataResource } from './developer-metadata.ts';
 import {
   deleteRows as deleteGridRows,
   growTo,
@@ -106,6 +106,11 @@ export interface GoogleSheetsEmulator {
    * goes out: a person editing between Sheetport's read and its write.
    */
   afterNext(kind: 'read' | 'write', then: () => void): void;
+  /**
+   * Runs `then` once the next API request of `kind` has arrived and passed its checks, just
+   * before it is applied: a person editing while Google holds a batch.
+   */
+  beforeNext(kind: 'read' | 'write', then: () => void): void;
   /** A person inserting rows (0 is the first row, the header) above `at`. */
   insertRows(spreadsheetId: string, tab: string, at: number, rows: EmulatorCell[][]): void;
   /** A person deleting `count` rows from `at` (0 is the header). */
@@ -123,6 +128,11 @@ export interface GoogleSheetsEmulator {
   ): void;
   /** What the emulator does where Google's reference is silent; a test may change it. */
   readonly rules: UndocumentedRules;
+  /**
+   * Puts developer metadata `key` on grid row `row` of the tab (0 is the header), as an API
+   * client would have: for tests that start from rows some client already marked.
+   */
+  addRowMetadata(spreadsheetId: string, tab: string, row: number, key: string): number;
   /** A person renaming a tab: it keeps its id (its sheetId) and everything on it. */
   renameTab(spreadsheetId: string, tab: string, title: string): void;
   /** A person deleting a tab, with the developer metadata on it. */
@@ -291,6 +301,10 @@ class Emulator implements GoogleSheetsEmulator {
     this.traffic.afterNext(kind, then);
   }
 
+  beforeNext(kind: 'read' | 'write', then: () => void): void {
+    this.traffic.beforeNext(kind, then);
+  }
+
   insertRows(spreadsheetId: string, tab: string, at: number, rows: EmulatorCell[][]): void {
     const sheet = this.tab(spreadsheetId, tab);
     const book = this.book(spreadsheetId);
@@ -345,6 +359,19 @@ class Emulator implements GoogleSheetsEmulator {
       book.metadata = remapRows(book.metadata, sheet.sheetId, moved);
     }
     book.version++;
+  }
+
+  addRowMetadata(spreadsheetId: string, tab: string, row: number, key: string): number {
+    const sheet = this.tab(spreadsheetId, tab);
+    const book = this.book(spreadsheetId);
+    const metadataId = freshMetadataId(book.metadata);
+    const location = { sheetId: sheet.sheetId, row };
+    book.metadata = [
+      ...book.metadata,
+      { metadataId, metadataKey: key, metadataValue: '', location, visibility: 'DOCUMENT' },
+    ];
+    book.version++;
+    return metadataId;
   }
 
   get rules(): UndocumentedRules {
