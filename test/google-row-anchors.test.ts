@@ -173,6 +173,47 @@ for (const emptyDeleteFails of [false, true]) {
   });
 }
 
+describe('rows appended beside writes that choose rows', () => {
+  it('are anchored in the same batch: a later write to them is one read and one write, and lands on them though a person inserts a row above', async (t) => {
+    const { google, id } = await people(t, false);
+    const upsert = await call(`${google.url}/api/v1/${id}?_upsert=name`, {
+      method: 'POST',
+      body: [
+        { name: 'Lee', age: 23 },
+        { name: 'Zoe', age: 5 },
+      ],
+    });
+    assert.deepEqual(upsert.body, { created: 1, updated: 1 }, upsert.text);
+    // Zoe is grid row 6, under the header and five rows.
+    const rowsAnchored = anchorsIn(google).map(
+      (entry) => entry.location?.dimensionRange?.startIndex,
+    );
+    assert.ok(rowsAnchored.includes(6), String(rowsAnchored));
+    google.emulator.resetStats();
+    whileHeld(google, () => person(google).insertAbove(1));
+    const answer = await call(`${google.url}/api/v1/${id}?name=Zoe`, {
+      method: 'PATCH',
+      body: { age: 6 },
+    });
+    assert.deepEqual(answer.body, { updated: 1 }, answer.text);
+    const kinds = google.emulator
+      .stats()
+      .requests.map((request) => request.kind)
+      .filter((kind) => kind !== 'token');
+    // The check, the batch refused for the moved anchor, the read, the batch planned again.
+    assert.deepEqual(kinds, ['read', 'write', 'read', 'write']);
+    assert.deepEqual(await inStep(google, id), [
+      ['Top', 0],
+      ['Ann', 31],
+      ['Kim', 40],
+      ['Lee', 23],
+      ['Joan', 45],
+      ['Max', 50],
+      ['Zoe', 6],
+    ]);
+  });
+});
+
 describe('row anchors in the budget', () => {
   it('keep to half of the per-spreadsheet budget, the least recently used removed from the spreadsheet', async (t) => {
     const many = [['name', 'age'], ...Array.from({ length: 12 }, (_, i) => [`p${i}`, i])];

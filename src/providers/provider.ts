@@ -105,13 +105,13 @@ export interface Push {
 export interface AnchorBudget {
   /**
    * Counts a push's anchors on tab `tabId`: `used` (kept, now most recently used), `created`
-   * (about to be made) and `seen` (every anchor the tab's last read found; a counted anchor of the
-   * tab not among them is gone). Answers the anchors to remove to keep within the budget, least
+   * (about to be made) and `seen` (every anchor the tab's last read found, a counted anchor of the
+   * tab not among them being gone; null when no read is trusted). Answers the anchors to remove to keep within the budget, least
    * recently used first, or null when even that leaves no room.
    */
   reserve(
     tabId: number,
-    anchors: { used: number[]; created: number[]; seen: number[] },
+    anchors: { used: number[]; created: number[]; seen: number[] | null },
   ): Promise<number[] | null>;
   /** Stops counting anchors removed from the spreadsheet. */
   forget(ids: number[]): Promise<void>;

@@ -709,7 +709,7 @@ export class RowStore implements SheetStore {
   reserveAnchors(
     spreadsheet: string,
     tabId: number,
-    anchors: { used: number[]; created: number[]; seen: number[] },
+    anchors: { used: number[]; created: number[]; seen: number[] | null },
     { budget, chars, now }: { budget: number; chars: number; now: number },
   ): Promise<number[] | null> {
     const db = this.#db;
@@ -717,9 +717,13 @@ export class RowStore implements SheetStore {
       yield* db.lockPushTags(spreadsheet);
       const counted = (yield* db.pushTagsOf(spreadsheet)).filter((t) => t.anchorTab !== undefined);
       const needed = new Set([...anchors.used, ...anchors.created]);
-      const present = new Set([...anchors.seen, ...anchors.created]);
+      const seen = anchors.seen ?? [];
+      const present = new Set([...seen, ...anchors.created]);
       // Anchors of the tab its last read did not find went with their rows.
-      const gone = counted.filter((t) => t.anchorTab === tabId && !present.has(t.tag));
+      const gone =
+        anchors.seen === null
+          ? []
+          : counted.filter((t) => t.anchorTab === tabId && !present.has(t.tag));
       const kept = counted.filter((t) => !gone.includes(t));
       const known = new Set(kept.map((t) => t.tag));
       const entry = (tag: number, usedAt: number) => ({
@@ -729,7 +733,7 @@ export class RowStore implements SheetStore {
         anchorTab: tabId,
       });
       // Found on the tab but not counted (made by a push whose answer was lost): the oldest.
-      const noted = anchors.seen.filter((tag) => !known.has(tag)).map((tag) => entry(tag, 0));
+      const noted = seen.filter((tag) => !known.has(tag)).map((tag) => entry(tag, 0));
       const all = [
         ...kept.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
         ...noted.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),

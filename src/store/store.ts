@@ -459,7 +459,7 @@ export interface SheetStore {
   reserveAnchors(
     spreadsheet: string,
     tabId: number,
-    anchors: { used: number[]; created: number[]; seen: number[] },
+    anchors: { used: number[]; created: number[]; seen: number[] | null },
     limits: { budget: number; chars: number; now: number },
   ): Promise<number[] | null>;
   /** Counts tags a read found that are not counted yet (such as an earlier version's). */

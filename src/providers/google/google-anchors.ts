@@ -84,6 +84,25 @@ export function anchorPositions(
   return bounds.length <= capacity ? bounds : [];
 }
 
+/**
+ * Where the rows a push appends end up, under the header, once all its effects applied to
+ * `rows` rows: their anchors go in the same batch, after the effects, so that a later write to
+ * them finds them anchored. Where a person's edit since the read puts them elsewhere, the
+ * anchors mark other rows, which is as good: a plan trusts an anchor only where a read finds it.
+ */
+export function appendedPositions(effects: WriteEffect[], rows: number): number[] {
+  // After each effect, which rows are the push's own appended ones.
+  const appended: boolean[] = Array.from({ length: rows }, () => false);
+  for (const effect of effects) {
+    if (effect.kind === 'append') appended.push(...effect.rows.map(() => true));
+    if (effect.kind !== 'delete') continue;
+    for (const position of [...effect.positions].sort((a, b) => b - a)) {
+      appended.splice(position, 1);
+    }
+  }
+  return appended.flatMap((own, position) => (own ? [position] : []));
+}
+
 const rowRange = (tabId: number, position: number): sheets_v4.Schema$DimensionRange => ({
   sheetId: tabId,
   dimension: 'ROWS',

@@ -48,6 +48,7 @@ import {
   anchorPositions,
   anchorsInPlace,
   anchorsOfTab,
+  appendedPositions,
   type TabAnchors,
 } from './google-anchors.ts';
 import { googleSource, type GoogleSource } from './google-source.ts';
@@ -251,17 +252,18 @@ export class GoogleProvider implements LiveProvider {
       ]),
     ].filter((id) => id !== push.tag);
     // Writes that choose rows assert, in the batch, that their rows are where they were planned.
-    const anchored = push.positional
-      ? await this.#anchorTargets(source, effects, push)
-      : { planned: new Map<number, number>(), prune: [] };
+    const anchored = await this.#anchorTargets(source, effects, push);
     if ('table' in anchored) {
       return { landed: false, table: anchored.table, mayLand: push.earlier.length > 0 };
     }
-    const { planned } = anchored;
+    const { planned, appended } = anchored;
+    /** Whether a refusal of the batch may come from an anchor a person's edit moved. */
+    const anchors = planned.size > 0 || appended.size > 0;
     const requests = [
       ...anchorCheckRequests(source.tabId, planned),
       ...anchorDeleteRequests(anchored.prune),
       ...batchRequests(source.tabId, sheet.columns.length, effects),
+      ...anchorCreateRequests(source.tabId, appended),
       ...pushTagRequests(
         source.tabId,
         push.tag,
@@ -280,7 +282,10 @@ export class GoogleProvider implements LiveProvider {
         const tag = table.pushTags.get(push.tag);
         if (tag !== undefined) return this.#tagged(tag, plans, last);
         const moved = !sameHeader(table.columns, sheet.columns);
-        if (moved || (push.positional && this.#movedSincePlan(source, table, push, planned))) {
+        if (
+          moved ||
+          ((push.positional || anchors) && this.#movedSincePlan(source, table, push, planned))
+        ) {
           return { landed: false, table, mayLand };
         }
         // The first attempt was paced by writeSlot(); every retry is a write request too.
@@ -307,12 +312,12 @@ export class GoogleProvider implements LiveProvider {
       } catch (error) {
         const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
         this.#failed('write', verdict);
-        if (verdict.refusedWhole === true && (mayLand || planned.size > 0)) {
+        if (verdict.refusedWhole === true && (mayLand || anchors)) {
           // Refused whole: because the tag exists (an earlier attempt landed), or an anchor moved.
           const table = await this.#readBack(source, push.deadline, mayLand);
           const tag = table.pushTags.get(push.tag);
           if (tag !== undefined) return this.#tagged(tag, plans, verdict.problem);
-          if (planned.size > 0 && this.#movedSincePlan(source, table, push, planned)) {
+          if (anchors && this.#movedSincePlan(source, table, push, planned)) {
             // A person moved rows under the plan: nothing of this attempt landed; plan again.
             return { landed: false, table, mayLand };
           }
@@ -437,43 +442,62 @@ export class GoogleProvider implements LiveProvider {
    * The anchors of the rows a push chooses, each where the plan expects it: the ones the last
    * read found on rows the plan was made on, and new ones for the rest, created in one write and
    * verified by a read (a person may move rows while they are being created). Answers the tab as
-   * read instead when the rows are no longer what the plan was made on.
+   * read instead when the rows are no longer what the plan was made on. Rows appended beside
+   * such writes get anchors in the push's own batch (`appended`), so a later write to them costs
+   * nothing more, when the last read is what the plan was made on.
    */
   async #anchorTargets(
     source: GoogleSource,
     effects: WriteEffect[],
     push: Push,
-  ): Promise<{ planned: Map<number, number>; prune: number[] } | { table: ProviderTable }> {
+  ): Promise<
+    | { planned: Map<number, number>; appended: Map<number, number>; prune: number[] }
+    | { table: ProviderTable }
+  > {
     const last = this.#anchors.get(tabKey(source));
     const trusted =
       last !== undefined &&
       sameHeader(last.read.columns, push.expected.columns) &&
       sameRows(last.read.rows, push.expected.rows);
     const known = trusted ? last.anchors : { byPosition: new Map<number, number>(), gridRows: 0 };
-    const positions = anchorPositions(
-      effects,
-      push.expected.rows.length,
-      known.gridRows,
-      push.anchors?.capacity,
-    );
-    // More rows than the budget can anchor: the write is checked against the tab's read alone.
-    if (positions.length === 0) return { planned: new Map(), prune: [] };
+    const capacity = push.anchors?.capacity ?? Infinity;
+    const rows = push.expected.rows.length;
+    const positions = push.positional
+      ? anchorPositions(effects, rows, known.gridRows, capacity)
+      : [];
     const planned = new Map<number, number>();
     const missing = new Map<number, number>();
+    const appended = new Map<number, number>();
     const taken = new Set(known.byPosition.values());
     for (const position of positions) {
       const id = known.byPosition.get(position);
       if (id !== undefined) planned.set(position, id);
       else missing.set(position, freshId(taken));
     }
+    // Only beside writes that choose rows: appends alone stay free of anchors.
+    const own = trusted && push.positional ? appendedPositions(effects, rows) : [];
+    // And the row after them, when the grid as read has it (a later write's row after its run).
+    const next = (own.at(-1) ?? Infinity) + 1;
+    if (next + 1 < known.gridRows) own.push(next);
+    if (positions.length + own.length <= capacity) {
+      for (const position of own) appended.set(position, freshId(taken));
+    }
+    // More rows than the budget can anchor: the write is checked against the tab's read alone.
+    if (planned.size + missing.size + appended.size === 0) {
+      return { planned, appended, prune: [] };
+    }
     const room = await push.anchors?.reserve(source.tabId, {
       used: [...planned.values()],
-      created: [...missing.values()],
-      seen: [...known.byPosition.values()],
+      created: [...missing.values(), ...appended.values()],
+      seen: trusted ? [...known.byPosition.values()] : null,
     });
     if (room === null) throw anchorsBusy();
-    const prune = (room ?? []).filter((id) => taken.has(id) && ![...planned.values()].includes(id));
-    if (missing.size === 0) return { planned, prune };
+    // Only anchors the last read found on this tab are removed (one gone since fails no batch
+    // where a delete matching nothing does nothing; where it fails it, the write is planned again).
+    const seenIds = new Set(known.byPosition.values());
+    const usedIds = new Set(planned.values());
+    const prune = (room ?? []).filter((id) => seenIds.has(id) && !usedIds.has(id));
+    if (missing.size === 0) return { planned, appended, prune };
     await this.#createAnchors(source, missing, push.deadline);
     const table = await this.#readTab(source, push.deadline);
     const read = this.#anchors.get(tabKey(source))?.anchors;
@@ -484,7 +508,7 @@ export class GoogleProvider implements LiveProvider {
       if (id === undefined) return { table };
       planned.set(position, id);
     }
-    return { planned, prune };
+    return { planned, appended, prune };
   }
 
   /**
