@@ -202,6 +202,21 @@ export interface SheetProvider {
    * waiting out the requests that may still be in flight (an Excel push's sessions are closed).
    */
   cutOff?(sheet: Sheet, deadline: number, journal: PushJournal): Promise<void>;
+  /**
+   * Readies a push of writes that choose rows before it is marked (Google: anchors the rows it
+   * targets, in a write of its own verified by a read). Null when ready; the tab as read when it
+   * no longer holds `expected` (plan again on it). Throws a Problem when it cannot (nothing of
+   * the writes was sent).
+   */
+  prepare?(
+    sheet: Sheet,
+    effects: WriteEffect[],
+    push: {
+      expected: { columns: string[]; rows: Cell[][] };
+      deadline: number;
+      anchors?: AnchorBudget;
+    },
+  ): Promise<ProviderTable | null>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
   /**

@@ -5,9 +5,11 @@ import type { Cell } from '../cells/cell.ts';
 import type {
   AnchorBudget,
   PartlyLanded,
+  ProviderTable,
   PushOutcome,
   SheetProvider,
 } from '../providers/provider.ts';
+import type { WriteEffect } from '../model/write-effect.ts';
 import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
@@ -148,6 +150,18 @@ export class MirrorWritePath implements WritePath {
         if (Date.now() >= deadline) {
           if (base !== null) await this.#take(sheet, rows, lock);
           return plan.planned.map(() => unsent(deadlinePassed()));
+        }
+        // A provider that anchors the rows the writes choose does so before the push is marked,
+        // so that a lock lost meanwhile leaves no push whose outcome is unknown.
+        const prepared = await this.#prepare(sheet, effects, rows, positional, deadline);
+        if (prepared instanceof Problem) {
+          if (base !== null) await this.#take(sheet, rows, lock);
+          return plan.planned.map(() => unsent(prepared));
+        }
+        if (prepared !== null) {
+          // The tab moved while its rows were anchored: plan again on it.
+          ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, prepared, lock));
+          continue;
         }
         await lock.verify();
         // The push's tag is counted in its spreadsheet's budget before anything is sent.
@@ -312,6 +326,25 @@ export class MirrorWritePath implements WritePath {
       if (room.reserved) return room.expired;
       if (Date.now() + tagWaitMs >= deadline) return null;
       await sleep(tagWaitMs);
+    }
+  }
+
+  /** The provider's preparation of a push (row anchors), before it is marked; see `prepare`. */
+  async #prepare(
+    sheet: Sheet,
+    effects: WriteEffect[],
+    rows: Cell[][],
+    positional: boolean,
+    deadline: number,
+  ): Promise<ProviderTable | Problem | null> {
+    if (this.provider.prepare === undefined || !positional) return null;
+    try {
+      const expected = { columns: sheet.columns, rows };
+      const anchors = this.#anchorBudget(sheet);
+      return await this.provider.prepare(sheet, effects, { expected, deadline, ...anchors });
+    } catch (error) {
+      if (error instanceof Problem) return error;
+      throw error;
     }
   }
 

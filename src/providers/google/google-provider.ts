@@ -9,6 +9,7 @@ import type {
   ProviderTable,
   Push,
   PushOutcome,
+  AnchorBudget,
   PushTag,
   TabCheck,
   TagBudget,
@@ -439,6 +440,27 @@ export class GoogleProvider implements LiveProvider {
   }
 
   /**
+   * Before a push is marked: anchors the rows it chooses that lack one (one write, verified by a
+   * read), so that the push itself carries only the checks. The tab as read when it moved.
+   */
+  async prepare(
+    sheet: Sheet,
+    effects: WriteEffect[],
+    prepared: {
+      expected: { columns: string[]; rows: Cell[][] };
+      deadline: number;
+      anchors?: AnchorBudget;
+    },
+  ): Promise<ProviderTable | null> {
+    this.#checkCanWrite();
+    const source = googleSource(sheet.source);
+    const push = { ...prepared, positional: true };
+    // Rows it appends are anchored by the push itself, in its batch.
+    const anchored = await this.#anchorTargets(source, effects, push, false);
+    return 'table' in anchored ? anchored.table : null;
+  }
+
+  /**
    * The anchors of the rows a push chooses, each where the plan expects it: the ones the last
    * read found on rows the plan was made on, and new ones for the rest, created in one write and
    * verified by a read (a person may move rows while they are being created). Answers the tab as
@@ -449,7 +471,8 @@ export class GoogleProvider implements LiveProvider {
   async #anchorTargets(
     source: GoogleSource,
     effects: WriteEffect[],
-    push: Push,
+    push: Pick<Push, 'expected' | 'deadline' | 'anchors' | 'positional'>,
+    withAppended = true,
   ): Promise<
     | { planned: Map<number, number>; appended: Map<number, number>; prune: number[] }
     | { table: ProviderTable }
@@ -475,7 +498,7 @@ export class GoogleProvider implements LiveProvider {
       else missing.set(position, freshId(taken));
     }
     // Only beside writes that choose rows: appends alone stay free of anchors.
-    const own = trusted && push.positional ? appendedPositions(effects, rows) : [];
+    const own = trusted && push.positional && withAppended ? appendedPositions(effects, rows) : [];
     // And the row after them, when the grid as read has it (a later write's row after its run).
     const next = (own.at(-1) ?? Infinity) + 1;
     if (next + 1 < known.gridRows) own.push(next);
