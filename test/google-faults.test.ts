@@ -119,6 +119,17 @@ function faulted(google: Setup): number {
     .requests.filter((request) => request.kind === 'write' && request.fault !== undefined).length;
 }
 
+/**
+ * Fails the next write that carries the write's cells: a write that chooses rows first anchors
+ * them in a write of its own (applied too), so the fault waits for the one after.
+ */
+function failTheBatch(google: Setup, kind: WriteKind, failure: InjectedFailure): number {
+  const fail = () => google.emulator.failNext(1, { ...failure, only: 'writes' });
+  if (kind.query === '') fail();
+  else google.emulator.beforeNext('write', fail);
+  return kind.query === '' ? 1 : 2;
+}
+
 async function assertInStep(google: Setup, id: string): Promise<Row[]> {
   const { api, sheet } = await bothSides(google, id);
   assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
@@ -134,14 +145,18 @@ describe('a write whose answer Google loses lands exactly once', () => {
         const id = await connect(google);
         const before = (await bothSides(google, id)).sheet;
         google.emulator.resetStats();
-        google.emulator.failNext(1, { ...fault.failure, only: 'writes' });
+        const writes = failTheBatch(google, kind, fault.failure);
         const answer = await call(`${google.url}/api/v1/${id}${kind.query}`, {
           method: kind.method,
           ...(kind.body === undefined ? {} : { body: kind.body }),
         });
         assert.equal(answer.status, kind.status, answer.text);
         assert.deepEqual(answer.body, kind.outcome);
-        assert.equal(appliedWrites(google), 1, 'the batch was applied more than once, or never');
+        assert.equal(
+          appliedWrites(google),
+          writes,
+          'the batch was applied more than once, or never',
+        );
         assert.deepEqual(await assertInStep(google, id), kind.expect(before));
         if (kind.keyed !== undefined) {
           // However the push was settled, its rows have the keys the answer named.
@@ -223,7 +238,10 @@ test('when Google fails until the deadline: the push is closed, then 503 with Re
   google.emulator.resetStats();
   // Two attempts a second apart fill the deadline; either may have been applied, as far as
   // Sheetport can tell, until the close that follows them goes through.
-  google.emulator.failNext(2, { status: 503, retryAfterSeconds: 1, only: 'writes' });
+  // (After the write that anchors the row and the one after it.)
+  google.emulator.beforeNext('write', () =>
+    google.emulator.failNext(2, { status: 503, retryAfterSeconds: 1, only: 'writes' }),
+  );
   const answer = await call(`${google.url}/api/v1/${id}?_id=0`, { method: 'DELETE' });
   assert.equal(answer.status, 503, answer.text);
   assert.equal((answer.body as { code: string }).code, 'upstream-unavailable');
@@ -232,11 +250,12 @@ test('when Google fails until the deadline: the push is closed, then 503 with Re
   assert.deepEqual(
     writes.map((w) => [w.status, w.applied, w.requestCount ?? null]),
     [
+      [200, true, 2],
       [503, false, null],
       [503, false, null],
       [200, true, 1],
     ],
-    'two attempts, then the close: the push tag alone',
+    'the anchors, two attempts, then the close: the push tag alone',
   );
   assert.deepEqual(await assertInStep(google, id), before);
 });

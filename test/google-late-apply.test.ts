@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { call } from './helpers/build.ts';
-import { bothSides, connect, setup, type Setup } from './helpers/google.ts';
+import { anchorEveryRow, bothSides, connect, setup, type Setup } from './helpers/google.ts';
 
 type Row = Record<string, unknown>;
 
@@ -16,6 +16,8 @@ async function lateSetup(
   settings: { deadlineMs: number; writesPerMinute?: number; writeWindowMs?: number },
 ): Promise<{ google: Setup; id: string }> {
   const google = await setup(t, { settings });
+  // The rows are anchored already: the attempts of a push are its only writes.
+  anchorEveryRow(google);
   const id = await connect(google, { freshnessSeconds: 3600 });
   google.emulator.resetStats();
   return { google, id };

@@ -10,7 +10,7 @@ import { Problem } from '../src/errors/problem.ts';
 import { storeUnavailable } from '../src/store/dialect.ts';
 import type { SheetStore } from '../src/store/store.ts';
 import { call } from './helpers/build.ts';
-import { bothSides, connect, setup, type Setup } from './helpers/google.ts';
+import { anchorEveryRow, bothSides, connect, setup, type Setup } from './helpers/google.ts';
 
 /** Which store step fails next, and how. */
 interface Cue {
@@ -76,6 +76,8 @@ for (const [name, error] of [
 test('the store unavailable before the push: 503 "nothing changed", and nothing was sent', async (t) => {
   const { google, id, cue } = await storeSetup(t);
   const before = (await bothSides(google, id)).sheet;
+  // Bob anchored already: no write of anchors comes before the push.
+  anchorEveryRow(google);
   google.emulator.resetStats();
   cue.step = 'markPushing';
   const answer = await call(`${google.url}/api/v1/${id}?name=Bob`, {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call } from './helpers/build.ts';
-import { connect, setup, type Setup } from './helpers/google.ts';
+import { anchorEveryRow, connect, setup, type Setup } from './helpers/google.ts';
 
 type Reply = Awaited<ReturnType<typeof call>>;
 const keyed = (key: string) => ({ 'idempotency-key': `"${key}"` });
@@ -66,6 +66,8 @@ test('a keyed write whose client left while it queued is never sent, and frees i
 
 test('a 409 header-changed answered while a push was out is not kept: the retry with the key is planned on the new header', async (t) => {
   const google = await setup(t, { settings: { deadlineMs: 6000 } });
+  // Bob anchored already: the first write request is the push's own batch.
+  anchorEveryRow(google);
   const id = await connect(google, { freshnessSeconds: 3600 });
   const rows = `${google.url}/api/v1/${id}`;
   // Google holds the first attempt (its answer never comes); meanwhile a person renames a column.

@@ -14,7 +14,8 @@ import { printChaos } from '../reports/chaos-report.ts';
 import type { Database } from '../harness/database.ts';
 import { problemCode } from '../harness/writers.ts';
 import { connect } from './google-case.ts';
-import { log } from '../harness/output.ts';
+import { log, print } from '../harness/output.ts';
+import { chaosWriteCost, printWriteCost, type WriteCost } from './chaos-write-cost.ts';
 import { work } from '../harness/paths.ts';
 import { startEmptySheetport, type Server } from '../harness/servers.ts';
 import { target, type TargetOutcome } from '../reports/targets.ts';
@@ -95,6 +96,8 @@ export interface ChaosRun {
 export interface ChaosResult {
   faultRates: FaultRates;
   runs: ChaosRun[];
+  /** Requests per acknowledged PATCH with nothing going wrong, on fresh and anchored rows. */
+  cost: WriteCost[];
   targets: TargetOutcome[];
 }
 
@@ -109,8 +112,11 @@ export async function chaosCase(plan: ChaosPlan, database: Database): Promise<Ch
       await chaosRun('PostgreSQL', plan, dir, database),
       await chaosRun('PostgreSQL, two servers', plan, dir, database),
     ];
-    const result = { faultRates, runs, targets: runs.flatMap(chaosTargets) };
+    const cost = await chaosWriteCost({ writers: 20, rows: 300, seconds: plan.seconds / 2 });
+    const result = { faultRates, runs, cost, targets: runs.flatMap(chaosTargets) };
     printChaos(result);
+    printRequestsPerWrite(runs);
+    printWriteCost(cost);
     return result;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -358,6 +364,20 @@ async function sheetportRows(url: string, sheetId: string): Promise<EmulatorCell
   if (response.status !== 200) throw new Error(`GET all rows answered ${response.status}: ${text}`);
   const rows = JSON.parse(text) as Record<string, EmulatorCell>[];
   return rows.map((row) => header.map((column) => row[column] ?? null));
+}
+
+/** Google write requests per acknowledged write (POSTs and PATCHes) of each run. */
+function printRequestsPerWrite(runs: ChaosRun[]): void {
+  print(
+    '\nk. Google write requests per acknowledged write (POST or PATCH), under faults and the person',
+  );
+  for (const { store, upstream, checks } of runs) {
+    const acknowledged = checks.acknowledged + checks.patchesAcknowledged;
+    const per = acknowledged === 0 ? '-' : (upstream.writeRequests / acknowledged).toFixed(4);
+    print(
+      `${store}: ${upstream.writeRequests} write requests / ${acknowledged} acknowledged = ${per}`,
+    );
+  }
 }
 
 function countAnswers(attempts: Attempt[]): Record<string, number> {

@@ -36,6 +36,8 @@ export interface TagBudget {
   documentOf(sheet: Sheet): string;
   /** A push's tag as counted: its size, and until when it may still guard a late attempt. */
   entry(tag: number, value: PushTag): { tag: number; chars: number; guardUntil: number };
+  /** The size of one row anchor, for a provider that anchors rows (see `AnchorBudget`). */
+  anchorChars: number;
 }
 
 /** What became of a push. */
@@ -87,11 +89,34 @@ export interface Push {
   holdsLock?: () => Promise<boolean>;
   /** Where the provider keeps what settles the push, for any server (see `PushJournal`). */
   journal?: PushJournal;
+  /** Counts the push's row anchors in the spreadsheet's budget (Google; see `AnchorBudget`). */
+  anchors?: AnchorBudget;
   /**
    * For each effect, a name of the write it belongs to: a provider that learns which of its
    * requests landed answers, when the push lands in part, which writes did (see `PartlyLanded`).
    */
   owners?: string[];
+}
+
+/**
+ * Row anchors (developer metadata a push keeps on the rows it chooses) counted in the same
+ * per-spreadsheet budget as push tags, by every server, least recently used removed first.
+ */
+export interface AnchorBudget {
+  /**
+   * Counts a push's anchors on tab `tabId`: `used` (kept, now most recently used), `created`
+   * (about to be made) and `seen` (every anchor the tab's last read found, a counted anchor of the
+   * tab not among them being gone; null when no read is trusted). Answers the anchors to remove to keep within the budget, least
+   * recently used first, or null when even that leaves no room.
+   */
+  reserve(
+    tabId: number,
+    anchors: { used: number[]; created: number[]; seen: number[] | null },
+  ): Promise<number[] | null>;
+  /** Stops counting anchors removed from the spreadsheet. */
+  forget(ids: number[]): Promise<void>;
+  /** How many anchors the budget holds at most. */
+  capacity: number;
 }
 
 /**
@@ -177,6 +202,21 @@ export interface SheetProvider {
    * waiting out the requests that may still be in flight (an Excel push's sessions are closed).
    */
   cutOff?(sheet: Sheet, deadline: number, journal: PushJournal): Promise<void>;
+  /**
+   * Readies a push of writes that choose rows before it is marked (Google: anchors the rows it
+   * targets, in a write of its own verified by a read). Null when ready; the tab as read when it
+   * no longer holds `expected` (plan again on it). Throws a Problem when it cannot (nothing of
+   * the writes was sent).
+   */
+  prepare?(
+    sheet: Sheet,
+    effects: WriteEffect[],
+    push: {
+      expected: { columns: string[]; rows: Cell[][] };
+      deadline: number;
+      anchors?: AnchorBudget;
+    },
+  ): Promise<ProviderTable | null>;
   /** Resolves when an upstream write may be sent, pacing writes to the provider's quota. */
   writeSlot(): Promise<void>;
   /**

@@ -2,7 +2,14 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { headerChanged, Problem } from '../errors/problem.ts';
 import type { Cell } from '../cells/cell.ts';
-import type { PartlyLanded, PushOutcome, SheetProvider } from '../providers/provider.ts';
+import type {
+  AnchorBudget,
+  PartlyLanded,
+  ProviderTable,
+  PushOutcome,
+  SheetProvider,
+} from '../providers/provider.ts';
+import type { WriteEffect } from '../model/write-effect.ts';
 import { keptAnswer } from '../store/idempotency-records.ts';
 import type { WriteOp } from '../query/plan.ts';
 import {
@@ -144,6 +151,18 @@ export class MirrorWritePath implements WritePath {
           if (base !== null) await this.#take(sheet, rows, lock);
           return plan.planned.map(() => unsent(deadlinePassed()));
         }
+        // A provider that anchors the rows the writes choose does so before the push is marked,
+        // so that a lock lost meanwhile leaves no push whose outcome is unknown.
+        const prepared = await this.#prepare(sheet, effects, rows, positional, deadline);
+        if (prepared instanceof Problem) {
+          if (base !== null) await this.#take(sheet, rows, lock);
+          return plan.planned.map(() => unsent(prepared));
+        }
+        if (prepared !== null) {
+          // The tab moved while its rows were anchored: plan again on it.
+          ({ sheet, rows, base, tags } = await this.mirror.pending(sheet, prepared, lock));
+          continue;
+        }
         await lock.verify();
         // The push's tag is counted in its spreadsheet's budget before anything is sent.
         const room = await this.#reserveTag(sheet, tag, plan.id, deadline);
@@ -207,6 +226,7 @@ export class MirrorWritePath implements WritePath {
           holdsLock: () => stillHeld(lock),
           journal: pushJournal(this.store, sheet.id, pushId),
           owners: effectOwners(writes, plan.planned),
+          ...this.#anchorBudget(sheet),
         });
       } catch (error) {
         if (!(error instanceof Problem)) throw error;
@@ -307,6 +327,46 @@ export class MirrorWritePath implements WritePath {
       if (Date.now() + tagWaitMs >= deadline) return null;
       await sleep(tagWaitMs);
     }
+  }
+
+  /** The provider's preparation of a push (row anchors), before it is marked; see `prepare`. */
+  async #prepare(
+    sheet: Sheet,
+    effects: WriteEffect[],
+    rows: Cell[][],
+    positional: boolean,
+    deadline: number,
+  ): Promise<ProviderTable | Problem | null> {
+    if (this.provider.prepare === undefined || !positional) return null;
+    try {
+      const expected = { columns: sheet.columns, rows };
+      const anchors = this.#anchorBudget(sheet);
+      return await this.provider.prepare(sheet, effects, { expected, deadline, ...anchors });
+    } catch (error) {
+      if (error instanceof Problem) return error;
+      throw error;
+    }
+  }
+
+  /** Row anchors count in the spreadsheet's tag budget, in the store every server shares. */
+  #anchorBudget(sheet: Sheet): { anchors?: AnchorBudget } {
+    const budget = this.provider.tagBudget;
+    if (budget === undefined) return {};
+    const document = budget.documentOf(sheet);
+    const { store } = this;
+    return {
+      anchors: {
+        reserve: (tabId, anchors) =>
+          store.reserveAnchors(document, tabId, anchors, {
+            budget: budget.chars,
+            chars: budget.anchorChars,
+            now: Date.now(),
+          }),
+        forget: (ids) => store.forgetPushTags(document, ids),
+        // Anchors keep to half of the budget: push tags never wait for them.
+        capacity: Math.floor(budget.chars / 2 / budget.anchorChars),
+      },
+    };
   }
 
   /** Stops counting tags gone from the spreadsheet, and ends the guard of one that needs none. */

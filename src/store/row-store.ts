@@ -694,13 +694,65 @@ export class RowStore implements SheetStore {
     return db.write(function* () {
       yield* db.lockPushTags(spreadsheet);
       const counted = yield* db.pushTagsOf(spreadsheet);
-      const expired = counted.filter((t) => t.guardUntil <= now && t.tag !== entry.tag);
-      const live = counted.filter((t) => t.guardUntil > now && t.tag !== entry.tag);
+      const tags = counted.filter((t) => t.anchorTab === undefined && t.tag !== entry.tag);
+      const expired = tags.filter((t) => t.guardUntil <= now);
+      // Row anchors count whenever they were last used (they keep to half the budget).
+      const live = counted.filter((t) => t.tag !== entry.tag && !expired.includes(t));
       // Tags past their guard are removed in the push's own batch, before its tag is made.
       const used = live.reduce((sum, t) => sum + t.chars, 0);
       const reserved = used + entry.chars <= budget;
       if (reserved) yield* db.savePushTag(spreadsheet, entry);
       return { reserved, expired: expired.map((t) => t.tag) };
+    });
+  }
+
+  reserveAnchors(
+    spreadsheet: string,
+    tabId: number,
+    anchors: { used: number[]; created: number[]; seen: number[] | null },
+    { budget, chars, now }: { budget: number; chars: number; now: number },
+  ): Promise<number[] | null> {
+    const db = this.#db;
+    return db.write(function* () {
+      yield* db.lockPushTags(spreadsheet);
+      const counted = (yield* db.pushTagsOf(spreadsheet)).filter((t) => t.anchorTab !== undefined);
+      const needed = new Set([...anchors.used, ...anchors.created]);
+      const seen = anchors.seen ?? [];
+      const present = new Set([...seen, ...anchors.created]);
+      // Anchors of the tab its last read did not find went with their rows.
+      const gone =
+        anchors.seen === null
+          ? []
+          : counted.filter((t) => t.anchorTab === tabId && !present.has(t.tag));
+      const kept = counted.filter((t) => !gone.includes(t));
+      const known = new Set(kept.map((t) => t.tag));
+      const entry = (tag: number, usedAt: number) => ({
+        tag,
+        chars,
+        guardUntil: usedAt,
+        anchorTab: tabId,
+      });
+      // Found on the tab but not counted (made by a push whose answer was lost): the oldest.
+      const noted = seen.filter((tag) => !known.has(tag)).map((tag) => entry(tag, 0));
+      const all = [
+        ...kept.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
+        ...noted.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
+        ...anchors.created.filter((tag) => !known.has(tag)).map((tag) => entry(tag, now)),
+      ];
+      let total = all.reduce((sum, t) => sum + t.chars, 0);
+      const evicted: PushTagEntry[] = [];
+      // Least recently used first, never one this push needs.
+      for (const candidate of [...all].sort((a, b) => a.guardUntil - b.guardUntil)) {
+        if (total <= budget / 2) break;
+        if (needed.has(candidate.tag)) continue;
+        evicted.push(candidate);
+        total -= candidate.chars;
+      }
+      if (total > budget / 2) return null;
+      const forgotten = [...gone, ...evicted].map((t) => t.tag);
+      if (forgotten.length > 0) yield* db.deletePushTags(spreadsheet, forgotten);
+      for (const t of all) if (!evicted.includes(t)) yield* db.savePushTag(spreadsheet, t);
+      return evicted.map((t) => t.tag);
     });
   }
 

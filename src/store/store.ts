@@ -176,8 +176,13 @@ export interface PushTagEntry {
   tag: number;
   /** Its size in characters, as the spreadsheet holds it (key and value). */
   chars: number;
-  /** Epoch ms until which an attempt of its push may still land: it is kept until then. */
+  /**
+   * Epoch ms until which an attempt of its push may still land: it is kept until then. For a
+   * row anchor, when a push last used it (anchors are removed least recently used first).
+   */
   guardUntil: number;
+  /** Set for a row anchor: the id of the tab it is on. */
+  anchorTab?: number;
 }
 
 /** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
@@ -446,6 +451,17 @@ export interface SheetStore {
     budget: number,
     now: number,
   ): Promise<{ reserved: boolean; expired: number[] }>;
+  /**
+   * Counts a push's row anchors on tab `tabId` of `spreadsheet` (see `AnchorBudget.reserve`):
+   * anchors take at most half of `budget`, so that push tags never wait for them. Answers the
+   * anchors to remove, least recently used first (no longer counted), or null when no room.
+   */
+  reserveAnchors(
+    spreadsheet: string,
+    tabId: number,
+    anchors: { used: number[]; created: number[]; seen: number[] | null },
+    limits: { budget: number; chars: number; now: number },
+  ): Promise<number[] | null>;
   /** Counts tags a read found that are not counted yet (such as an earlier version's). */
   notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void>;
   /** Moves a counted tag's guard (its attempts are all answered: it guards nothing any more). */

@@ -5,7 +5,8 @@
 import type { sheets_v4 } from '@googleapis/sheets';
 import { formatRange, type Box } from './a1.ts';
 import { cellMask, rowsOf, writeRows } from './cell-data.ts';
-import { sameLocation } from './developer-metadata.ts';
+import { onSheet } from './developer-metadata.ts';
+import { afterDelete, afterInsert, afterMove, remapRows } from './row-metadata.ts';
 import { invalidArgument, invalidRequest } from './errors.ts';
 import {
   deleteColumns,
@@ -14,6 +15,7 @@ import {
   growTo,
   insertColumns,
   insertRows,
+  moveRows,
   type Tab,
 } from './grid.ts';
 import {
@@ -38,9 +40,8 @@ const requestKinds: Record<string, Apply> = {
     const tab = tabById(book, integerField(request, 'sheetId', 'deleteSheet'), fail);
     if (book.tabs.length === 1) throw fail("You can't remove all the sheets in a document.");
     book.tabs = book.tabs.filter((candidate) => candidate !== tab);
-    // A sheet's metadata goes with it.
-    const onTab = { sheetId: tab.sheetId };
-    book.metadata = book.metadata.filter((entry) => !sameLocation(entry.location, onTab));
+    // A sheet's metadata goes with it, on the sheet and on its rows.
+    book.metadata = book.metadata.filter((entry) => !onSheet(entry.location, tab.sheetId));
   },
   appendCells(book, request, fail) {
     const tab = tabById(book, integerField(request, 'sheetId', 'appendCells'), fail);
@@ -106,8 +107,10 @@ const requestKinds: Record<string, Apply> = {
     if (start === 0 && end === count) {
       throw fail(`Sorry, it is not possible to delete all non-frozen ${noun}s.`);
     }
-    if (dimension === 'ROWS') deleteRows(tab, start, end);
-    else deleteColumns(tab, start, end);
+    if (dimension === 'ROWS') {
+      deleteRows(tab, start, end);
+      book.metadata = remapRows(book.metadata, tab.sheetId, afterDelete(start, end));
+    } else deleteColumns(tab, start, end);
   },
   insertDimension(book, request, fail) {
     const { tab, dimension, start, end, bounded } = dimensionRange(book, request, fail);
@@ -121,8 +124,21 @@ const requestKinds: Record<string, Apply> = {
     if (booleanField(request, 'inheritFromBefore') && start === 0) {
       throw fail('Cannot inherit from before when inserting at index 0.');
     }
-    if (dimension === 'ROWS') insertRows(tab, start, end - start);
-    else insertColumns(tab, start, end - start);
+    if (dimension === 'ROWS') {
+      insertRows(tab, start, end - start);
+      book.metadata = remapRows(book.metadata, tab.sheetId, afterInsert(start, end - start));
+    } else insertColumns(tab, start, end - start);
+  },
+  moveDimension(book, request, fail) {
+    const source = { range: objectField(request, 'source', 'moveDimension') ?? {} };
+    const { tab, dimension, start, end } = dimensionRange(book, source, fail);
+    const destination = integerField(request, 'destinationIndex', 'moveDimension') ?? 0;
+    if (dimension !== 'ROWS') throw fail('Moving columns is not supported by the emulator.');
+    if (end > tab.rowCount || destination > tab.rowCount || destination < 0) {
+      throw fail(`Invalid moveDimension: rows ${start} to ${end} to ${destination}.`);
+    }
+    moveRows(tab, start, end, destination);
+    book.metadata = remapRows(book.metadata, tab.sheetId, afterMove(start, end, destination));
   },
   appendDimension(book, request, fail) {
     const tab = tabById(book, integerField(request, 'sheetId', 'appendDimension'), fail);

@@ -93,7 +93,7 @@ describe('createDeveloperMetadata', () => {
     assert.deepEqual(fixture.emulator.rows(id, 'Sheet1'), [['a']]);
   });
 
-  it('refuses an entry without key, visibility or location, on an unknown sheet, or on a row', async () => {
+  it('refuses an entry without key, visibility or location, on an unknown sheet, or on a column', async () => {
     const { id } = await twoTabs();
     const cases: [Metadata, string][] = [
       [
@@ -121,10 +121,10 @@ describe('createDeveloperMetadata', () => {
           metadataKey: 'k',
           visibility: 'DOCUMENT',
           location: {
-            dimensionRange: { sheetId: 0, dimension: 'ROWS', startIndex: 0, endIndex: 1 },
+            dimensionRange: { sheetId: 0, dimension: 'COLUMNS', startIndex: 0, endIndex: 1 },
           },
         },
-        'developerMetadata.location.dimensionRange: developer metadata on rows and columns is not supported by the emulator.',
+        'developerMetadata.location.dimensionRange: developer metadata on columns is not supported by the emulator.',
       ],
     ];
     for (const [metadata, message] of cases) {

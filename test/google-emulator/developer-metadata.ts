@@ -1,9 +1,9 @@
 /**
- * Developer metadata: key/value entries on the whole spreadsheet or on one sheet, each with a
- * spreadsheet-unique id, kept beside the tabs so a batchUpdate changes them all-or-nothing with
- * the cells. Entries are replaced, never changed in place, so a draft only copies the list.
- * Row and column locations (`dimensionRange`) are refused: the emulator does not move metadata
- * with its rows.
+ * Developer metadata: key/value entries on the whole spreadsheet, on one sheet or on one row of a
+ * sheet, each with a spreadsheet-unique id, kept beside the tabs so a batchUpdate changes them
+ * all-or-nothing with the cells. Entries are replaced, never changed in place, so a draft only
+ * copies the list. A row's entries move with the row (see row-metadata.ts); column locations
+ * are refused.
  */
 import { randomInt } from 'node:crypto';
 import type { sheets_v4 } from '@googleapis/sheets';
@@ -14,7 +14,8 @@ export const LOCATION_TYPES = ['ROW', 'COLUMN', 'SHEET', 'SPREADSHEET'] as const
 
 export type Visibility = (typeof VISIBILITIES)[number];
 export type LocationType = (typeof LOCATION_TYPES)[number];
-export type MetadataLocation = { spreadsheet: true } | { sheetId: number };
+/** `row`: the grid row (0 is the sheet's first) of a location on one row. */
+export type MetadataLocation = { spreadsheet: true } | { sheetId: number; row?: number };
 
 export interface StoredMetadata {
   metadataId: number;
@@ -33,17 +34,36 @@ export function metadataResource(entry: StoredMetadata): sheets_v4.Schema$Develo
     metadataId: entry.metadataId,
     metadataKey: entry.metadataKey,
     ...(entry.metadataValue === '' ? {} : { metadataValue: entry.metadataValue }),
-    location: { locationType: locationTypeOf(entry.location), ...entry.location },
+    location: locationResource(entry.location),
     visibility: entry.visibility,
   };
 }
 
+/** A location as Google answers it: a row as the one-row `dimensionRange` it was given. */
+function locationResource(location: MetadataLocation): sheets_v4.Schema$DeveloperMetadataLocation {
+  const locationType = locationTypeOf(location);
+  if (!('sheetId' in location)) return { locationType, spreadsheet: true };
+  if (location.row === undefined) return { locationType, sheetId: location.sheetId };
+  const { sheetId, row } = location;
+  return {
+    locationType,
+    dimensionRange: { sheetId, dimension: 'ROWS', startIndex: row, endIndex: row + 1 },
+  };
+}
+
 export function locationTypeOf(location: MetadataLocation): LocationType {
-  return 'sheetId' in location ? 'SHEET' : 'SPREADSHEET';
+  if (!('sheetId' in location)) return 'SPREADSHEET';
+  return location.row === undefined ? 'SHEET' : 'ROW';
 }
 
 export function sameLocation(a: MetadataLocation, b: MetadataLocation): boolean {
-  return 'sheetId' in a ? 'sheetId' in b && a.sheetId === b.sheetId : !('sheetId' in b);
+  if (!('sheetId' in a) || !('sheetId' in b)) return !('sheetId' in a) && !('sheetId' in b);
+  return a.sheetId === b.sheetId && a.row === b.row;
+}
+
+/** Whether an entry lies on the sheet, on the sheet itself or on one of its rows. */
+export function onSheet(location: MetadataLocation, sheetId: number): boolean {
+  return 'sheetId' in location && location.sheetId === sheetId;
 }
 
 /** The resources of the entries on one location, for spreadsheets.get. */
@@ -54,19 +74,31 @@ export function metadataAt(
   return entries.filter((entry) => sameLocation(entry.location, location)).map(metadataResource);
 }
 
-/** A DeveloperMetadataLocation: exactly one of `spreadsheet: true` and `sheetId`. */
+/** A DeveloperMetadataLocation: exactly one of `spreadsheet: true`, `sheetId` and a row. */
 export function parseLocation(json: JsonObject, where: string, fail: Fail): MetadataLocation {
-  if (json.dimensionRange !== undefined && json.dimensionRange !== null) {
-    throw fail(
-      `${where}.dimensionRange: developer metadata on rows and columns is not supported by the emulator.`,
-    );
-  }
+  const range = objectField(json, 'dimensionRange', where);
   const sheetId = integerField(json, 'sheetId', where);
   const spreadsheet = json.spreadsheet === true;
-  if ((sheetId !== undefined) === spreadsheet) {
+  if ([range !== undefined, sheetId !== undefined, spreadsheet].filter(Boolean).length !== 1) {
     throw fail(`${where} must set exactly one of spreadsheet, sheetId or dimensionRange.`);
   }
+  if (range !== undefined) return parseRow(range, `${where}.dimensionRange`, fail);
   return sheetId === undefined ? { spreadsheet: true } : { sheetId };
+}
+
+/** A `dimensionRange` location: as the reference says, exactly one row or column, bounded. */
+function parseRow(range: JsonObject, where: string, fail: Fail): MetadataLocation {
+  const dimension = stringField(range, 'dimension', where);
+  const start = integerField(range, 'startIndex', where);
+  const end = integerField(range, 'endIndex', where);
+  if (start === undefined || end === undefined || end !== start + 1 || start < 0) {
+    throw fail(`${where} must represent a single row or column.`);
+  }
+  if (dimension === 'COLUMNS') {
+    throw fail(`${where}: developer metadata on columns is not supported by the emulator.`);
+  }
+  if (dimension !== 'ROWS') throw fail(`${where}.dimension must be ROWS or COLUMNS.`);
+  return { sheetId: integerField(range, 'sheetId', where) ?? 0, row: start };
 }
 
 /** The fields of a DeveloperMetadata body one by one, for create and for masked updates. */

@@ -51,6 +51,15 @@ export function deleteRows(tab: Tab, start: number, end: number): void {
   tab.rowCount -= end - start;
 }
 
+/** Rows `start` to `end` (exclusive) moved before the row at `destination` (counted before). */
+export function moveRows(tab: Tab, start: number, end: number, destination: number): void {
+  if (destination >= start && destination <= end) return;
+  while (tab.rows.length < Math.max(end, destination)) tab.rows.push([]);
+  const moved = tab.rows.splice(start, end - start);
+  const at = destination > start ? destination - moved.length : destination;
+  tab.rows.splice(at, 0, ...moved);
+}
+
 export function insertColumns(tab: Tab, at: number, count: number): void {
   tab.rows = tab.rows.map((cells) => {
     if (!cells || at >= cells.length) return cells;

@@ -9,8 +9,27 @@ import type { sheets_v4 } from '@googleapis/sheets';
 import { parseCells } from './a1.ts';
 import { Credentials, type OAuthClientCredentials, type ServiceAccountKey } from './auth.ts';
 import { fromEmulatorCell, toEmulatorCell, type EmulatorCell } from './cells.ts';
-import { metadataResource } from './developer-metadata.ts';
-import { growTo, gridBox, hasValue, setCell, trimmedRows, type Tab } from './grid.ts';
+import { freshMetadataId, metadataResource } from './developer-metadata.ts';
+import {
+  deleteRows as deleteGridRows,
+  growTo,
+  gridBox,
+  hasValue,
+  insertRows as insertGridRows,
+  moveRows as moveGridRows,
+  setCell,
+  trimmedRows,
+  type Tab,
+} from './grid.ts';
+import {
+  afterDelete,
+  afterInsert,
+  afterMove,
+  afterPermutation,
+  defaultRules,
+  remapRows,
+  type UndocumentedRules,
+} from './row-metadata.ts';
 import { createListener } from './server.ts';
 import { fillTab, newBook, tabByTitle, type Book, type SpreadsheetInput } from './state.ts';
 import type { FaultRates, InjectedFailure } from './faults.ts';
@@ -19,6 +38,7 @@ import { Traffic, type EmulatorStats, type QuotaSettings } from './traffic.ts';
 export type { EmulatorCell } from './cells.ts';
 export type { ServiceAccountKey, OAuthClientCredentials } from './auth.ts';
 export type { SpreadsheetInput, TabInput } from './state.ts';
+export type { UndocumentedRules } from './row-metadata.ts';
 export type { EmulatorStats, QuotaSettings, RequestRecord } from './traffic.ts';
 export type { FaultMode, FaultMoment, FaultRates, InjectedFailure, MixedFault } from './faults.ts';
 
@@ -86,12 +106,33 @@ export interface GoogleSheetsEmulator {
    * goes out: a person editing between Sheetport's read and its write.
    */
   afterNext(kind: 'read' | 'write', then: () => void): void;
+  /**
+   * Runs `then` once the next API request of `kind` has arrived and passed its checks, just
+   * before it is applied: a person editing while Google holds a batch.
+   */
+  beforeNext(kind: 'read' | 'write', then: () => void): void;
   /** A person inserting rows (0 is the first row, the header) above `at`. */
   insertRows(spreadsheetId: string, tab: string, at: number, rows: EmulatorCell[][]): void;
   /** A person deleting `count` rows from `at` (0 is the header). */
   deleteRows(spreadsheetId: string, tab: string, at: number, count?: number): void;
   /** A person dragging row `from` to sit at `to` (both counted before the move). */
   moveRow(spreadsheetId: string, tab: string, from: number, to: number): void;
+  /**
+   * A person sorting the rows under the header: their cells are reordered, and their developer
+   * metadata goes with them unless `rules.sortMovesRowMetadata` is off (Google does not say).
+   */
+  sortRows(
+    spreadsheetId: string,
+    tab: string,
+    compare: (a: EmulatorCell[], b: EmulatorCell[]) => number,
+  ): void;
+  /** What the emulator does where Google's reference is silent; a test may change it. */
+  readonly rules: UndocumentedRules;
+  /**
+   * Puts developer metadata `key` on grid row `row` of the tab (0 is the header), as an API
+   * client would have: for tests that start from rows some client already marked.
+   */
+  addRowMetadata(spreadsheetId: string, tab: string, row: number, key: string): number;
   /** A person renaming a tab: it keeps its id (its sheetId) and everything on it. */
   renameTab(spreadsheetId: string, tab: string, title: string): void;
   /** A person deleting a tab, with the developer metadata on it. */
@@ -125,6 +166,7 @@ class Emulator implements GoogleSheetsEmulator {
   private readonly credentials: Credentials;
   private readonly traffic = new Traffic();
   private readonly services = { driveApiEnabled: true };
+  private readonly undocumented = defaultRules();
 
   constructor(
     readonly url: string,
@@ -144,7 +186,7 @@ class Emulator implements GoogleSheetsEmulator {
   }
 
   createSpreadsheet(input: SpreadsheetInput): string {
-    const book = newBook(input);
+    const book = newBook(input, this.undocumented);
     if (this.books.has(book.id)) throw new Error(`Spreadsheet ${book.id} already exists`);
     this.books.set(book.id, book);
     return book.id;
@@ -259,24 +301,81 @@ class Emulator implements GoogleSheetsEmulator {
     this.traffic.afterNext(kind, then);
   }
 
+  beforeNext(kind: 'read' | 'write', then: () => void): void {
+    this.traffic.beforeNext(kind, then);
+  }
+
   insertRows(spreadsheetId: string, tab: string, at: number, rows: EmulatorCell[][]): void {
-    const all = this.rows(spreadsheetId, tab);
-    all.splice(at, 0, ...rows);
-    this.setRows(spreadsheetId, tab, all);
+    const sheet = this.tab(spreadsheetId, tab);
+    const book = this.book(spreadsheetId);
+    insertGridRows(sheet, at, rows.length);
+    rows.forEach((row, r) =>
+      row.forEach((cell, c) => setCell(sheet, at + r, c, fromEmulatorCell(cell))),
+    );
+    growTo(sheet, 0, Math.max(0, ...rows.map((row) => row.length)));
+    book.metadata = remapRows(book.metadata, sheet.sheetId, afterInsert(at, rows.length));
+    book.version++;
   }
 
   deleteRows(spreadsheetId: string, tab: string, at: number, count = 1): void {
-    const all = this.rows(spreadsheetId, tab);
-    all.splice(at, count);
-    this.setRows(spreadsheetId, tab, all);
+    const sheet = this.tab(spreadsheetId, tab);
+    const book = this.book(spreadsheetId);
+    deleteGridRows(sheet, at, at + count);
+    book.metadata = remapRows(book.metadata, sheet.sheetId, afterDelete(at, at + count));
+    book.version++;
   }
 
   moveRow(spreadsheetId: string, tab: string, from: number, to: number): void {
-    const all = this.rows(spreadsheetId, tab);
-    const [row] = all.splice(from, 1);
-    if (row === undefined) throw new Error(`No row ${from}`);
-    all.splice(to, 0, row);
-    this.setRows(spreadsheetId, tab, all);
+    const sheet = this.tab(spreadsheetId, tab);
+    const book = this.book(spreadsheetId);
+    if (from >= sheet.rows.length) throw new Error(`No row ${from}`);
+    if (from === to) return;
+    // `to` is where the row ends up; a drag's destination counts rows before it is taken out.
+    const destination = to > from ? to + 1 : to;
+    moveGridRows(sheet, from, from + 1, destination);
+    book.metadata = remapRows(book.metadata, sheet.sheetId, afterMove(from, from + 1, destination));
+    book.version++;
+  }
+
+  sortRows(
+    spreadsheetId: string,
+    tab: string,
+    compare: (a: EmulatorCell[], b: EmulatorCell[]) => number,
+  ): void {
+    const sheet = this.tab(spreadsheetId, tab);
+    const book = this.book(spreadsheetId);
+    const rows = this.rows(spreadsheetId, tab);
+    const order = rows
+      .slice(1)
+      .map((row, i) => ({ row, from: i + 1 }))
+      .sort((a, b) => compare(a.row, b.row));
+    const cells = order.map(({ from }) => sheet.rows[from] ?? []);
+    cells.forEach((row, i) => (sheet.rows[i + 1] = row));
+    if (book.rules.sortMovesRowMetadata) {
+      const moved = afterPermutation(
+        1,
+        order.map(({ from }) => from),
+      );
+      book.metadata = remapRows(book.metadata, sheet.sheetId, moved);
+    }
+    book.version++;
+  }
+
+  addRowMetadata(spreadsheetId: string, tab: string, row: number, key: string): number {
+    const sheet = this.tab(spreadsheetId, tab);
+    const book = this.book(spreadsheetId);
+    const metadataId = freshMetadataId(book.metadata);
+    const location = { sheetId: sheet.sheetId, row };
+    book.metadata = [
+      ...book.metadata,
+      { metadataId, metadataKey: key, metadataValue: '', location, visibility: 'DOCUMENT' },
+    ];
+    book.version++;
+    return metadataId;
+  }
+
+  get rules(): UndocumentedRules {
+    return this.undocumented;
   }
 
   renameTab(spreadsheetId: string, tab: string, title: string): void {

@@ -63,13 +63,13 @@ describe('parseDataFilter', () => {
       /spreadsheet metadata cannot intersect/,
     ],
     [
-      'a row location',
+      'a column location',
       {
         metadataLocation: {
-          dimensionRange: { sheetId: 0, dimension: 'ROWS', startIndex: 1, endIndex: 2 },
+          dimensionRange: { sheetId: 0, dimension: 'COLUMNS', startIndex: 1, endIndex: 2 },
         },
       },
-      /dimensionRange: developer metadata on rows and columns is not supported by the emulator/,
+      /dimensionRange: developer metadata on columns is not supported by the emulator/,
     ],
     [
       'a location with both spreadsheet and sheetId',

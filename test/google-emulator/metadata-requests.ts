@@ -62,6 +62,10 @@ export const metadataRequests: Record<string, MetadataRequest> = {
     if (filter === undefined || filter === null) throw fail('dataFilter must be set.');
     const lookup = parseDataFilter(filter, 'dataFilter', fail);
     const deleted = book.metadata.filter((entry) => matches(lookup, entry));
+    // The reference does not say what Google does when nothing matches: a switch decides.
+    if (deleted.length === 0 && book.rules.emptyDeleteFails) {
+      throw fail('No developer metadata matches the given data filter.');
+    }
     book.metadata = book.metadata.filter((entry) => !matches(lookup, entry));
     return deleted.length ? { deletedDeveloperMetadata: deleted.map(metadataResource) } : {};
   },
@@ -132,7 +136,12 @@ function maskedChanges(
 }
 
 function checkSheet(book: Book, location: MetadataLocation, fail: Fail): void {
-  if ('sheetId' in location && !book.tabs.some((tab) => tab.sheetId === location.sheetId)) {
-    throw fail(`No grid with id: ${location.sheetId}`);
+  if (!('sheetId' in location)) return;
+  const tab = book.tabs.find((candidate) => candidate.sheetId === location.sheetId);
+  if (!tab) throw fail(`No grid with id: ${location.sheetId}`);
+  if (location.row !== undefined && location.row >= tab.rowCount) {
+    throw fail(
+      `Range (row ${location.row + 1}) exceeds grid limits. Max rows: ${tab.rowCount}, max columns: ${tab.columnCount}`,
+    );
   }
 }

@@ -173,6 +173,8 @@ function api(deps: ServerDeps, incoming: Incoming): Outcome {
     };
   }
   if (fault?.when === 'before') return faulted(fault, { applied: false, slowMs, record });
+  // A person editing while Google holds the request, before it applies.
+  deps.traffic.arriving(kind);
   const outcome = run(deps, found, incoming.url, admitted);
   const ran = { ...outcome, slowMs, record: { ...record, ...outcome.record } };
   return fault ? faulted(fault, ran) : ran;

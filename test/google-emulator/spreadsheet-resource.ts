@@ -12,7 +12,7 @@ import {
   formattedValue,
   type StoredCell,
 } from './cells.ts';
-import { metadataAt } from './developer-metadata.ts';
+import { metadataAt, type StoredMetadata } from './developer-metadata.ts';
 import { gridBox, hasAnything, trimmedRows, type Tab } from './grid.ts';
 import { boxOf, resolveRange, type Book } from './state.ts';
 
@@ -50,7 +50,7 @@ export function spreadsheetResource(
     .map((tab) => {
       const sheet: sheets_v4.Schema$Sheet = { properties: sheetProperties(book, tab) };
       if (options.includeGridData) {
-        sheet.data = (boxes.get(tab) ?? []).map((box) => gridData(tab, box));
+        sheet.data = (boxes.get(tab) ?? []).map((box) => gridData(tab, box, book.metadata));
       }
       const metadata = metadataAt(book.metadata, { sheetId: tab.sheetId });
       if (metadata.length > 0) sheet.developerMetadata = metadata;
@@ -81,7 +81,11 @@ function sheetProperties(book: Book, tab: Tab): sheets_v4.Schema$SheetProperties
   };
 }
 
-export function gridData(tab: Tab, box: Box): sheets_v4.Schema$GridData {
+export function gridData(
+  tab: Tab,
+  box: Box,
+  metadata: StoredMetadata[] = [],
+): sheets_v4.Schema$GridData {
   const data: sheets_v4.Schema$GridData = {};
   if (box.startRow > 0) data.startRow = box.startRow;
   if (box.startColumn > 0) data.startColumn = box.startColumn;
@@ -89,7 +93,11 @@ export function gridData(tab: Tab, box: Box): sheets_v4.Schema$GridData {
   if (rows.length > 0) {
     data.rowData = rows.map((cells) => (cells.length ? { values: cells.map(cellData) } : {}));
   }
-  data.rowMetadata = Array.from({ length: box.endRow - box.startRow }, () => ({ pixelSize: 21 }));
+  // A row's developer metadata is answered in its DimensionProperties, as Google does.
+  data.rowMetadata = Array.from({ length: box.endRow - box.startRow }, (_, i) => {
+    const onRow = metadataAt(metadata, { sheetId: tab.sheetId, row: box.startRow + i });
+    return onRow.length > 0 ? { pixelSize: 21, developerMetadata: onRow } : { pixelSize: 21 };
+  });
   data.columnMetadata = Array.from({ length: box.endColumn - box.startColumn }, () => ({
     pixelSize: 100,
   }));

@@ -6,6 +6,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { formatRange, parseA1, type Box, type Bounds } from './a1.ts';
 import { fromEmulatorCell, type EmulatorCell } from './cells.ts';
 import type { StoredMetadata } from './developer-metadata.ts';
+import { defaultRules, type UndocumentedRules } from './row-metadata.ts';
 import { invalidArgument, unparsableRange } from './errors.ts';
 import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, copyTab, setCell, type Tab } from './grid.ts';
 
@@ -23,6 +24,8 @@ export interface Book {
   version: number;
   /** Characters of developer metadata (keys and values) the spreadsheet may hold; none: no cap. */
   metadataCharsCap?: number;
+  /** What the emulator does where the reference is silent, shared by every spreadsheet. */
+  rules: UndocumentedRules;
 }
 
 export interface TabInput {
@@ -46,7 +49,7 @@ export function spreadsheetId(): string {
   return `1${randomBytes(33).toString('base64url').slice(0, 43)}`;
 }
 
-export function newBook(input: SpreadsheetInput): Book {
+export function newBook(input: SpreadsheetInput, rules = defaultRules()): Book {
   if (input.tabs.length === 0) throw new Error('A spreadsheet needs at least one tab');
   const tabs = input.tabs.map((tab, index) => newTab(tab, index === 0 ? 0 : randomInt(1, 2 ** 31)));
   return {
@@ -57,6 +60,7 @@ export function newBook(input: SpreadsheetInput): Book {
     sharedWith: new Set(input.sharedWith ?? []),
     isPublic: input.public ?? false,
     version: 1,
+    rules,
   };
 }
 

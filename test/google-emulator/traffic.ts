@@ -61,6 +61,20 @@ export class Traffic extends HeldTraffic<RequestKind> {
   private readonly writeTimes = new Map<string, number[]>();
   readonly faults = new Faults();
   private log: RequestRecord[] = [];
+  /** What a test runs when the next request of a kind has arrived, before it is applied. */
+  private arrivals: { kind: RequestKind; then: () => void }[] = [];
+
+  beforeNext(kind: RequestKind, then: () => void): void {
+    this.arrivals.push({ kind, then });
+  }
+
+  /** Called once a request is admitted, just before it runs: the first hook for its kind fires. */
+  arriving(kind: RequestKind): void {
+    const index = this.arrivals.findIndex((hook) => hook.kind === kind);
+    if (index < 0) return;
+    const [hook] = this.arrivals.splice(index, 1);
+    hook?.then();
+  }
 
   get quota(): QuotaSettings | null {
     return this.quotaSettings;

@@ -127,3 +127,14 @@ export async function bothSides(setup: Setup, id: string) {
   );
   return { api: api.body, sheet };
 }
+
+/**
+ * Anchors every row of the People tab, and the row after, as a write that chose them would
+ * have: for tests of a push's attempts, which then see no write of anchors before the batch.
+ */
+export function anchorEveryRow({ emulator, spreadsheetId }: Setup): void {
+  const rows = emulator.rows(spreadsheetId, 'People').length;
+  for (let row = 1; row <= rows; row++) {
+    emulator.addRowMetadata(spreadsheetId, 'People', row, 'sheetport.row');
+  }
+}

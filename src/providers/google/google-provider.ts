@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { sheets, type sheets_v4 } from '@googleapis/sheets';
 import type { Cell } from '../../cells/cell.ts';
 import { Problem } from '../../errors/problem.ts';
@@ -8,6 +9,7 @@ import type {
   ProviderTable,
   Push,
   PushOutcome,
+  AnchorBudget,
   PushTag,
   TabCheck,
   TagBudget,
@@ -39,11 +41,25 @@ import {
   tagsToPrune,
 } from './google-requests.ts';
 import { tabRange } from './spreadsheet-ref.ts';
+import {
+  anchorChars,
+  anchorCheckRequests,
+  anchorCreateRequests,
+  anchorDeleteRequests,
+  anchorPositions,
+  anchorsInPlace,
+  anchorsOfTab,
+  appendedPositions,
+  type TabAnchors,
+} from './google-anchors.ts';
 import { googleSource, type GoogleSource } from './google-source.ts';
 
-/** Just what a read needs: each tab's id and title, and the typed value of every cell. */
+/**
+ * Just what a read needs: each tab's id, title and grid size, the typed value of every cell, and
+ * the tab's push tags and row anchors.
+ */
 const gridFields =
-  'sheets(properties(sheetId,title,index),developerMetadata(metadataId,metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type))))';
+  'sheets(properties(sheetId,title,index,gridProperties(rowCount)),developerMetadata(metadataId,metadataKey,metadataValue,location),data(rowData(values(effectiveValue,formattedValue,effectiveFormat/numberFormat/type)),rowMetadata(developerMetadata(metadataId,metadataKey))))';
 const tabFields = 'sheets(properties(sheetId,title,index))';
 
 /**
@@ -65,6 +81,8 @@ export class GoogleProvider implements LiveProvider {
     (source) => `${source.spreadsheetId}:${source.tabId}`,
   );
   #budget: RequestBudget | undefined;
+  /** Each tab's rows and anchors as last read: a push planned on those rows trusts them. */
+  readonly #anchors = new Map<string, { read: ProviderTable; anchors: TabAnchors }>();
 
   constructor(
     private readonly identity: GoogleIdentity,
@@ -87,6 +105,7 @@ export class GoogleProvider implements LiveProvider {
     return {
       chars: this.settings.tagBudgetChars ?? defaultTagBudgetChars,
       documentOf: (sheet) => googleSource(sheet.source).spreadsheetId,
+      anchorChars,
       entry: (tag, value) => ({
         tag,
         chars: tagChars(value),
@@ -233,8 +252,19 @@ export class GoogleProvider implements LiveProvider {
         ...(push.prune ?? []),
       ]),
     ].filter((id) => id !== push.tag);
+    // Writes that choose rows assert, in the batch, that their rows are where they were planned.
+    const anchored = await this.#anchorTargets(source, effects, push);
+    if ('table' in anchored) {
+      return { landed: false, table: anchored.table, mayLand: push.earlier.length > 0 };
+    }
+    const { planned, appended } = anchored;
+    /** Whether a refusal of the batch may come from an anchor a person's edit moved. */
+    const anchors = planned.size > 0 || appended.size > 0;
     const requests = [
+      ...anchorCheckRequests(source.tabId, planned),
+      ...anchorDeleteRequests(anchored.prune),
       ...batchRequests(source.tabId, sheet.columns.length, effects),
+      ...anchorCreateRequests(source.tabId, appended),
       ...pushTagRequests(
         source.tabId,
         push.tag,
@@ -253,7 +283,10 @@ export class GoogleProvider implements LiveProvider {
         const tag = table.pushTags.get(push.tag);
         if (tag !== undefined) return this.#tagged(tag, plans, last);
         const moved = !sameHeader(table.columns, sheet.columns);
-        if (moved || (push.positional && !sameRows(table.rows, push.expected.rows))) {
+        if (
+          moved ||
+          ((push.positional || anchors) && this.#movedSincePlan(source, table, push, planned))
+        ) {
           return { landed: false, table, mayLand };
         }
         // The first attempt was paced by writeSlot(); every retry is a write request too.
@@ -274,16 +307,21 @@ export class GoogleProvider implements LiveProvider {
           { retry: false, timeout: attemptTimeout(push.deadline) },
         );
         this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+        await push.anchors?.forget(anchored.prune).catch(() => {});
         // Every attempt before this one was answered (none may land): the tag guards nothing.
         return { landed: true, plan: push.plan, unguarded: !mayLand, pruned };
       } catch (error) {
         const verdict = judgeGoogleError(error, this.#context(source.spreadsheetId));
         this.#failed('write', verdict);
-        if (mayLand && verdict.refusedWhole === true) {
-          // Refused whole: most likely because the tag exists, an earlier attempt having landed.
-          const table = await this.#readBack(source, push.deadline, true);
+        if (verdict.refusedWhole === true && (mayLand || anchors)) {
+          // Refused whole: because the tag exists (an earlier attempt landed), or an anchor moved.
+          const table = await this.#readBack(source, push.deadline, mayLand);
           const tag = table.pushTags.get(push.tag);
           if (tag !== undefined) return this.#tagged(tag, plans, verdict.problem);
+          if (anchors && this.#movedSincePlan(source, table, push, planned)) {
+            // A person moved rows under the plan: nothing of this attempt landed; plan again.
+            return { landed: false, table, mayLand };
+          }
         }
         if (verdict.mayHaveApplied === true) mayLand = true;
         if (!mayLand && verdict.problem.code === 'provider-error') {
@@ -394,7 +432,161 @@ export class GoogleProvider implements LiveProvider {
         { retry: false, timeout: attemptTimeout(deadline) },
       ),
     );
-    return tableOfTab(response.data.sheets?.[0] ?? {}, source);
+    const tab = response.data.sheets?.[0] ?? {};
+    const table = tableOfTab(tab, source);
+    const read = googleSource(table.source);
+    this.#anchors.set(tabKey(read), { read: table, anchors: anchorsOfTab(tab) });
+    return table;
+  }
+
+  /**
+   * Before a push is marked: anchors the rows it chooses that lack one (one write, verified by a
+   * read), so that the push itself carries only the checks. The tab as read when it moved.
+   */
+  async prepare(
+    sheet: Sheet,
+    effects: WriteEffect[],
+    prepared: {
+      expected: { columns: string[]; rows: Cell[][] };
+      deadline: number;
+      anchors?: AnchorBudget;
+    },
+  ): Promise<ProviderTable | null> {
+    this.#checkCanWrite();
+    const source = googleSource(sheet.source);
+    const push = { ...prepared, positional: true };
+    // Rows it appends are anchored by the push itself, in its batch.
+    const anchored = await this.#anchorTargets(source, effects, push, false);
+    return 'table' in anchored ? anchored.table : null;
+  }
+
+  /**
+   * The anchors of the rows a push chooses, each where the plan expects it: the ones the last
+   * read found on rows the plan was made on, and new ones for the rest, created in one write and
+   * verified by a read (a person may move rows while they are being created). Answers the tab as
+   * read instead when the rows are no longer what the plan was made on. Rows appended beside
+   * such writes get anchors in the push's own batch (`appended`), so a later write to them costs
+   * nothing more, when the last read is what the plan was made on.
+   */
+  async #anchorTargets(
+    source: GoogleSource,
+    effects: WriteEffect[],
+    push: Pick<Push, 'expected' | 'deadline' | 'anchors' | 'positional'>,
+    withAppended = true,
+  ): Promise<
+    | { planned: Map<number, number>; appended: Map<number, number>; prune: number[] }
+    | { table: ProviderTable }
+  > {
+    const last = this.#anchors.get(tabKey(source));
+    const trusted =
+      last !== undefined &&
+      sameHeader(last.read.columns, push.expected.columns) &&
+      sameRows(last.read.rows, push.expected.rows);
+    const known = trusted ? last.anchors : { byPosition: new Map<number, number>(), gridRows: 0 };
+    const capacity = push.anchors?.capacity ?? Infinity;
+    const rows = push.expected.rows.length;
+    const positions = push.positional
+      ? anchorPositions(effects, rows, known.gridRows, capacity)
+      : [];
+    const planned = new Map<number, number>();
+    const missing = new Map<number, number>();
+    const appended = new Map<number, number>();
+    const taken = new Set(known.byPosition.values());
+    for (const position of positions) {
+      const id = known.byPosition.get(position);
+      if (id !== undefined) planned.set(position, id);
+      else missing.set(position, freshId(taken));
+    }
+    // Only beside writes that choose rows: appends alone stay free of anchors.
+    const own = trusted && push.positional && withAppended ? appendedPositions(effects, rows) : [];
+    // And the row after them, when the grid as read has it (a later write's row after its run).
+    const next = (own.at(-1) ?? Infinity) + 1;
+    if (next + 1 < known.gridRows) own.push(next);
+    if (positions.length + own.length <= capacity) {
+      for (const position of own) appended.set(position, freshId(taken));
+    }
+    // More rows than the budget can anchor: the write is checked against the tab's read alone.
+    if (planned.size + missing.size + appended.size === 0) {
+      return { planned, appended, prune: [] };
+    }
+    const room = await push.anchors?.reserve(source.tabId, {
+      used: [...planned.values()],
+      created: [...missing.values(), ...appended.values()],
+      seen: trusted ? [...known.byPosition.values()] : null,
+    });
+    if (room === null) throw anchorsBusy();
+    // Only anchors the last read found on this tab are removed (one gone since fails no batch
+    // where a delete matching nothing does nothing; where it fails it, the write is planned again).
+    const seenIds = new Set(known.byPosition.values());
+    const usedIds = new Set(planned.values());
+    const prune = (room ?? []).filter((id) => seenIds.has(id) && !usedIds.has(id));
+    if (missing.size === 0) return { planned, appended, prune };
+    await this.#createAnchors(source, missing, push.deadline);
+    const table = await this.#readTab(source, push.deadline);
+    const read = this.#anchors.get(tabKey(source))?.anchors;
+    const moved = !sameHeader(table.columns, push.expected.columns);
+    if (moved || !sameRows(table.rows, push.expected.rows) || read === undefined) return { table };
+    for (const position of missing.keys()) {
+      const id = read.byPosition.get(position);
+      if (id === undefined) return { table };
+      planned.set(position, id);
+    }
+    return { planned, appended, prune };
+  }
+
+  /**
+   * Sends the creation of anchors, retried within the deadline. Refused whole (an attempt whose
+   * answer was lost already made them, so their ids exist), the read that follows tells which
+   * anchors are there. Given up, the write fails with nothing of it sent: anchors alone are no
+   * change anybody sees.
+   */
+  async #createAnchors(
+    source: GoogleSource,
+    missing: Map<number, number>,
+    deadline: number,
+  ): Promise<void> {
+    const requests = anchorCreateRequests(source.tabId, missing);
+    const context = this.#context(source.spreadsheetId);
+    let refused = false;
+    // The anchors are a write request of their own, paced as every write is.
+    await this.#slots.take();
+    if (Date.now() >= deadline) throw anchorsUnsent(null);
+    try {
+      await withRetries(
+        async () => {
+          await this.#api.spreadsheets.batchUpdate(
+            { spreadsheetId: source.spreadsheetId, requestBody: { requests } },
+            { retry: false, timeout: attemptTimeout(deadline) },
+          );
+          this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+        },
+        (error) => {
+          const verdict = judgeGoogleError(error, context);
+          this.#failed('write', verdict);
+          refused = verdict.refusedWhole === true;
+          return refused ? { ...verdict, retry: false } : verdict;
+        },
+        deadline,
+        this.retryPolicy,
+        () => this.onUpstream?.({ request: 'write', retry: true }),
+      );
+    } catch (error) {
+      if (!(error instanceof Problem) || refused) return;
+      throw error.code === 'upstream-outcome-unknown' ? anchorsUnsent(error) : error;
+    }
+  }
+
+  /** Whether a tab read after a refused attempt shows rows or anchors moved since the plan. */
+  #movedSincePlan(
+    source: GoogleSource,
+    table: ProviderTable,
+    push: Push,
+    planned: Map<number, number>,
+  ): boolean {
+    if (!sameHeader(table.columns, push.expected.columns)) return true;
+    if (!sameRows(table.rows, push.expected.rows)) return true;
+    const read = this.#anchors.get(tabKey(source))?.anchors;
+    return read !== undefined && !anchorsInPlace(read, planned);
   }
 
   async #tabs(spreadsheetId: string): Promise<{ title: string; tabId: number }[]> {
@@ -437,6 +629,38 @@ export class GoogleProvider implements LiveProvider {
   #context(spreadsheetId: string) {
     return { what: `"${spreadsheetId}"`, email: this.identity.email };
   }
+}
+
+/** The key of a tab's anchors as last read: a tab keeps its id across renames. */
+const tabKey = (source: GoogleSource) => `${source.spreadsheetId}:${source.tabId}`;
+
+/** A positive int32 no anchor of the tab holds yet (ids are unique per spreadsheet). */
+function freshId(taken: Set<number>): number {
+  for (;;) {
+    const id = randomInt(1, 2 ** 31);
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+function anchorsUnsent(unknown: Problem | null): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    'Google Sheets did not answer in time while Sheetport prepared this write; nothing of the write was sent, and nothing was changed. Try again after the Retry-After delay.',
+    {},
+    { 'retry-after': unknown?.headers['retry-after'] ?? '1' },
+  );
+}
+
+function anchorsBusy(): Problem {
+  return new Problem(
+    'upstream-unavailable',
+    "The spreadsheet's developer metadata budget has no room for the row anchors this write needs; nothing was changed. Try again after the Retry-After delay.",
+    {},
+    { 'retry-after': '5' },
+  );
 }
 
 /**

@@ -356,6 +356,12 @@ const migrations: Migration<PoolClient>[] = [
       );
     `),
   },
+  {
+    // Row anchors counted beside push tags in a spreadsheet's budget: the tab an anchor is on
+    // (null for a push tag); an anchor's guard_until is when a push last used it.
+    version: 19,
+    up: sql('ALTER TABLE push_tags ADD COLUMN anchor_tab bigint'),
+  },
 ];
 
 interface LegacySheet {

@@ -19,24 +19,32 @@ export abstract class PushTagSql extends IdempotencySql {
     );
   }
 
+  /** The spreadsheet's push tags and row anchors (those with `anchorTab`). */
   pushTagsOf(spreadsheet: string): DbWork<PushTagEntry[]> {
     return this.all(
-      'SELECT tag, chars, guard_until FROM push_tags WHERE spreadsheet = $1',
+      'SELECT tag, chars, guard_until, anchor_tab FROM push_tags WHERE spreadsheet = $1',
       [spreadsheet],
-      (row: { tag: number | string; chars: number; guard_until: number | string }) => ({
+      (row: {
+        tag: number | string;
+        chars: number;
+        guard_until: number | string;
+        anchor_tab: number | string | null;
+      }) => ({
         tag: Number(row.tag),
         chars: row.chars,
         guardUntil: Number(row.guard_until),
+        ...(row.anchor_tab !== null && { anchorTab: Number(row.anchor_tab) }),
       }),
     );
   }
 
-  /** Adds a tag, or moves the guard of one already counted to `entry`'s. */
+  /** Adds a tag (or anchor), or moves the guard (last use) of one already counted to `entry`'s. */
   savePushTag(spreadsheet: string, entry: PushTagEntry): DbWork<void> {
     return this.run(
-      `INSERT INTO push_tags (spreadsheet, tag, chars, guard_until) VALUES ($1, $2, $3, $4)
+      `INSERT INTO push_tags (spreadsheet, tag, chars, guard_until, anchor_tab)
+       VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (spreadsheet, tag) DO UPDATE SET guard_until = excluded.guard_until`,
-      [spreadsheet, entry.tag, entry.chars, entry.guardUntil],
+      [spreadsheet, entry.tag, entry.chars, entry.guardUntil, entry.anchorTab ?? null],
     );
   }
 

@@ -332,6 +332,12 @@ const migrations: Migration<Db>[] = [
         );
       `),
   },
+  {
+    // Row anchors counted beside push tags in a spreadsheet's budget: the tab an anchor is on
+    // (null for a push tag); an anchor's guard_until is when a push last used it.
+    version: 18,
+    up: (db) => db.exec('ALTER TABLE push_tags ADD COLUMN anchor_tab INTEGER'),
+  },
 ];
 
 interface LegacySheet {
