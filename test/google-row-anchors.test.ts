@@ -253,6 +253,40 @@ describe('row anchors in the budget', () => {
       ['p0', 7],
     ]);
   });
+  it('a batch refused because another server removed an anchor it prunes is planned again, not failed', async (t) => {
+    const many = [['name', 'age'], ...Array.from({ length: 12 }, (_, i) => [`p${i}`, i])];
+    const google = await setup(t, {
+      rows: many,
+      settings: { deadlineMs: 8000, tagBudgetChars: 200, tagRetentionMs: 0 },
+    });
+    google.emulator.rules.emptyDeleteFails = true;
+    const id = await connect(google, { freshnessSeconds: 3600 });
+    for (const name of ['p0', 'p3', 'p6', 'p9']) {
+      const answer = await call(`${google.url}/api/v1/${id}?name=${name}`, {
+        method: 'PATCH',
+        body: { age: 100 },
+      });
+      assert.deepEqual(answer.body, { updated: 1 }, answer.text);
+    }
+    // While Google holds the next write's batch (which prunes the oldest anchors to make room),
+    // another server prunes every anchor first: the batch's deletes match nothing.
+    const before = anchorsIn(google).map((entry) => entry.metadataId as number);
+    whileHeld(
+      google,
+      () => {
+        for (const metadataId of before) {
+          google.emulator.removeDeveloperMetadata(google.spreadsheetId, metadataId);
+        }
+      },
+      1,
+    );
+    const answer = await call(`${google.url}/api/v1/${id}?name=p11`, {
+      method: 'PATCH',
+      body: { age: 7 },
+    });
+    assert.deepEqual(answer.body, { updated: 1 }, answer.text);
+    assert.deepEqual((await inStep(google, id))[11], ['p11', 7]);
+  });
 });
 
 describe('a sort, which Google does not document for row metadata', () => {

@@ -133,6 +133,8 @@ export interface GoogleSheetsEmulator {
    * client would have: for tests that start from rows some client already marked.
    */
   addRowMetadata(spreadsheetId: string, tab: string, row: number, key: string): number;
+  /** Another app (or another Sheetport server) deleting developer metadata by its id. */
+  removeDeveloperMetadata(spreadsheetId: string, metadataId: number): void;
   /** A person renaming a tab: it keeps its id (its sheetId) and everything on it. */
   renameTab(spreadsheetId: string, tab: string, title: string): void;
   /** A person deleting a tab, with the developer metadata on it. */
@@ -372,6 +374,12 @@ class Emulator implements GoogleSheetsEmulator {
     ];
     book.version++;
     return metadataId;
+  }
+
+  removeDeveloperMetadata(spreadsheetId: string, metadataId: number): void {
+    const book = this.book(spreadsheetId);
+    book.metadata = book.metadata.filter((entry) => entry.metadataId !== metadataId);
+    book.version++;
   }
 
   get rules(): UndocumentedRules {

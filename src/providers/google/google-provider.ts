@@ -258,8 +258,12 @@ export class GoogleProvider implements LiveProvider {
       return { landed: false, table: anchored.table, mayLand: push.earlier.length > 0 };
     }
     const { planned, appended } = anchored;
-    /** Whether a refusal of the batch may come from an anchor a person's edit moved. */
-    const anchors = planned.size > 0 || appended.size > 0;
+    /**
+     * Whether a refusal of the batch may come from an anchor: one a person's edit moved, or one
+     * it deletes that another server removed meanwhile (Google may refuse a delete that matches
+     * nothing).
+     */
+    const anchors = planned.size > 0 || appended.size > 0 || anchored.prune.length > 0;
     const requests = [
       ...anchorCheckRequests(source.tabId, planned),
       ...anchorDeleteRequests(anchored.prune),
@@ -285,7 +289,8 @@ export class GoogleProvider implements LiveProvider {
         const moved = !sameHeader(table.columns, sheet.columns);
         if (
           moved ||
-          ((push.positional || anchors) && this.#movedSincePlan(source, table, push, planned))
+          ((push.positional || anchors) &&
+            this.#movedSincePlan(source, table, push, planned, anchored.prune))
         ) {
           return { landed: false, table, mayLand };
         }
@@ -318,8 +323,8 @@ export class GoogleProvider implements LiveProvider {
           const table = await this.#readBack(source, push.deadline, mayLand);
           const tag = table.pushTags.get(push.tag);
           if (tag !== undefined) return this.#tagged(tag, plans, verdict.problem);
-          if (anchors && this.#movedSincePlan(source, table, push, planned)) {
-            // A person moved rows under the plan: nothing of this attempt landed; plan again.
+          if (anchors && this.#movedSincePlan(source, table, push, planned, anchored.prune)) {
+            // Rows or anchors moved under the plan: nothing of this attempt landed; plan again.
             return { landed: false, table, mayLand };
           }
         }
@@ -576,17 +581,23 @@ export class GoogleProvider implements LiveProvider {
     }
   }
 
-  /** Whether a tab read after a refused attempt shows rows or anchors moved since the plan. */
+  /**
+   * Whether a tab read after a refused attempt shows rows or anchors moved since the plan, or an
+   * anchor the push deletes already gone (another server pruned it first).
+   */
   #movedSincePlan(
     source: GoogleSource,
     table: ProviderTable,
     push: Push,
     planned: Map<number, number>,
+    pruned: readonly number[],
   ): boolean {
     if (!sameHeader(table.columns, push.expected.columns)) return true;
     if (!sameRows(table.rows, push.expected.rows)) return true;
     const read = this.#anchors.get(tabKey(source))?.anchors;
-    return read !== undefined && !anchorsInPlace(read, planned);
+    if (read === undefined) return false;
+    const present = new Set(read.byPosition.values());
+    return !anchorsInPlace(read, planned) || pruned.some((id) => !present.has(id));
   }
 
   async #tabs(spreadsheetId: string): Promise<{ title: string; tabId: number }[]> {
