@@ -105,6 +105,38 @@ for (const emptyDeleteFails of [false, true]) {
       ]);
     });
 
+    it('a PATCH and a DELETE by key land on their rows though a person moves and inserts rows above them while Google holds each batch', async (t) => {
+      const { google, id } = await people(t, emptyDeleteFails);
+      const keyed = (await call(`${google.url}/api/v1/${id}?_with_key=true`)).body as {
+        _key: string;
+        name: string;
+      }[];
+      const keyOf = (name: string) => keyed.find((row) => row.name === name)?._key ?? '';
+      // Joan's first targeted write: her anchors are created first (one write, then a read).
+      whileHeld(google, () => person(google).move(5, 1), 1);
+      const patched = await call(`${google.url}/api/v1/${id}/rows/${keyOf('Joan')}`, {
+        method: 'PATCH',
+        body: { age: 46 },
+      });
+      assert.deepEqual(patched.body, { updated: 1 }, patched.text);
+      await call(`${google.url}/api/v1/${id}/rows/${keyOf('Kim')}`, {
+        method: 'PATCH',
+        body: { age: 41 },
+      });
+      whileHeld(google, () => person(google).insertAbove(1));
+      const deleted = await call(`${google.url}/api/v1/${id}/rows/${keyOf('Kim')}`, {
+        method: 'DELETE',
+      });
+      assert.deepEqual(deleted.body, { deleted: 1 }, deleted.text);
+      assert.deepEqual(await inStep(google, id), [
+        ['Top', 0],
+        ['Max', 50],
+        ['Ann', 31],
+        ['Lee', 22],
+        ['Joan', 46],
+      ]);
+    });
+
     it('a DELETE by filter removes the row meant though a person deletes a row above it while Google holds the batch', async (t) => {
       const { google, id } = await people(t, emptyDeleteFails);
       await call(`${google.url}/api/v1/${id}?name=Kim`, { method: 'PATCH', body: { age: 41 } });
