@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Problem } from '../errors/problem.ts';
+import { Problem, unauthorized } from '../errors/problem.ts';
 import type { AccessMode, Sheet, SheetSettings } from '../model/sheet.ts';
 import type { ApiKeyRecord, SheetStore } from '../store/store.ts';
 import { hashSecret, parseApiKey, sameSecret, type Scope } from './api-keys.ts';
@@ -44,8 +44,6 @@ export function newSheetSettings(adminTokenSet: boolean): SheetSettings {
   return { deleteEnabled: true, access: adminTokenSet ? 'private' : 'open' };
 }
 
-const challenge = { 'www-authenticate': 'Bearer realm="sheetport"' };
-
 /**
  * Decides who may do what. The administrator token opens everything; a sheet's API key opens
  * that sheet alone, within its scopes; without a credential, a sheet's access mode decides.
@@ -73,19 +71,13 @@ export class AccessControl {
     const credential = credentialOf(request);
     if (this.#adminHash === null) {
       if (credential === null) return;
-      throw new Problem(
-        'unauthorized',
+      throw unauthorized(
         "No administrator token is set, so the management API is open to local callers that send no credential; an API key opens only its sheet's row API.",
-        {},
-        challenge,
       );
     }
     if (credential === null || !sameSecret(this.#adminHash, credential)) {
-      throw new Problem(
-        'unauthorized',
+      throw unauthorized(
         'The management API needs the administrator token: send Authorization: Bearer <SHEETPORT_ADMIN_TOKEN>.',
-        {},
-        challenge,
       );
     }
   }
@@ -106,11 +98,8 @@ export class AccessControl {
       const missing = needed.find((scope) => scope !== 'read');
       if (access === 'open' || (access === 'public-read' && missing === undefined))
         return { kind: 'anonymous' };
-      throw new Problem(
-        'unauthorized',
+      throw unauthorized(
         `This request needs an API key of the sheet with the ${needed.map((s) => `"${s}"`).join(' and ')} scope${needed.length > 1 ? 's' : ''}: send Authorization: Bearer <key> or X-Api-Key: <key>.`,
-        {},
-        challenge,
       );
     }
     const key = await this.#validKey(credential, sheet);
@@ -135,11 +124,8 @@ export class AccessControl {
     const credential = credentialOf(request);
     if (credential === null) {
       if (this.#adminHash === null) return { kind: 'admin' };
-      throw new Problem(
-        'unauthorized',
+      throw unauthorized(
         'Send the administrator token or an API key: Authorization: Bearer <token or key>.',
-        {},
-        challenge,
       );
     }
     if (this.#adminHash !== null && sameSecret(this.#adminHash, credential))
@@ -166,16 +152,13 @@ export class AccessControl {
         sheet === undefined
           ? 'The API key is not valid.'
           : 'The API key is not valid for this sheet.';
-      throw new Problem('unauthorized', detail, {}, challenge);
+      throw unauthorized(detail);
     }
     // Checked here, where every use of a key is (rows, event streams, MCP), and only once the
     // caller has shown the secret: saying "expired" tells nothing to one who has not.
     if (expired(key.expiresAt, Date.now())) {
-      throw new Problem(
-        'unauthorized',
+      throw unauthorized(
         `The API key expired at ${key.expiresAt}; use the key that replaced it, or create one.`,
-        {},
-        challenge,
       );
     }
     return key;

@@ -88,6 +88,26 @@ export type ProblemCode = keyof typeof problemKinds;
 /** Extra members of a problem document beyond the RFC's, e.g. `column` or `cells`. */
 export type ProblemExtensions = Record<string, unknown>;
 
+/** No sheet has this id (or it was deleted). */
+export function sheetNotFound(sheetId: string): Problem {
+  return new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
+}
+
+/** A 401 always names the scheme that would be accepted (RFC 9110, section 11.6.1). */
+export function unauthorized(detail: string): Problem {
+  return new Problem(
+    'unauthorized',
+    detail,
+    {},
+    { 'www-authenticate': 'Bearer realm="sheetport"' },
+  );
+}
+
+/** A 405 always lists the methods the path does answer (RFC 9110, section 15.5.6). */
+export function methodNotAllowed(detail: string, allowed: readonly string[]): Problem {
+  return new Problem('method-not-allowed', detail, {}, { allow: allowed.join(', ') });
+}
+
 /** A sheet's header changed in its spreadsheet between planning a write and committing it. */
 export function headerChanged(sheetName: string): Problem {
   return new Problem(

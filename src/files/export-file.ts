@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Problem } from '../errors/problem.ts';
+import { Problem, sheetNotFound } from '../errors/problem.ts';
 import { parseRowQuery } from '../query/parse-row-query.ts';
 import { planRead } from '../query/plan.ts';
 import { csvText } from './csv-writer.ts';
@@ -20,7 +20,7 @@ export async function exportSheet(store: SheetStore, id: string, path: string): 
     throw new Problem('invalid-parameter', `Export to a .csv or .xlsx file; got "${path}".`);
   }
   const sheet = await store.getSheet(id);
-  if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+  if (sheet === null) throw sheetNotFound(id);
   const answer = await store.readCells(sheet, planRead(sheet, parseRowQuery({})));
   const body =
     format === '.xlsx'

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Problem } from '../errors/problem.ts';
-import { withRetries, type RetryPolicy, type Verdict } from './retry.ts';
+import { attemptTimeout, withRetries, type RetryPolicy, type Verdict } from './retry.ts';
 
 /** A clock that moves only when the code under test waits. */
 function fakeTime(): RetryPolicy & { waits: number[] } {
@@ -85,4 +85,18 @@ test('past the deadline the problem is thrown with a Retry-After, and final erro
     /gone/,
   );
   assert.equal(calls, 1);
+});
+
+test('one attempt waits a third of the time left, at least a second and at most twenty', () => {
+  const cases: [msLeft: number, timeout: number][] = [
+    [30_000, 10_000],
+    [90_000, 20_000],
+    [60_001, 20_000],
+    [3_000, 1_000],
+    [1_500, 1_000],
+    [-5_000, 1_000],
+  ];
+  for (const [msLeft, timeout] of cases) {
+    assert.equal(attemptTimeout(1_000_000 + msLeft, 1_000_000), timeout, `${msLeft} ms left`);
+  }
 });

@@ -32,6 +32,18 @@ export interface RetryPolicy {
 
 export const defaultRetryPolicy: RetryPolicy = { baseMs: 500, maxMs: 32_000 };
 
+/** The longest one request to a provider may take before it is given up on. */
+const maxAttemptMs = 20_000;
+
+/**
+ * How long one request to a provider may wait for its answer (ms), given the deadline of the
+ * whole call (epoch ms): at most a third of the time left, so that a request that hangs still
+ * leaves time to learn what became of it, and never under a second.
+ */
+export function attemptTimeout(deadline: number, now: number = Date.now()): number {
+  return Math.max(1000, Math.min(maxAttemptMs, Math.floor((deadline - now) / 3)));
+}
+
 /**
  * Spaces the tries of one request: exponential backoff with full jitter, never sooner than a
  * Retry-After asks, and never past `deadline` (epoch ms).

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
-import { Problem, problemKinds, type ProblemCode } from '../errors/problem.ts';
+import { methodNotAllowed, Problem, problemKinds, type ProblemCode } from '../errors/problem.ts';
 import { CommitOutcomeUnknown, outcomeUnknown } from '../store/dialect.ts';
 import { uploadPartsText } from './upload-form.ts';
 import { validationMessage } from './validation-message.ts';
@@ -117,11 +117,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     );
     const problem =
       allowed.length > 0
-        ? new Problem(
-            'method-not-allowed',
+        ? methodNotAllowed(
             `${request.method} is not allowed on ${path}; it answers ${allowed.join(', ')}.`,
-            {},
-            { allow: allowed.join(', ') },
+            allowed,
           )
         : new Problem(
             'route-not-found',

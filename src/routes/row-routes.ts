@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../errors/problem.ts';
+import { methodNotAllowed, Problem, sheetNotFound } from '../errors/problem.ts';
 import { parseRowQuery, type QueryString, type RowQuery } from '../query/parse-row-query.ts';
 import {
   fullRow,
@@ -217,7 +217,7 @@ export async function rowRoutes(
     const ifMatch = parseIfMatch(request.headers['if-match']);
     // A key is kept with its sheet: one that does not exist is answered before any is claimed.
     if ((await sheets.lookup(request, request.params.sheetId)) === null) {
-      throw new Problem('sheet-not-found', `No sheet with id "${request.params.sheetId}".`);
+      throw sheetNotFound(request.params.sheetId);
     }
     return keyedWrite(
       keys,
@@ -345,11 +345,9 @@ export async function rowRoutes(
       url: path,
       schema: { hide: true },
       handler: async () => {
-        throw new Problem(
-          'method-not-allowed',
+        throw methodNotAllowed(
           'A row by its key is read, replaced, patched or deleted; POST new rows to /api/v1/<sheet_id>.',
-          {},
-          { allow: 'GET, HEAD, PUT, PATCH, DELETE' },
+          ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
         );
       },
     });
@@ -361,11 +359,9 @@ export async function rowRoutes(
       url,
       schema: { hide: true },
       handler: async () => {
-        throw new Problem(
-          'method-not-allowed',
+        throw methodNotAllowed(
           'The /query endpoint only reads rows; send writes to /api/v1/<sheet_id>.',
-          {},
-          { allow: 'GET, HEAD' },
+          ['GET', 'HEAD'],
         );
       },
     });

@@ -1,5 +1,5 @@
 import type { Cell } from '../cells/cell.ts';
-import { Problem } from '../errors/problem.ts';
+import { Problem, sheetNotFound } from '../errors/problem.ts';
 import type { ProviderTable, PushTag, SheetProvider } from '../providers/provider.ts';
 import type { HeldLock, PushEnd, SheetStore } from '../store/store.ts';
 import { sameColumns, tabGoneAt, type Sheet } from '../model/sheet.ts';
@@ -303,7 +303,7 @@ export class SheetMirror {
 
   async #current(sheetId: string): Promise<Sheet> {
     const sheet = await this.store.getSheet(sheetId);
-    if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
+    if (sheet === null) throw sheetNotFound(sheetId);
     return sheet;
   }
 }

@@ -1,4 +1,4 @@
-import { Problem } from '../errors/problem.ts';
+import { Problem, sheetNotFound } from '../errors/problem.ts';
 import type { SheetProvider } from '../providers/provider.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ReadPlan } from '../query/plan.ts';
@@ -108,7 +108,7 @@ export class Sheets {
 
   async get(id: string): Promise<Sheet> {
     const sheet = await this.#store.getSheet(id);
-    if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    if (sheet === null) throw sheetNotFound(id);
     return sheet;
   }
 
@@ -127,7 +127,7 @@ export class Sheets {
    */
   async loadFresh(request: object, id: string): Promise<Sheet> {
     const sheet = await this.lookup(request, id);
-    if (sheet === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    if (sheet === null) throw sheetNotFound(id);
     return this.#mirror.fresh(sheet);
   }
 
@@ -204,7 +204,7 @@ export class Sheets {
     const updated = adds
       ? await this.#queue.takeTurn(id, () => this.#store.updateSheet(id, changes))
       : await this.#store.updateSheet(id, changes);
-    if (updated === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    if (updated === null) throw sheetNotFound(id);
     this.events.accessChanged(updated.id);
     if (adds && this.providerFor(updated) !== null) return this.#mirror.refresh(id);
     return updated;

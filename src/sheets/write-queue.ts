@@ -1,4 +1,4 @@
-import { headerChanged, Problem } from '../errors/problem.ts';
+import { headerChanged, Problem, sheetNotFound } from '../errors/problem.ts';
 import type { SheetStore, WriteRequest } from '../store/store.ts';
 import { sameColumns, type Sheet } from '../model/sheet.ts';
 import type { SheetTurns } from './sheet-turns.ts';
@@ -123,7 +123,7 @@ export class WriteQueue {
       try {
         const sheet = await this.store.getSheet(sheetId);
         if (sheet === null) {
-          throw new Problem('sheet-not-found', `No sheet with id "${sheetId}".`);
+          throw sheetNotFound(sheetId);
         }
         const path = this.pathFor(sheet);
         // Waiting here, before the batch is taken, lets it grow while the provider's pace holds it.

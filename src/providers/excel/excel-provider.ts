@@ -14,6 +14,7 @@ import type {
   UpstreamEvent,
 } from '../provider.ts';
 import {
+  attemptTimeout,
   countedRead,
   defaultRetryPolicy,
   failedOutcome,
@@ -366,14 +367,6 @@ export class ExcelProvider implements LiveProvider {
   #failed(request: 'read' | 'write', verdict: Verdict): void {
     this.onUpstream?.({ request, retry: false, outcome: failedOutcome(request, verdict) });
   }
-}
-
-/** The longest one Graph request may take before it is given up on. */
-const maxAttemptMs = 20_000;
-
-/** At most a third of the time left, so that a request that hangs leaves time to learn its fate. */
-function attemptTimeout(deadline: number): number {
-  return Math.max(1000, Math.min(maxAttemptMs, Math.floor((deadline - Date.now()) / 3)));
 }
 
 /**

@@ -16,6 +16,7 @@ import type {
   UpstreamEvent,
 } from '../provider.ts';
 import {
+  attemptTimeout,
   Backoff,
   countedRead,
   defaultRetryPolicy,
@@ -672,12 +673,4 @@ function anchorsBusy(): Problem {
     {},
     { 'retry-after': '5' },
   );
-}
-
-/**
- * How long one request may wait for its answer: at most a third of the time left, so that a
- * request that hangs still leaves time to learn what became of it.
- */
-function attemptTimeout(deadline: number): number {
-  return Math.max(1000, Math.min(20_000, Math.floor((deadline - Date.now()) / 3)));
 }

@@ -1,28 +1,28 @@
-/** The shapes of the management and row APIs, as the README documents them. */
-import type { AccessMode, SheetSettings, SheetSource } from '../../../src/model/sheet.ts';
+/**
+ * The shapes of the management and row APIs. `Sheet`, rows, cells and key scopes come from
+ * `openapi.ts`, generated from the server's OpenAPI document (`npm run api-types`), so that the
+ * console follows the server's schemas instead of restating them.
+ */
+import type { AccessMode } from '../../../src/model/sheet.ts';
+import type { components, operations } from './openapi.ts';
 
-export type Cell = string | number | boolean | null;
-export type Row = Record<string, Cell>;
+export type Row = operations['readRows']['responses'][200]['content']['application/json'][number];
+export type Cell = Row[string];
 
-export const keyScopes = ['read', 'create', 'update', 'delete'] as const;
-export type KeyScope = (typeof keyScopes)[number];
+export type KeyScope =
+  operations['createApiKey']['requestBody']['content']['application/json']['scopes'][number];
+/** Every scope, in the order the console offers them: a scope the document adds or drops fails here. */
+const offered: Record<KeyScope, true> = { read: true, create: true, update: true, delete: true };
+export const keyScopes = Object.keys(offered) as KeyScope[];
 
-// A sheet's source, settings and access modes are the server's own definitions.
+// A sheet's source and access modes are the server's own definitions.
 export { accessModes } from '../../../src/model/sheet.ts';
-export type { AccessMode, SheetSettings, SheetSource } from '../../../src/model/sheet.ts';
+export type { AccessMode, SheetSource } from '../../../src/model/sheet.ts';
 
-export interface Sheet {
-  id: string;
-  name: string;
-  columns: string[];
-  rowCount: number;
-  source: SheetSource;
-  /** When the mirrored tab was found gone from its spreadsheet; absent while it is there. */
-  tabGone?: string;
-  settings: SheetSettings;
-  createdAt: string;
-  updatedAt: string;
-}
+type DocumentedSheet = components['schemas']['Sheet'];
+/** The document types `access` as text; its values are the access modes. */
+export type SheetSettings = Omit<DocumentedSheet['settings'], 'access'> & { access: AccessMode };
+export type Sheet = Omit<DocumentedSheet, 'settings'> & { settings: SheetSettings };
 
 /** The answer to `tab=*`: a sheet per tab, and the tabs skipped with the reason. */
 export interface SheetsCreated {
