@@ -5,18 +5,16 @@ import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
 import type { IdempotencyRecord } from './idempotency-records.ts';
 import type { CredentialStatements } from './provider-credentials.ts';
+import type { WebhookStatements } from './sql/webhook-sql.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
 import type {
   ApiKeyRecord,
-  DeliveryRecord,
   HeldLock,
   PushTagEntry,
   KeyId,
   ServerLease,
   StoreDatabase,
-  WebhookProgress,
-  WebhookRecord,
 } from './store.ts';
 export { LockLost } from './store.ts';
 import type { DbWork } from './db-work.ts';
@@ -244,26 +242,11 @@ export interface Dialect extends StoreDatabase {
   pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number>;
 
   // Webhooks
-  insertWebhook(webhook: WebhookRecord): DbWork<void>;
   maxEventSeq(sheetId: string): DbWork<number>;
-  webhooksOf(sheetId: string): DbWork<WebhookRecord[]>;
-  webhookSheets(): DbWork<string[]>;
-  webhookBacklog(): DbWork<number>;
-  deleteWebhook(sheetId: string, id: string): DbWork<boolean>;
-  rotateWebhookSecret(
-    sheetId: string,
-    id: string,
-    secret: string,
-    previousUntil: string | null,
-  ): DbWork<WebhookRecord | null>;
-  claimWebhooks(now: Date, leaseUntil: Date, limit: number): DbWork<WebhookRecord[]>;
   eventAfterSeq(sheetId: string, seq: number): DbWork<StoredEvent | null>;
-  /** Saves where a webhook stands; `release` ends the lease of the server that holds it. */
-  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): DbWork<void>;
-  /** Adds an attempt to a webhook's log, keeping its newest `keep`. */
-  insertDelivery(delivery: DeliveryRecord, keep: number): DbWork<void>;
-  deliveriesOf(webhookId: string, limit: number): DbWork<DeliveryRecord[]>;
   eventsExist(ids: string[]): DbWork<boolean>;
+  /** Webhooks and their delivery log (see sql/webhook-sql.ts). */
+  readonly webhooks: WebhookStatements;
 
   // Idempotency keys
   /** A key as stored; `lock` holds its row until the unit ends. */

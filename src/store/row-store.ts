@@ -910,25 +910,25 @@ export class RowStore implements SheetStore {
         disabledAt: null,
         disabledReason: null,
       };
-      yield* db.insertWebhook(record);
+      yield* db.webhooks.insertWebhook(record);
       return record;
     });
   }
 
   webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
-    return this.#db.read(() => this.#db.webhooksOf(sheetId));
+    return this.#db.read(() => this.#db.webhooks.webhooksOf(sheetId));
   }
 
   webhookSheets(): Promise<string[]> {
-    return this.#db.read(() => this.#db.webhookSheets());
+    return this.#db.read(() => this.#db.webhooks.webhookSheets());
   }
 
   webhookBacklog(): Promise<number> {
-    return this.#db.read(() => this.#db.webhookBacklog());
+    return this.#db.read(() => this.#db.webhooks.webhookBacklog());
   }
 
   deleteWebhook(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.deleteWebhook(sheetId, id));
+    return this.#db.write(() => this.#db.webhooks.deleteWebhook(sheetId, id));
   }
 
   rotateWebhookSecret(
@@ -937,13 +937,15 @@ export class RowStore implements SheetStore {
     secret: string,
     previousUntil: string | null,
   ): Promise<WebhookRecord | null> {
-    return this.#db.write(() => this.#db.rotateWebhookSecret(sheetId, id, secret, previousUntil));
+    return this.#db.write(() =>
+      this.#db.webhooks.rotateWebhookSecret(sheetId, id, secret, previousUntil),
+    );
   }
 
   claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]> {
     const now = new Date();
     const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.claimWebhooks(now, until, limit));
+    return this.#db.write(() => this.#db.webhooks.claimWebhooks(now, until, limit));
   }
 
   async eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null> {
@@ -958,13 +960,14 @@ export class RowStore implements SheetStore {
   ): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.saveWebhookProgress(webhookId, progress, release);
-      for (const delivery of deliveries) yield* db.insertDelivery(delivery, deliveriesKept);
+      yield* db.webhooks.saveWebhookProgress(webhookId, progress, release);
+      for (const delivery of deliveries)
+        yield* db.webhooks.insertDelivery(delivery, deliveriesKept);
     });
   }
 
   deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.#db.read(() => this.#db.deliveriesOf(webhookId, limit));
+    return this.#db.read(() => this.#db.webhooks.deliveriesOf(webhookId, limit));
   }
 
   holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {

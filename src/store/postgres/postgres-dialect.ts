@@ -9,6 +9,7 @@ import {
   type StoredEvent,
 } from '../dialect.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
+import { webhookSql } from '../sql/webhook-sql.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
@@ -54,6 +55,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   readonly ownsStore = false;
   protected readonly sql = postgresSql;
   readonly credentials = credentialSql(postgresSql);
+  readonly webhooks = webhookSql(postgresSql);
   /** Imports that have not finished within an hour are taken to have crashed. */
   protected readonly abandonedImport = ` AND created_at < now() - interval '1 hour'`;
   readonly #pool: Pool;

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord, ServerLease } from '../store.ts';
 import type { DbWork } from '../db-work.ts';
 import { nameable, timeOrNull, type Flavor } from './sql.ts';
-import { WebhookSql } from './webhook-sql.ts';
+import { OutboxSql } from './outbox-sql.ts';
 
 interface KeyRow {
   id: string;
@@ -28,7 +28,7 @@ function toKey(flavor: Flavor, row: KeyRow): ApiKeyRecord {
 }
 
 /** API keys, flags and watches of Google tabs: the statements both dialects share. */
-export abstract class KeySql extends WebhookSql {
+export abstract class KeySql extends OutboxSql {
   insertKey(key: ApiKeyRecord): DbWork<void> {
     return this.run(
       'INSERT INTO api_keys (id, sheet_id, name, scopes, hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',

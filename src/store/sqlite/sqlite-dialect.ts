@@ -8,6 +8,7 @@ import {
   type StoredEvent,
 } from '../dialect.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
+import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
 import type { CredentialStatements } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
@@ -43,6 +44,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   readonly #path: string;
   protected readonly sql: SqliteSql;
   readonly credentials: CredentialStatements;
+  readonly webhooks: WebhookStatements;
   /** Any import still marked as running was cut off: this process is the file's only writer. */
   protected readonly abandonedImport = '';
 
@@ -56,6 +58,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     this.#db = new Database(options.path);
     this.sql = new SqliteSql(this.#db);
     this.credentials = credentialSql(this.sql);
+    this.webhooks = webhookSql(this.sql);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');
