@@ -6,16 +6,10 @@ import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
 import type { IdempotencyRecord } from './idempotency-records.ts';
 import type { CredentialStatements } from './provider-credentials.ts';
 import type { WebhookStatements } from './sql/webhook-sql.ts';
+import type { ApiKeyStatements } from './sql/key-sql.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
-import type {
-  ApiKeyRecord,
-  HeldLock,
-  PushTagEntry,
-  KeyId,
-  ServerLease,
-  StoreDatabase,
-} from './store.ts';
+import type { HeldLock, PushTagEntry, KeyId, ServerLease, StoreDatabase } from './store.ts';
 export { LockLost } from './store.ts';
 import type { DbWork } from './db-work.ts';
 
@@ -289,20 +283,8 @@ export interface Dialect extends StoreDatabase {
   releaseServerLease(owner: string): DbWork<void>;
   /** The leases still running at `now`. */
   serverLeases(now: Date): DbWork<ServerLease[]>;
-  insertKey(key: ApiKeyRecord): DbWork<void>;
-  keysOf(sheetId: string): DbWork<ApiKeyRecord[]>;
-  keyById(id: string): DbWork<ApiKeyRecord | null>;
-  /**
-   * Points a key not yet rotated at its successor and brings its expiry forward to `expiresAt`;
-   * false when the sheet has no such key or it is already rotated.
-   */
-  markKeyRotated(
-    sheetId: string,
-    id: string,
-    successor: string,
-    expiresAt: string,
-  ): DbWork<boolean>;
-  deleteKey(sheetId: string, id: string): DbWork<boolean>;
+  /** API keys (see sql/key-sql.ts). */
+  readonly apiKeys: ApiKeyStatements;
   /** Provider credentials the server keeps, such as a Microsoft sign-in's refresh token. */
   readonly credentials: CredentialStatements;
 }

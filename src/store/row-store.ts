@@ -998,15 +998,15 @@ export class RowStore implements SheetStore {
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {
-    return this.#db.write(() => this.#db.insertKey(key));
+    return this.#db.write(() => this.#db.apiKeys.insertKey(key));
   }
 
   listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
-    return this.#db.read(() => this.#db.keysOf(sheetId));
+    return this.#db.read(() => this.#db.apiKeys.keysOf(sheetId));
   }
 
   findKey(id: string): Promise<ApiKeyRecord | null> {
-    return this.#db.read(() => this.#db.keyById(id));
+    return this.#db.read(() => this.#db.apiKeys.keyById(id));
   }
 
   async rotateKey(
@@ -1018,12 +1018,13 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     try {
       return await db.write(function* () {
-        const old = yield* db.keyById(id);
+        const old = yield* db.apiKeys.keyById(id);
         if (old === null || old.sheetId !== sheetId) return 'not-found' as const;
         if (old.rotatedTo !== null) return 'already-rotated' as const;
-        yield* db.insertKey(successor);
+        yield* db.apiKeys.insertKey(successor);
         // Another server may have rotated it since it was read: the successor must not stay.
-        if (!(yield* db.markKeyRotated(sheetId, id, successor.id, expiresAt))) throw new Raced();
+        if (!(yield* db.apiKeys.markKeyRotated(sheetId, id, successor.id, expiresAt)))
+          throw new Raced();
         return 'rotated' as const;
       });
     } catch (error) {
@@ -1033,7 +1034,7 @@ export class RowStore implements SheetStore {
   }
 
   deleteKey(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.deleteKey(sheetId, id));
+    return this.#db.write(() => this.#db.apiKeys.deleteKey(sheetId, id));
   }
 
   /**

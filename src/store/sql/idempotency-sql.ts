@@ -1,7 +1,7 @@
 import type { IdempotencyRecord } from '../idempotency-records.ts';
 import type { KeyId } from '../store.ts';
 import type { DbWork } from '../db-work.ts';
-import { KeySql } from './key-sql.ts';
+import { LeaseSql } from './lease-sql.ts';
 import type { Flavor } from './sql.ts';
 
 /** The columns of `idempotency_keys` past its primary key, in the order of `keyFields`. */
@@ -55,7 +55,7 @@ function toIdempotencyKey(flavor: Flavor, row: IdempotencyRow): IdempotencyRecor
 }
 
 /** Idempotency keys: the statements both dialects share. */
-export abstract class IdempotencySql extends KeySql {
+export abstract class IdempotencySql extends LeaseSql {
   idempotencyKey(id: KeyId, lock: boolean): DbWork<IdempotencyRecord | null> {
     return this.one(
       `SELECT * FROM idempotency_keys WHERE sheet_id = $1 AND scope = $2 AND key = $3${lock ? this.flavor.forUpdate : ''}`,

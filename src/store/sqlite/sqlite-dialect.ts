@@ -9,6 +9,7 @@ import {
 } from '../dialect.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
 import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
+import { apiKeySql, type ApiKeyStatements } from '../sql/key-sql.ts';
 import type { CredentialStatements } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
@@ -45,6 +46,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   protected readonly sql: SqliteSql;
   readonly credentials: CredentialStatements;
   readonly webhooks: WebhookStatements;
+  readonly apiKeys: ApiKeyStatements;
   /** Any import still marked as running was cut off: this process is the file's only writer. */
   protected readonly abandonedImport = '';
 
@@ -59,6 +61,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     this.sql = new SqliteSql(this.#db);
     this.credentials = credentialSql(this.sql);
     this.webhooks = webhookSql(this.sql);
+    this.apiKeys = apiKeySql(this.sql);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');
