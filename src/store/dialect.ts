@@ -3,13 +3,13 @@ import type { Filtering } from '../query/plan.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
-import type { IdempotencyRecord } from './idempotency-records.ts';
 import type { CredentialStatements } from './provider-credentials.ts';
 import type { WebhookStatements } from './sql/webhook-sql.ts';
 import type { ApiKeyStatements } from './sql/key-sql.ts';
+import type { IdempotencyStatements } from './sql/idempotency-sql.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
-import type { HeldLock, PushTagEntry, KeyId, ServerLease, StoreDatabase } from './store.ts';
+import type { HeldLock, PushTagEntry, ServerLease, StoreDatabase } from './store.ts';
 export { LockLost } from './store.ts';
 import type { DbWork } from './db-work.ts';
 
@@ -242,28 +242,8 @@ export interface Dialect extends StoreDatabase {
   /** Webhooks and their delivery log (see sql/webhook-sql.ts). */
   readonly webhooks: WebhookStatements;
 
-  // Idempotency keys
-  /** A key as stored; `lock` holds its row until the unit ends. */
-  idempotencyKey(id: KeyId, lock: boolean): DbWork<IdempotencyRecord | null>;
-  /** The keys tied to a provider push, locked. */
-  idempotencyKeysOfPush(sheetId: string, pushId: string): DbWork<IdempotencyRecord[]>;
-  /** False when the key is there already (another server's, just committed). */
-  insertIdempotencyKey(record: IdempotencyRecord): DbWork<boolean>;
-  /** Saves a key if `token` still holds it; false otherwise. */
-  updateIdempotencyKey(record: IdempotencyRecord, token: string): DbWork<boolean>;
-  deleteIdempotencyKey(id: KeyId, token: string): DbWork<boolean>;
-  /** Removes at most `limit` keys that expired before `before`; answers how many. */
-  pruneIdempotencyKeys(before: string, limit: number): DbWork<number>;
-  /**
-   * The keys of a sender on a sheet still live at `now`: of a credential (`scope`), or of one
-   * client address when `client` is given; with when the first of them expires.
-   */
-  liveIdempotencyKeys(
-    sheetId: string,
-    scope: string,
-    client: string | null,
-    now: string,
-  ): DbWork<{ count: number; firstExpiry: string | null }>;
+  /** Idempotency keys (see sql/idempotency-sql.ts). */
+  readonly idempotency: IdempotencyStatements;
 
   // Everything else a server keeps
   /**

@@ -69,7 +69,7 @@ export function* claimKey(
 ): DbWork<KeyClaim> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
-    const record = yield* db.idempotencyKey(id, true);
+    const record = yield* db.idempotency.idempotencyKey(id, true);
     const decision = decideClaim(record, fingerprint, now);
     if (decision === 'mismatch' || decision === 'in-use') return { kind: decision };
     if (decision === 'replay') {
@@ -97,8 +97,8 @@ export function* claimKey(
     };
     const saved =
       record === null
-        ? yield* db.insertIdempotencyKey(claimed)
-        : yield* db.updateIdempotencyKey(claimed, record.token);
+        ? yield* db.idempotency.insertIdempotencyKey(claimed)
+        : yield* db.idempotency.updateIdempotencyKey(claimed, record.token);
     if (saved) return { kind: 'claimed', held: { ...id, token } };
     // Another server inserted the key meanwhile: its row is committed now, and is looked at again.
   }
@@ -124,7 +124,12 @@ function* boundReached(
   ];
   for (const { limit, max, client } of checks) {
     if (max <= 0) continue;
-    const live = yield* db.liveIdempotencyKeys(id.sheetId, id.scope, client, now.toISOString());
+    const live = yield* db.idempotency.liveIdempotencyKeys(
+      id.sheetId,
+      id.scope,
+      client,
+      now.toISOString(),
+    );
     if (live.count < max) continue;
     const until = live.firstExpiry === null ? now.getTime() : Date.parse(live.firstExpiry);
     const retryAfterSeconds = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
@@ -135,7 +140,7 @@ function* boundReached(
 
 /** The key as stored, if `held` still holds it and no push has taken it over. */
 export function* heldRecord(db: Dialect, held: HeldKey): DbWork<IdempotencyRecord | null> {
-  const record = yield* db.idempotencyKey(held, true);
+  const record = yield* db.idempotency.idempotencyKey(held, true);
   const holds = record?.token === held.token && record.state === 'running' && record.push === null;
   return holds ? record : null;
 }
@@ -143,7 +148,7 @@ export function* heldRecord(db: Dialect, held: HeldKey): DbWork<IdempotencyRecor
 export function* renewKey(db: Dialect, held: HeldKey, leaseMs: number): DbWork<boolean> {
   const record = yield* heldRecord(db, held);
   if (record === null) return false;
-  return yield* db.updateIdempotencyKey(
+  return yield* db.idempotency.updateIdempotencyKey(
     { ...record, leaseUntil: later(new Date(), leaseMs) },
     held.token,
   );
@@ -157,8 +162,8 @@ export function* settleKey(
 ): DbWork<void> {
   const record = yield* heldRecord(db, held);
   if (record === null) return;
-  if (outcome === null) yield* db.deleteIdempotencyKey(held, held.token);
-  else yield* db.updateIdempotencyKey(settled(record, outcome), held.token);
+  if (outcome === null) yield* db.idempotency.deleteIdempotencyKey(held, held.token);
+  else yield* db.idempotency.updateIdempotencyKey(settled(record, outcome), held.token);
 }
 
 function settled(record: IdempotencyRecord, outcome: KeyOutcome | 'unknown'): IdempotencyRecord {
@@ -230,7 +235,7 @@ export function* pushKeys(
 ): DbWork<boolean> {
   const records: IdempotencyRecord[] = [];
   for (const { held } of keys) {
-    const record = yield* db.idempotencyKey(held, true);
+    const record = yield* db.idempotency.idempotencyKey(held, true);
     const ours = record?.token === held.token && record.state === 'running';
     if (!ours || (record.push !== null && record.push !== pushId)) return false;
     records.push(record);
@@ -240,7 +245,7 @@ export function* pushKeys(
     const plans = record.push === pushId ? plannedOutcomes(record) : {};
     plans[plan] = outcome;
     const tied = { ...record, push: pushId, outcome: JSON.stringify(plans) };
-    yield* db.updateIdempotencyKey(tied, held.token);
+    yield* db.idempotency.updateIdempotencyKey(tied, held.token);
   }
   return true;
 }
@@ -261,7 +266,7 @@ export function* settlePush(
   pushId: string,
   end: PushEnd,
 ): DbWork<void> {
-  for (const record of yield* db.idempotencyKeysOfPush(sheetId, pushId)) {
+  for (const record of yield* db.idempotency.idempotencyKeysOfPush(sheetId, pushId)) {
     const known = end.answers?.find(
       ({ held }) =>
         held.token === record.token && held.key === record.key && held.scope === record.scope,
@@ -270,8 +275,8 @@ export function* settlePush(
     const planned = end.plan === null ? null : (plannedOutcomes(record)[end.plan] ?? null);
     const outcome =
       known !== undefined ? known.outcome : byKey !== undefined ? byKey.outcome : planned;
-    if (outcome === null) yield* db.deleteIdempotencyKey(record, record.token);
-    else yield* db.updateIdempotencyKey(settled(record, outcome), record.token);
+    if (outcome === null) yield* db.idempotency.deleteIdempotencyKey(record, record.token);
+    else yield* db.idempotency.updateIdempotencyKey(settled(record, outcome), record.token);
   }
 }
 

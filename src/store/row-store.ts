@@ -397,7 +397,10 @@ export class RowStore implements SheetStore {
         results.push(result);
         if (held !== undefined && key !== null) {
           const outcome = JSON.stringify(keyOutcome(result));
-          yield* db.updateIdempotencyKey({ ...key, state: 'done', outcome }, held.token);
+          yield* db.idempotency.updateIdempotencyKey(
+            { ...key, state: 'done', outcome },
+            held.token,
+          );
         }
       }
       yield* saveSheetAndEvents(db, source, events);
@@ -841,7 +844,9 @@ export class RowStore implements SheetStore {
     const before = new Date().toISOString();
     let pruned = 0;
     for (;;) {
-      const gone = await this.#db.write(() => this.#db.pruneIdempotencyKeys(before, batch));
+      const gone = await this.#db.write(() =>
+        this.#db.idempotency.pruneIdempotencyKeys(before, batch),
+      );
       pruned += gone;
       if (gone < batch) return pruned;
     }

@@ -11,6 +11,7 @@ import {
 import { credentialSql } from '../sql/credential-sql.ts';
 import { webhookSql } from '../sql/webhook-sql.ts';
 import { apiKeySql } from '../sql/key-sql.ts';
+import { idempotencySql } from '../sql/idempotency-sql.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
@@ -58,6 +59,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   readonly credentials = credentialSql(postgresSql);
   readonly webhooks = webhookSql(postgresSql);
   readonly apiKeys = apiKeySql(postgresSql);
+  readonly idempotency = idempotencySql(postgresSql);
   /** Imports that have not finished within an hour are taken to have crashed. */
   protected readonly abandonedImport = ` AND created_at < now() - interval '1 hour'`;
   readonly #pool: Pool;

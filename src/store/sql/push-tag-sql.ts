@@ -1,12 +1,12 @@
 import type { DbWork } from '../db-work.ts';
 import type { PushTagEntry } from '../store.ts';
-import { IdempotencySql } from './idempotency-sql.ts';
+import { LeaseSql } from './lease-sql.ts';
 
 /**
  * Push tags as the store counts them, per spreadsheet: each with its size in characters and the
  * time (epoch ms) until which it may still guard an attempt of its push.
  */
-export abstract class PushTagSql extends IdempotencySql {
+export abstract class PushTagSql extends LeaseSql {
   /** Locks the spreadsheet's budget until the unit ends, so that reservations take turns. */
   *lockPushTags(spreadsheet: string): DbWork<void> {
     yield* this.run(
