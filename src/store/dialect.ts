@@ -7,9 +7,10 @@ import type { CredentialStatements } from './provider-credentials.ts';
 import type { WebhookStatements } from './sql/webhook-sql.ts';
 import type { ApiKeyStatements } from './sql/key-sql.ts';
 import type { IdempotencyStatements } from './sql/idempotency-sql.ts';
+import type { LeaseStatements } from './sql/lease-sql.ts';
 import type { BlockHead } from './row-blocks.ts';
 import type { StoredRow } from './row-json.ts';
-import type { HeldLock, PushTagEntry, ServerLease, StoreDatabase } from './store.ts';
+import type { HeldLock, PushTagEntry, StoreDatabase } from './store.ts';
 export { LockLost } from './store.ts';
 import type { DbWork } from './db-work.ts';
 
@@ -245,24 +246,15 @@ export interface Dialect extends StoreDatabase {
   /** Idempotency keys (see sql/idempotency-sql.ts). */
   readonly idempotency: IdempotencyStatements;
 
-  // Everything else a server keeps
-  /**
-   * Takes or renews `owner`'s lease on watching each of the sheets, unless another owner's lease
-   * is still running, and gives up the owner's leases on the other sheets; answers the ids held.
-   */
-  holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]>;
+  /** Flags, watches and server leases (see sql/lease-sql.ts). */
+  readonly leases: LeaseStatements;
+
+  // Push records (see sql/push-tag-sql.ts)
   /** A provider's record of push `pushId` of the sheet (see `SheetStore.pushRecord`). */
   pushRecord(sheetId: string, pushId: string): DbWork<string | null>;
   putPushRecord(sheetId: string, pushId: string, record: string, at: string): DbWork<void>;
   /** Drops the sheet's push records but the one of `keep` (the push still marked, if any). */
   dropPushRecords(sheetId: string, keep: string | null): DbWork<void>;
-  claimFlag(name: string): DbWork<boolean>;
-  releaseFlag(name: string): DbWork<void>;
-  /** Takes or renews a server's lease (see `SheetStore.holdServerLease`). */
-  holdServerLease(lease: ServerLease): DbWork<void>;
-  releaseServerLease(owner: string): DbWork<void>;
-  /** The leases still running at `now`. */
-  serverLeases(now: Date): DbWork<ServerLease[]>;
   /** API keys (see sql/key-sql.ts). */
   readonly apiKeys: ApiKeyStatements;
   /** Provider credentials the server keeps, such as a Microsoft sign-in's refresh token. */

@@ -978,28 +978,28 @@ export class RowStore implements SheetStore {
   holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {
     const now = new Date();
     const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.holdWatches(owner, sheetIds, now, until));
+    return this.#db.write(() => this.#db.leases.holdWatches(owner, sheetIds, now, until));
   }
 
   claimFlag(name: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.claimFlag(name));
+    return this.#db.write(() => this.#db.leases.claimFlag(name));
   }
 
   releaseFlag(name: string): Promise<void> {
-    return this.#db.write(() => this.#db.releaseFlag(name));
+    return this.#db.write(() => this.#db.leases.releaseFlag(name));
   }
 
   holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void> {
     const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
-    return this.#db.write(() => this.#db.holdServerLease({ ...lease, leaseUntil }));
+    return this.#db.write(() => this.#db.leases.holdServerLease({ ...lease, leaseUntil }));
   }
 
   releaseServerLease(owner: string): Promise<void> {
-    return this.#db.write(() => this.#db.releaseServerLease(owner));
+    return this.#db.write(() => this.#db.leases.releaseServerLease(owner));
   }
 
   runningServers(): Promise<ServerLease[]> {
-    return this.#db.read(() => this.#db.serverLeases(new Date()));
+    return this.#db.read(() => this.#db.leases.serverLeases(new Date()));
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {

@@ -12,6 +12,7 @@ import { credentialSql } from '../sql/credential-sql.ts';
 import { webhookSql } from '../sql/webhook-sql.ts';
 import { apiKeySql } from '../sql/key-sql.ts';
 import { idempotencySql } from '../sql/idempotency-sql.ts';
+import { leaseSql } from '../sql/lease-sql.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
@@ -60,6 +61,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   readonly webhooks = webhookSql(postgresSql);
   readonly apiKeys = apiKeySql(postgresSql);
   readonly idempotency = idempotencySql(postgresSql);
+  readonly leases = leaseSql(postgresSql);
   /** Imports that have not finished within an hour are taken to have crashed. */
   protected readonly abandonedImport = ` AND created_at < now() - interval '1 hour'`;
   readonly #pool: Pool;

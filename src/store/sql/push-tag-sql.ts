@@ -1,12 +1,13 @@
 import type { DbWork } from '../db-work.ts';
 import type { PushTagEntry } from '../store.ts';
-import { LeaseSql } from './lease-sql.ts';
+import { OutboxSql } from './outbox-sql.ts';
 
 /**
  * Push tags as the store counts them, per spreadsheet: each with its size in characters and the
- * time (epoch ms) until which it may still guard an attempt of its push.
+ * time (epoch ms) until which it may still guard an attempt of its push; and the records a
+ * provider keeps of each push of a sheet.
  */
-export abstract class PushTagSql extends LeaseSql {
+export abstract class PushTagSql extends OutboxSql {
   /** Locks the spreadsheet's budget until the unit ends, so that reservations take turns. */
   *lockPushTags(spreadsheet: string): DbWork<void> {
     yield* this.run(
@@ -53,5 +54,31 @@ export abstract class PushTagSql extends LeaseSql {
       `DELETE FROM push_tags WHERE spreadsheet = $1 AND ${this.flavor.oneOf('tag', 2, 'int')}`,
       [spreadsheet, this.flavor.list(tags)],
     );
+  }
+
+  *pushRecord(sheetId: string, pushId: string): DbWork<string | null> {
+    const rows = yield* this.all(
+      'SELECT record FROM push_records WHERE sheet_id = $1 AND push_id = $2',
+      [sheetId, pushId],
+      (row: { record: string }) => row.record,
+    );
+    return rows[0] ?? null;
+  }
+
+  putPushRecord(sheetId: string, pushId: string, record: string, at: string): DbWork<void> {
+    return this.run(
+      `INSERT INTO push_records (sheet_id, push_id, record, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (sheet_id, push_id) DO UPDATE SET record = excluded.record,
+         updated_at = excluded.updated_at`,
+      [sheetId, pushId, record, at],
+    );
+  }
+
+  /** Drops the sheet's push records but the one of `keep` (the push still marked, if any). */
+  dropPushRecords(sheetId: string, keep: string | null): DbWork<void> {
+    return this.run('DELETE FROM push_records WHERE sheet_id = $1 AND push_id <> $2', [
+      sheetId,
+      keep ?? '',
+    ]);
   }
 }

@@ -11,6 +11,7 @@ import { credentialSql } from '../sql/credential-sql.ts';
 import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
 import { apiKeySql, type ApiKeyStatements } from '../sql/key-sql.ts';
 import { idempotencySql, type IdempotencyStatements } from '../sql/idempotency-sql.ts';
+import { leaseSql, type LeaseStatements } from '../sql/lease-sql.ts';
 import type { CredentialStatements } from '../provider-credentials.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
@@ -49,6 +50,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   readonly webhooks: WebhookStatements;
   readonly apiKeys: ApiKeyStatements;
   readonly idempotency: IdempotencyStatements;
+  readonly leases: LeaseStatements;
   /** Any import still marked as running was cut off: this process is the file's only writer. */
   protected readonly abandonedImport = '';
 
@@ -65,6 +67,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     this.webhooks = webhookSql(this.sql);
     this.apiKeys = apiKeySql(this.sql);
     this.idempotency = idempotencySql(this.sql);
+    this.leases = leaseSql(this.sql);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');
