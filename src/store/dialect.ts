@@ -1,49 +1,19 @@
 import { Problem } from '../errors/problem.ts';
 import type { Filtering } from '../query/plan.ts';
-import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
-import type { CredentialStatements } from './provider-credentials.ts';
+import type { CredentialStatements } from './store-records.ts';
 import type { WebhookStatements } from './sql/webhook-sql.ts';
 import type { ApiKeyStatements } from './sql/key-sql.ts';
 import type { IdempotencyStatements } from './sql/idempotency-sql.ts';
 import type { LeaseStatements } from './sql/lease-sql.ts';
-import type { BlockHead } from './row-blocks.ts';
+import type { BlockHead } from './store-records.ts';
 import type { StoredRow } from './row-json.ts';
-import type { HeldLock, PushTagEntry, StoreDatabase } from './store.ts';
-export { LockLost } from './store.ts';
+import type { HeldLock, PushTagEntry, StoreDatabase } from './store-records.ts';
+export { LockLost } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
-
-/** A sheet as stored: what the API shows, and what only the engine needs. */
-export interface SheetRecord extends Sheet {
-  /** The sheet's number in the shared tables; ids are for the API. */
-  key: number;
-  /** The id the next appended row gets; row ids stay with a row while positions shift. */
-  nextRid: number;
-  /**
-   * Whether the sheet is large: read whole from its blocks, and filtered through the cell index
-   * on the columns of `indexedColumns`; a small sheet is read whole and filtered in memory.
-   */
-  indexed: boolean;
-  /**
-   * The columns whose cells are in the cell index, ascending. A column joins the first time a
-   * filter on it reaches the large sheet, and stays (under its name, when the header changes):
-   * writes keep only these entries, so a sheet pays for the columns it is filtered on.
-   */
-  indexedColumns: number[];
-  /** Set while a provider push is in flight or its outcome is unknown (see the mirror). */
-  pushing: string | null;
-}
-
-/** An event as the outbox keeps it until it has been delivered and kept long enough. */
-export interface StoredEvent {
-  seq: number;
-  id: string;
-  sheetId: string;
-  type: string;
-  body: string;
-  createdAt: string;
-}
+export type { SheetRecord, StoredEvent, PushFence } from './store-records.ts';
+import type { SheetRecord, StoredEvent, PushFence } from './store-records.ts';
 
 /** Seconds a client is asked to wait before trying again while the database is away. */
 const retryAfterSeconds = 5;
@@ -80,16 +50,6 @@ export function outcomeUnknown(): Problem {
 /** The lock of a store whose locks cannot be lost (one process owns it), at `epoch`. */
 export function lockNeverLost(epoch: number): HeldLock {
   return { epoch, signal: new AbortController().signal, verify: async () => {} };
-}
-
-/**
- * What a push's store writes are checked against: the sheet's lock epoch (see `HeldLock.epoch`)
- * and, while a push is out, the time (epoch ms) after which none of its requests can still be in
- * flight, null when there is none to wait for.
- */
-export interface PushFence {
-  epoch: number;
-  settleAfter: number | null;
 }
 
 /** A read-only snapshot held open across several units, for a read sent in pieces. */

@@ -2,39 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import type { Dialect } from './dialect.ts';
-import type {
-  HeldKey,
-  KeyBounds,
-  KeyClaim,
-  KeyId,
-  KeyOutcome,
-  PushedKey,
-  PushEnd,
-} from './store.ts';
+import type { HeldKey, KeyBounds, KeyClaim, KeyOutcome, PushedKey, PushEnd } from './store.ts';
+import type { KeyId } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
+export type { IdempotencyRecord } from './store-records.ts';
+import type { IdempotencyRecord } from './store-records.ts';
 
 /** How long a key is kept: a retry within this time is answered from it. */
 export const keyLifetimeMs = 24 * 60 * 60 * 1000;
-
-/**
- * A key as stored. `running` while a request holds it under a lease (which its server renews);
- * `done` with the outcome to answer again; `unknown` when the write's fate is not known yet. A
- * `push` ties a running key to a provider push: only settling that push frees or ends it.
- */
-export interface IdempotencyRecord extends KeyId {
-  fingerprint: string;
-  state: 'running' | 'done' | 'unknown';
-  token: string;
-  /** ISO time; a running key whose lease passed was held by a server that is gone. */
-  leaseUntil: string;
-  push: string | null;
-  /** The JSON of a done key's KeyOutcome. */
-  outcome: string | null;
-  createdAt: string;
-  expiresAt: string;
-  /** The client address of a caller without a credential, whose keys are bounded by it too. */
-  client: string | null;
-}
 
 export type ClaimDecision = 'insert' | 'renew' | 'take-over' | 'replay' | 'mismatch' | 'in-use';
 

@@ -9,10 +9,9 @@ import {
   outcomeUnknown,
   storeUnavailable,
   type Dialect,
-  type PushFence,
-  type SheetRecord,
   type Snapshot,
 } from './dialect.ts';
+import { type PushFence, type SheetRecord } from './store-records.ts';
 import {
   claimKey,
   defaultKeyPruneBatch,
@@ -37,37 +36,39 @@ import { StoredRows } from './stored-rows.ts';
 import { keepPushedRows, pushedRowKeys, type PushedRows } from './pushed-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
-import { LockLost } from './store.ts';
+import { LockLost } from './store-records.ts';
 import type {
   Actor,
-  ApiKeyRecord,
   CellRows,
   ChangeSource,
   GroupAnswer,
-  DeliveryRecord,
   HeldKey,
   KeyBounds,
   KeyClaim,
-  KeyId,
   KeyOutcome,
   NewSheet,
   MirrorWrite,
   PushedKey,
   PushEnd,
   PushMark,
-  PushTagEntry,
   ReadAnswer,
   ReplaceFence,
   RowEvent,
   RowsAppended,
-  ServerLease,
   SheetChanges,
   SheetStore,
+  WriteRequest,
+} from './store.ts';
+import type {
+  ApiKeyRecord,
+  DeliveryRecord,
+  KeyId,
+  PushTagEntry,
+  ServerLease,
   StoreDatabase,
   WebhookProgress,
   WebhookRecord,
-  WriteRequest,
-} from './store.ts';
+} from './store-records.ts';
 
 /** Delivery attempts kept per webhook, newest first: enough to see what went wrong lately. */
 const deliveriesKept = 100;

@@ -1,13 +1,7 @@
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { RowEntries } from '../cell-index.ts';
-import {
-  CommitOutcomeUnknown,
-  storeUnavailable,
-  type Dialect,
-  type SheetRecord,
-  type Snapshot,
-  type StoredEvent,
-} from '../dialect.ts';
+import { CommitOutcomeUnknown, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
+import { type SheetRecord, type StoredEvent } from '../store-records.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
 import { webhookSql } from '../sql/webhook-sql.ts';
 import { apiKeySql } from '../sql/key-sql.ts';
@@ -18,7 +12,7 @@ import { rowJson } from '../sql/row-sql.ts';
 import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
 import { nameable } from '../sql/sql.ts';
-import type { ConnectionCounts, HeldLock } from '../store.ts';
+import type { ConnectionCounts, HeldLock } from '../store-records.ts';
 import { runAsync, driverCall, type DbWork } from '../db-work.ts';
 import { copyFirstColumn } from './binary-copy.ts';
 import { entryColumns } from './postgres-cells.ts';

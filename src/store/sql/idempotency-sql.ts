@@ -1,5 +1,5 @@
-import type { IdempotencyRecord } from '../idempotency-records.ts';
-import type { KeyId } from '../store.ts';
+import type { IdempotencyRecord } from '../store-records.ts';
+import type { KeyId } from '../store-records.ts';
 import type { DbWork } from '../db-work.ts';
 import type { Flavor, Sql } from './sql.ts';
 

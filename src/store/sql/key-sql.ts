@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../store.ts';
+import type { ApiKeyRecord } from '../store-records.ts';
 import type { DbWork } from '../db-work.ts';
 import { nameable, timeOrNull, type Flavor, type Sql } from './sql.ts';
 

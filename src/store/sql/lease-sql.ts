@@ -1,4 +1,4 @@
-import type { ServerLease } from '../store.ts';
+import type { ServerLease } from '../store-records.ts';
 import type { DbWork } from '../db-work.ts';
 import type { Sql } from './sql.ts';
 

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../dialect.ts';
+import type { StoredEvent } from '../store-records.ts';
 import type { DbWork } from '../db-work.ts';
 import { RowSql } from './row-sql.ts';
 import type { Flavor } from './sql.ts';

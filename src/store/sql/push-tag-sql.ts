@@ -1,5 +1,5 @@
 import type { DbWork } from '../db-work.ts';
-import type { PushTagEntry } from '../store.ts';
+import type { PushTagEntry } from '../store-records.ts';
 import { OutboxSql } from './outbox-sql.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { DeliveryRecord, WebhookProgress, WebhookRecord } from '../store.ts';
+import type { DeliveryRecord, WebhookProgress, WebhookRecord } from '../store-records.ts';
 import type { DbWork } from '../db-work.ts';
 import { nameable, timeOrNull, type Flavor, type Sql } from './sql.ts';
 

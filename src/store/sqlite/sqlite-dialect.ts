@@ -1,23 +1,18 @@
 import Database from 'better-sqlite3';
 import type { RowEntries } from '../cell-index.ts';
-import {
-  lockNeverLost,
-  storeUnavailable,
-  type Dialect,
-  type Snapshot,
-  type StoredEvent,
-} from '../dialect.ts';
+import { lockNeverLost, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
+import { type StoredEvent } from '../store-records.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
 import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
 import { apiKeySql, type ApiKeyStatements } from '../sql/key-sql.ts';
 import { idempotencySql, type IdempotencyStatements } from '../sql/idempotency-sql.ts';
 import { leaseSql, type LeaseStatements } from '../sql/lease-sql.ts';
-import type { CredentialStatements } from '../provider-credentials.ts';
+import type { CredentialStatements } from '../store-records.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { bumpLockEpoch } from '../sql/sheet-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
-import type { HeldLock } from '../store.ts';
+import type { HeldLock } from '../store-records.ts';
 import { runSync, driverCall, type DbWork } from '../db-work.ts';
 import { entryValues } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
