@@ -3,6 +3,7 @@ import type { Filtering } from '../query/plan.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
 import type { CredentialStatements } from './store-records.ts';
+import type { OutboxStatements } from './sql/outbox-sql.ts';
 import type { WebhookStatements } from './sql/webhook-sql.ts';
 import type { ApiKeyStatements } from './sql/key-sql.ts';
 import type { IdempotencyStatements } from './sql/idempotency-sql.ts';
@@ -13,7 +14,7 @@ import type { HeldLock, PushTagEntry, StoreDatabase } from './store-records.ts';
 export { LockLost } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
 export type { SheetRecord, StoredEvent, PushFence } from './store-records.ts';
-import type { SheetRecord, StoredEvent, PushFence } from './store-records.ts';
+import type { SheetRecord, PushFence } from './store-records.ts';
 
 /** Seconds a client is asked to wait before trying again while the database is away. */
 const retryAfterSeconds = 5;
@@ -168,38 +169,9 @@ export interface Dialect extends StoreDatabase {
     withIds: boolean,
   ): DbWork<{ count: number; json: Buffer }>;
 
-  // The outbox of row events
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void>;
-  /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
-  eventsAfter(sheetId: string, after: string | null, limit: number): DbWork<StoredEvent[]>;
-  latestEventId(sheetId: string): DbWork<string | null>;
-  /** The position of a sheet's event `id`, if it is kept and was made at `notBefore` or later. */
-  eventSeq(sheetId: string, id: string, notBefore: string): DbWork<number | null>;
-  /**
-   * A sheet's events after position `seq` made at `notBefore` or later, oldest first: `limit`
-   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
-   */
-  eventsAfterSeq(
-    sheetId: string,
-    seq: number,
-    page: { limit: number; maxBytes: number },
-    notBefore: string,
-  ): DbWork<StoredEvent[]>;
-  /** The newest position of each of these sheets that has events, in one statement. */
-  latestEventSeqs(sheetIds: string[]): DbWork<{ sheetId: string; seq: number }[]>;
-  /** The bytes of a sheet's next `limit` events after position `seq`. */
-  eventBytesAfter(sheetId: string, seq: number, limit: number): DbWork<number>;
-  /**
-   * Removes up to `limit` events made before `olderThan`, but not those an enabled webhook of
-   * their sheet has still to send (after its cursor) made at `heldSince` or later; answers how
-   * many went. A dialect whose store several servers share may answer 0 while another prunes.
-   */
-  pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number>;
+  /** The outbox of row events (see sql/outbox-sql.ts). */
+  readonly outbox: OutboxStatements;
 
-  // Webhooks
-  maxEventSeq(sheetId: string): DbWork<number>;
-  eventAfterSeq(sheetId: string, seq: number): DbWork<StoredEvent | null>;
-  eventsExist(ids: string[]): DbWork<boolean>;
   /** Webhooks and their delivery log (see sql/webhook-sql.ts). */
   readonly webhooks: WebhookStatements;
 

@@ -854,19 +854,19 @@ export class RowStore implements SheetStore {
   }
 
   async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {
-    return this.#db.read(() => this.#db.eventsAfter(sheetId, after, limit));
+    return this.#db.read(() => this.#db.outbox.eventsAfter(sheetId, after, limit));
   }
 
   async latestEventId(sheetId: string): Promise<string | null> {
-    return this.#db.read(() => this.#db.latestEventId(sheetId));
+    return this.#db.read(() => this.#db.outbox.latestEventId(sheetId));
   }
 
   latestEventSeq(sheetId: string): Promise<number> {
-    return this.#db.read(() => this.#db.maxEventSeq(sheetId));
+    return this.#db.read(() => this.#db.outbox.maxEventSeq(sheetId));
   }
 
   eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
-    return this.#db.read(() => this.#db.eventSeq(sheetId, id, notBefore.toISOString()));
+    return this.#db.read(() => this.#db.outbox.eventSeq(sheetId, id, notBefore.toISOString()));
   }
 
   eventsAfterSeq(
@@ -876,17 +876,17 @@ export class RowStore implements SheetStore {
     notBefore: Date,
   ): Promise<(RowEvent & { seq: number })[]> {
     return this.#db.read(() =>
-      this.#db.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
+      this.#db.outbox.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
     );
   }
 
   async latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>> {
-    const rows = await this.#db.read(() => this.#db.latestEventSeqs(sheetIds));
+    const rows = await this.#db.read(() => this.#db.outbox.latestEventSeqs(sheetIds));
     return new Map(rows.map((row) => [row.sheetId, row.seq]));
   }
 
   eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
-    return this.#db.read(() => this.#db.eventBytesAfter(sheetId, seq, limit));
+    return this.#db.read(() => this.#db.outbox.eventBytesAfter(sheetId, seq, limit));
   }
 
   /** In transactions of `pruneBatch` events, so that writes never wait long behind one. */
@@ -894,7 +894,9 @@ export class RowStore implements SheetStore {
     const [before, since] = [olderThan.toISOString(), heldSince.toISOString()];
     let pruned = 0;
     for (;;) {
-      const gone = await this.#db.write(() => this.#db.pruneEvents(before, since, pruneBatch));
+      const gone = await this.#db.write(() =>
+        this.#db.outbox.pruneEvents(before, since, pruneBatch),
+      );
       pruned += gone;
       if (gone < pruneBatch) return pruned;
     }
@@ -907,7 +909,7 @@ export class RowStore implements SheetStore {
     return db.write(function* () {
       const record: WebhookRecord = {
         ...webhook,
-        cursor: yield* db.maxEventSeq(webhook.sheetId),
+        cursor: yield* db.outbox.maxEventSeq(webhook.sheetId),
         attempt: 0,
         firstAttemptAt: null,
         nextAttemptAt: webhook.createdAt,
@@ -955,7 +957,7 @@ export class RowStore implements SheetStore {
   }
 
   async eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null> {
-    return this.#db.read(() => this.#db.eventAfterSeq(sheetId, seq));
+    return this.#db.read(() => this.#db.outbox.eventAfterSeq(sheetId, seq));
   }
 
   recordDelivery(
@@ -1069,7 +1071,7 @@ export class RowStore implements SheetStore {
     const deadline = Date.now() + outcomeDeadlineMs;
     for (;;) {
       try {
-        return await this.#db.read(() => this.#db.eventsExist(ids));
+        return await this.#db.read(() => this.#db.outbox.eventsExist(ids));
       } catch {
         if (Date.now() > deadline) throw outcomeUnknown();
         await sleep(250);
@@ -1119,7 +1121,7 @@ function* saveSheetAndEvents(
   if (events.length > 0) {
     yield* source.settle();
     source.record.updatedAt = new Date().toISOString();
-    yield* db.insertEvents(events);
+    yield* db.outbox.insertEvents(events);
   }
   yield* db.saveSheet(source.record);
 }

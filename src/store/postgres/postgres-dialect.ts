@@ -3,6 +3,7 @@ import type { RowEntries } from '../cell-index.ts';
 import { CommitOutcomeUnknown, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
 import { type SheetRecord, type StoredEvent } from '../store-records.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
+import { outboxSql, type OutboxStatements } from '../sql/outbox-sql.ts';
 import { webhookSql } from '../sql/webhook-sql.ts';
 import { apiKeySql } from '../sql/key-sql.ts';
 import { idempotencySql } from '../sql/idempotency-sql.ts';
@@ -52,6 +53,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   readonly ownsStore = false;
   protected readonly sql = postgresSql;
   readonly credentials = credentialSql(postgresSql);
+  readonly outbox = postgresOutbox();
   readonly webhooks = webhookSql(postgresSql);
   readonly apiKeys = apiKeySql(postgresSql);
   readonly idempotency = idempotencySql(postgresSql);
@@ -281,30 +283,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
-    return this.run(
-      `INSERT INTO events (id, sheet_id, type, body, created_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
-      [
-        events.map((e) => e.id),
-        events.map((e) => e.sheetId),
-        events.map((e) => e.type),
-        events.map((e) => e.body),
-        events.map((e) => e.createdAt),
-      ],
-    );
-  }
-
   /** Servers sharing the database prune in turn: one that finds another at it leaves it be. */
-  override *pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
-    const lock = yield* this.one<{ locked: boolean }>(
-      'SELECT pg_try_advisory_xact_lock($1) AS locked',
-      [pruneLock],
-    );
-    if (lock?.locked !== true) return 0;
-    return yield* super.pruneEvents(olderThan, heldSince, limit);
-  }
-
   // Answers
 
   /**
@@ -445,4 +424,36 @@ const copiedRows = 250;
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
   return String(value);
+}
+
+/**
+ * The outbox's shared statements, but events inserted as arrays sent whole (`unnest`), and
+ * pruned by one server at a time: the others pass while one holds the advisory lock.
+ */
+function postgresOutbox(): OutboxStatements {
+  const shared = outboxSql(postgresSql);
+  return {
+    ...shared,
+    *insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
+      yield* postgresSql.changes(
+        `INSERT INTO events (id, sheet_id, type, body, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+        [
+          events.map((e) => e.id),
+          events.map((e) => e.sheetId),
+          events.map((e) => e.type),
+          events.map((e) => e.body),
+          events.map((e) => e.createdAt),
+        ],
+      );
+    },
+    *pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
+      const [lock] = yield* postgresSql.rows<{ locked: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1) AS locked',
+        [pruneLock],
+      );
+      if (lock?.locked !== true) return 0;
+      return yield* shared.pruneEvents(olderThan, heldSince, limit);
+    },
+  };
 }

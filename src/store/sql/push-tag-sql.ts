@@ -1,13 +1,13 @@
 import type { DbWork } from '../db-work.ts';
 import type { PushTagEntry } from '../store-records.ts';
-import { OutboxSql } from './outbox-sql.ts';
+import { RowSql } from './row-sql.ts';
 
 /**
  * Push tags as the store counts them, per spreadsheet: each with its size in characters and the
  * time (epoch ms) until which it may still guard an attempt of its push; and the records a
  * provider keeps of each push of a sheet.
  */
-export abstract class PushTagSql extends OutboxSql {
+export abstract class PushTagSql extends RowSql {
   /** Locks the spreadsheet's budget until the unit ends, so that reservations take turns. */
   *lockPushTags(spreadsheet: string): DbWork<void> {
     yield* this.run(

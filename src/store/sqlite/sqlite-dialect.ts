@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import type { RowEntries } from '../cell-index.ts';
 import { lockNeverLost, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
-import { type StoredEvent } from '../store-records.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
+import { outboxSql, type OutboxStatements } from '../sql/outbox-sql.ts';
 import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
 import { apiKeySql, type ApiKeyStatements } from '../sql/key-sql.ts';
 import { idempotencySql, type IdempotencyStatements } from '../sql/idempotency-sql.ts';
@@ -42,6 +42,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   readonly #path: string;
   protected readonly sql: SqliteSql;
   readonly credentials: CredentialStatements;
+  readonly outbox: OutboxStatements;
   readonly webhooks: WebhookStatements;
   readonly apiKeys: ApiKeyStatements;
   readonly idempotency: IdempotencyStatements;
@@ -59,6 +60,15 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     this.#db = new Database(options.path);
     this.sql = new SqliteSql(this.#db);
     this.credentials = credentialSql(this.sql);
+    this.outbox = {
+      ...outboxSql(this.sql),
+      insertEvents: (events) =>
+        this.#each(
+          'INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
+          events,
+          (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
+        ),
+    };
     this.webhooks = webhookSql(this.sql);
     this.apiKeys = apiKeySql(this.sql);
     this.idempotency = idempotencySql(this.sql);
@@ -129,7 +139,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     return (row as { key: number }).key;
   }
 
-  // Rows, entries, blocks and events: one prepared statement run for each.
+  // Rows, entries, blocks and events (see the outbox above): one prepared statement run for each.
 
   insertRows(key: number, rows: StoredRow[]): DbWork<void> {
     return this.#each(
@@ -182,14 +192,6 @@ export class SqliteDialect extends SqlDialect implements Dialect {
       'INSERT INTO blocks (sheet, block, count, json) VALUES (?, ?, ?, ?)',
       blocks,
       (b) => [key, b.block, b.count, b.json],
-    );
-  }
-
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
-    return this.#each(
-      'INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
-      events,
-      (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
     );
   }
 
