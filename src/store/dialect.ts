@@ -4,13 +4,14 @@ import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
 import type { CredentialStatements } from './store-records.ts';
 import type { OutboxStatements } from './sql/outbox-sql.ts';
+import type { PushStatements } from './sql/push-tag-sql.ts';
 import type { WebhookStatements } from './sql/webhook-sql.ts';
 import type { ApiKeyStatements } from './sql/key-sql.ts';
 import type { IdempotencyStatements } from './sql/idempotency-sql.ts';
 import type { LeaseStatements } from './sql/lease-sql.ts';
 import type { BlockHead } from './store-records.ts';
 import type { StoredRow } from './row-json.ts';
-import type { HeldLock, PushTagEntry, StoreDatabase } from './store-records.ts';
+import type { HeldLock, StoreDatabase } from './store-records.ts';
 export { LockLost } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
 export type { SheetRecord, StoredEvent, PushFence } from './store-records.ts';
@@ -98,11 +99,6 @@ export interface Dialect extends StoreDatabase {
   /** Removes a sheet with its rows, cells, keys and events. */
   deleteSheet(key: number): DbWork<void>;
 
-  // Push tags (see push-tag-sql.ts)
-  lockPushTags(spreadsheet: string): DbWork<void>;
-  pushTagsOf(spreadsheet: string): DbWork<PushTagEntry[]>;
-  savePushTag(spreadsheet: string, entry: PushTagEntry): DbWork<void>;
-  deletePushTags(spreadsheet: string, tags: number[]): DbWork<void>;
   /** Removes what imports cut off by a crash left behind. */
   dropAbandonedImports(): DbWork<void>;
 
@@ -181,12 +177,8 @@ export interface Dialect extends StoreDatabase {
   /** Flags, watches and server leases (see sql/lease-sql.ts). */
   readonly leases: LeaseStatements;
 
-  // Push records (see sql/push-tag-sql.ts)
-  /** A provider's record of push `pushId` of the sheet (see `SheetStore.pushRecord`). */
-  pushRecord(sheetId: string, pushId: string): DbWork<string | null>;
-  putPushRecord(sheetId: string, pushId: string, record: string, at: string): DbWork<void>;
-  /** Drops the sheet's push records but the one of `keep` (the push still marked, if any). */
-  dropPushRecords(sheetId: string, keep: string | null): DbWork<void>;
+  /** Push tags and the records a provider keeps of each push (see sql/push-tag-sql.ts). */
+  readonly pushes: PushStatements;
   /** API keys (see sql/key-sql.ts). */
   readonly apiKeys: ApiKeyStatements;
   /** Provider credentials the server keeps, such as a Microsoft sign-in's refresh token. */

@@ -533,7 +533,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan, answers });
       // The push these writes came from landed, and the copy now holds it: it matches again.
       source.record.pushing = null;
-      yield* db.dropPushRecords(sheetId, null);
+      yield* db.pushes.dropPushRecords(sheetId, null);
       yield* saveSheetAndEvents(db, source, events, true);
       return { results, record: source.record };
     });
@@ -616,7 +616,7 @@ export class RowStore implements SheetStore {
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
       const markerMoved = source.record.pushing !== marker;
       source.record.pushing = marker;
-      yield* db.dropPushRecords(sheetId, marker);
+      yield* db.pushes.dropPushRecords(sheetId, marker);
       yield* saveSheetAndEvents(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
@@ -640,7 +640,7 @@ export class RowStore implements SheetStore {
       const { plan, keys = [] } = mark;
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
-      yield* db.dropPushRecords(sheetId, mark.pushId);
+      yield* db.pushes.dropPushRecords(sheetId, mark.pushId);
       if (mark.rows !== undefined) {
         yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
       }
@@ -677,7 +677,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
       if (record.pushing !== pushId) return null;
       record.pushing = null;
-      yield* db.dropPushRecords(sheetId, null);
+      yield* db.pushes.dropPushRecords(sheetId, null);
       yield* db.saveSheet(record);
       return record;
     });
@@ -696,8 +696,8 @@ export class RowStore implements SheetStore {
   ): Promise<{ reserved: boolean; expired: number[] }> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.lockPushTags(spreadsheet);
-      const counted = yield* db.pushTagsOf(spreadsheet);
+      yield* db.pushes.lockPushTags(spreadsheet);
+      const counted = yield* db.pushes.pushTagsOf(spreadsheet);
       const tags = counted.filter((t) => t.anchorTab === undefined && t.tag !== entry.tag);
       const expired = tags.filter((t) => t.guardUntil <= now);
       // Row anchors count whenever they were last used (they keep to half the budget).
@@ -705,7 +705,7 @@ export class RowStore implements SheetStore {
       // Tags past their guard are removed in the push's own batch, before its tag is made.
       const used = live.reduce((sum, t) => sum + t.chars, 0);
       const reserved = used + entry.chars <= budget;
-      if (reserved) yield* db.savePushTag(spreadsheet, entry);
+      if (reserved) yield* db.pushes.savePushTag(spreadsheet, entry);
       return { reserved, expired: expired.map((t) => t.tag) };
     });
   }
@@ -718,8 +718,10 @@ export class RowStore implements SheetStore {
   ): Promise<number[] | null> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.lockPushTags(spreadsheet);
-      const counted = (yield* db.pushTagsOf(spreadsheet)).filter((t) => t.anchorTab !== undefined);
+      yield* db.pushes.lockPushTags(spreadsheet);
+      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).filter(
+        (t) => t.anchorTab !== undefined,
+      );
       const needed = new Set([...anchors.used, ...anchors.created]);
       const seen = anchors.seen ?? [];
       const present = new Set([...seen, ...anchors.created]);
@@ -754,8 +756,8 @@ export class RowStore implements SheetStore {
       }
       if (total > budget / 2) return null;
       const forgotten = [...gone, ...evicted].map((t) => t.tag);
-      if (forgotten.length > 0) yield* db.deletePushTags(spreadsheet, forgotten);
-      for (const t of all) if (!evicted.includes(t)) yield* db.savePushTag(spreadsheet, t);
+      if (forgotten.length > 0) yield* db.pushes.deletePushTags(spreadsheet, forgotten);
+      for (const t of all) if (!evicted.includes(t)) yield* db.pushes.savePushTag(spreadsheet, t);
       return evicted.map((t) => t.tag);
     });
   }
@@ -763,28 +765,29 @@ export class RowStore implements SheetStore {
   notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.lockPushTags(spreadsheet);
-      const counted = new Set((yield* db.pushTagsOf(spreadsheet)).map((t) => t.tag));
+      yield* db.pushes.lockPushTags(spreadsheet);
+      const counted = new Set((yield* db.pushes.pushTagsOf(spreadsheet)).map((t) => t.tag));
       for (const entry of entries)
-        if (!counted.has(entry.tag)) yield* db.savePushTag(spreadsheet, entry);
+        if (!counted.has(entry.tag)) yield* db.pushes.savePushTag(spreadsheet, entry);
     });
   }
 
   guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
-      const counted = (yield* db.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
-      if (counted !== undefined) yield* db.savePushTag(spreadsheet, { ...counted, guardUntil });
+      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
+      if (counted !== undefined)
+        yield* db.pushes.savePushTag(spreadsheet, { ...counted, guardUntil });
     });
   }
 
   forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
     if (tags.length === 0) return Promise.resolve();
-    return this.#db.write(() => this.#db.deletePushTags(spreadsheet, tags));
+    return this.#db.write(() => this.#db.pushes.deletePushTags(spreadsheet, tags));
   }
 
   pushRecord(sheetId: string, pushId: string): Promise<string | null> {
-    return this.#db.read(() => this.#db.pushRecord(sheetId, pushId));
+    return this.#db.read(() => this.#db.pushes.pushRecord(sheetId, pushId));
   }
 
   async savePushRecord(
@@ -797,8 +800,8 @@ export class RowStore implements SheetStore {
     return db.write(function* () {
       const current = yield* sheetOrMissing(db, sheetId, true);
       if (current.pushing !== pushId) return false;
-      if ((yield* db.pushRecord(sheetId, pushId)) !== previous) return false;
-      yield* db.putPushRecord(sheetId, pushId, record, new Date().toISOString());
+      if ((yield* db.pushes.pushRecord(sheetId, pushId)) !== previous) return false;
+      yield* db.pushes.putPushRecord(sheetId, pushId, record, new Date().toISOString());
       return true;
     });
   }

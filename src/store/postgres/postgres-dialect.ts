@@ -4,6 +4,7 @@ import { CommitOutcomeUnknown, storeUnavailable, type Dialect, type Snapshot } f
 import { type SheetRecord, type StoredEvent } from '../store-records.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
 import { outboxSql, type OutboxStatements } from '../sql/outbox-sql.ts';
+import { pushSql } from '../sql/push-tag-sql.ts';
 import { webhookSql } from '../sql/webhook-sql.ts';
 import { apiKeySql } from '../sql/key-sql.ts';
 import { idempotencySql } from '../sql/idempotency-sql.ts';
@@ -54,6 +55,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   protected readonly sql = postgresSql;
   readonly credentials = credentialSql(postgresSql);
   readonly outbox = postgresOutbox();
+  readonly pushes = pushSql(postgresSql);
   readonly webhooks = webhookSql(postgresSql);
   readonly apiKeys = apiKeySql(postgresSql);
   readonly idempotency = idempotencySql(postgresSql);

@@ -44,9 +44,9 @@ export interface Sql {
 }
 
 /**
- * The root of the engine's statements both dialects share: sheets, rows and blocks, and push
- * tags each add theirs in a class of their own, one extending the next; a dialect extends the
- * last and adds its driver and what its database does its own way. (The outbox, webhooks, API
+ * The root of the engine's statements both dialects share: sheets, and rows with their blocks,
+ * each add theirs in a class of their own, one extending the next; a dialect extends the last and
+ * adds its driver and what its database does its own way. (Push tags, the outbox, webhooks, API
  * keys, idempotency keys, leases and credentials are modules of functions over `Sql` instead.)
  */
 export abstract class SqlStatements {

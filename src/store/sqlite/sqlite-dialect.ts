@@ -3,6 +3,7 @@ import type { RowEntries } from '../cell-index.ts';
 import { lockNeverLost, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
 import { outboxSql, type OutboxStatements } from '../sql/outbox-sql.ts';
+import { pushSql, type PushStatements } from '../sql/push-tag-sql.ts';
 import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
 import { apiKeySql, type ApiKeyStatements } from '../sql/key-sql.ts';
 import { idempotencySql, type IdempotencyStatements } from '../sql/idempotency-sql.ts';
@@ -43,6 +44,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   protected readonly sql: SqliteSql;
   readonly credentials: CredentialStatements;
   readonly outbox: OutboxStatements;
+  readonly pushes: PushStatements;
   readonly webhooks: WebhookStatements;
   readonly apiKeys: ApiKeyStatements;
   readonly idempotency: IdempotencyStatements;
@@ -69,6 +71,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
           (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
         ),
     };
+    this.pushes = pushSql(this.sql);
     this.webhooks = webhookSql(this.sql);
     this.apiKeys = apiKeySql(this.sql);
     this.idempotency = idempotencySql(this.sql);
