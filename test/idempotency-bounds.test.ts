@@ -124,19 +124,23 @@ test('expired keys are pruned in transactions of the configured batch', async (t
   // Each key's day is made to have passed, as its holder would leave it.
   for (let i = 0; i < 5; i++) {
     await db.write(function* () {
-      const record = yield* db.idempotencyKey(
+      const record = yield* db.idempotency.idempotencyKey(
         { sheetId: s.id, scope: 'admin', key: `p${i}` },
         true,
       );
       assert.ok(record !== null);
-      yield* db.updateIdempotencyKey(
+      yield* db.idempotency.updateIdempotencyKey(
         { ...record, expiresAt: '2000-01-01T00:00:00.000Z' },
         record.token,
       );
     });
   }
   const now = new Date().toISOString();
-  assert.equal(await db.write(() => db.pruneIdempotencyKeys(now, 2)), 2, 'one batch removes two');
+  assert.equal(
+    await db.write(() => db.idempotency.pruneIdempotencyKeys(now, 2)),
+    2,
+    'one batch removes two',
+  );
   assert.equal(await s.store.pruneIdempotencyKeys(2), 3, 'the store prunes batch after batch');
   const retried = await post(s.rows, { name: 'p0' }, 'p0');
   assert.equal(retried.headers.get('idempotent-replayed'), null, 'the pruned key is gone');

@@ -10,11 +10,20 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
  * The source's layers, lowest first: a folder may import from its own layer and the ones below,
  * never from one above. The model of a sheet sits at the bottom, so that the store, providers
  * and file formats describe sheets without reaching up into the code that serves them.
+ *
+ * The middle, between the query language and the sheets it serves, is ordered too, as its folders
+ * already import one another: the store knows none of them; access (keys, scopes, limits) and
+ * webhooks use only the store; file formats check uploads against access's limits; providers
+ * read and write files' formats; metrics count what providers report.
  */
 const layers: readonly (readonly string[])[] = [
   ['cells', 'errors', 'model'],
   ['query'],
-  ['access', 'store', 'providers', 'files', 'webhooks', 'metrics'],
+  ['store'],
+  ['access', 'webhooks'],
+  ['files'],
+  ['providers'],
+  ['metrics'],
   ['sheets'],
   ['routes', 'mcp', 'config', 'logs', 'demo'],
   ['app.ts', 'server.ts', 'cli.ts'],
@@ -106,4 +115,76 @@ test("the check finds an import of a provider's package from outside it", () => 
     'routes/x.ts -> providers/excel/microsoft-sign-in.ts',
     'providers/google/x.ts -> providers/excel/excel-kind.ts',
   ]);
+});
+
+/**
+ * The import cycles of the import graph `edges`, each as its members sorted and joined
+ * (Tarjan's strongly connected components: a component of more than one member is a cycle).
+ */
+function cyclesOf(edges: Map<string, Set<string>>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) ?? 0);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (stack.includes(next)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const members: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      members.push(member);
+      if (member === node) break;
+    }
+    if (members.length > 1) found.push(members.sort().join(' <-> '));
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/**
+ * Import cycles between top folders of src/ (a file at the top counts as its own), and between
+ * files anywhere, type imports included: a cycle means neither side can be read, tested or
+ * moved without the other.
+ */
+function importCycles(files: Map<string, string>): { folders: string[]; files: string[] } {
+  const folderEdges = new Map<string, Set<string>>();
+  const fileEdges = new Map<string, Set<string>>();
+  const top = (path: string) => path.split('/')[0] ?? path;
+  for (const [file, text] of files) {
+    const folder = folderEdges.get(top(file)) ?? new Set<string>();
+    folderEdges.set(top(file), folder);
+    const imported = new Set(importsOf(file, text).filter((path) => !path.startsWith('..')));
+    fileEdges.set(file, imported);
+    for (const path of imported) if (top(path) !== top(file)) folder.add(top(path));
+  }
+  return { folders: cyclesOf(folderEdges), files: cyclesOf(fileEdges) };
+}
+
+test('no two folders of src/, and no two files, import each other in a cycle', async () => {
+  assert.deepEqual(importCycles(await sourceFiles()), { folders: [], files: [] });
+});
+
+test('the check finds a cycle between folders and one between files inside a folder', () => {
+  const files = new Map([
+    ['routes/a.ts', "import { b } from '../mcp/b.ts';"],
+    ['mcp/b.ts', "import type { c } from '../routes/c.ts';"],
+    ['routes/c.ts', ''],
+    ['store/x.ts', "import type { Y } from './sql/y.ts';"],
+    ['store/sql/y.ts', "import type { X } from '../x.ts';"],
+    ['store/z.ts', "import type { X } from './x.ts';"],
+  ]);
+  assert.deepEqual(importCycles(files), {
+    folders: ['mcp <-> routes'],
+    files: ['store/sql/y.ts <-> store/x.ts'],
+  });
 });

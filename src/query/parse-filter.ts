@@ -3,6 +3,7 @@ import { excerpt } from '../errors/excerpt.ts';
 import { numberFromText } from '../cells/number-text.ts';
 import { Problem } from '../errors/problem.ts';
 import { parseValueList } from './parse-value-list.ts';
+import { shown } from './shown-filter.ts';
 
 /** Operators of `<column>=__<op>(<value>)`, listed once; the types below are derived from it. */
 export const operators = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'nin', 'ieq', 'ilike'] as const;
@@ -101,9 +102,4 @@ export function parseFilter(column: string, raw: string): Filter {
 
 function isOperator(name: string): name is Operator {
   return (operators as readonly string[]).includes(name);
-}
-
-/** A filter as a problem repeats it: an excerpt of its column and of its value. */
-export function shown(column: string, raw: string): string {
-  return `${excerpt(column)}=${excerpt(raw)}`;
 }

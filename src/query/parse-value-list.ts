@@ -1,6 +1,6 @@
 import { Problem } from '../errors/problem.ts';
 import { excerpt } from '../errors/excerpt.ts';
-import { shown } from './parse-filter.ts';
+import { shown } from './shown-filter.ts';
 
 const example = '__in("Smith, J",Ann)';
 

@@ -1,7 +1,8 @@
 import type { Cell } from '../cells/cell.ts';
 import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import type { DbWork } from './db-work.ts';
-import type { Dialect, SheetRecord } from './dialect.ts';
+import type { Dialect } from './dialect.ts';
+import type { SheetRecord } from './store-records.ts';
 import { chooseRows } from './read-rows.ts';
 import type { RowChoice } from './sql/aggregate-sql.ts';
 

@@ -1,56 +1,21 @@
 import { Problem } from '../errors/problem.ts';
 import type { Filtering } from '../query/plan.ts';
-import type { Sheet } from '../model/sheet.ts';
 import type { RowEntries } from './cell-index.ts';
 import type { GroupPage, GroupSpec, RowChoice } from './sql/aggregate-sql.ts';
-import type { IdempotencyRecord } from './idempotency-records.ts';
-import type { CredentialStatements } from './provider-credentials.ts';
-import type { BlockHead } from './row-blocks.ts';
+import type { CredentialStatements } from './store-records.ts';
+import type { OutboxStatements } from './sql/outbox-sql.ts';
+import type { PushStatements } from './sql/push-tag-sql.ts';
+import type { WebhookStatements } from './sql/webhook-sql.ts';
+import type { ApiKeyStatements } from './sql/key-sql.ts';
+import type { IdempotencyStatements } from './sql/idempotency-sql.ts';
+import type { LeaseStatements } from './sql/lease-sql.ts';
+import type { BlockHead } from './store-records.ts';
 import type { StoredRow } from './row-json.ts';
-import type {
-  ApiKeyRecord,
-  DeliveryRecord,
-  HeldLock,
-  PushTagEntry,
-  KeyId,
-  ServerLease,
-  StoreDatabase,
-  WebhookProgress,
-  WebhookRecord,
-} from './store.ts';
-export { LockLost } from './store.ts';
+import type { HeldLock, StoreDatabase } from './store-records.ts';
+export { LockLost } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
-
-/** A sheet as stored: what the API shows, and what only the engine needs. */
-export interface SheetRecord extends Sheet {
-  /** The sheet's number in the shared tables; ids are for the API. */
-  key: number;
-  /** The id the next appended row gets; row ids stay with a row while positions shift. */
-  nextRid: number;
-  /**
-   * Whether the sheet is large: read whole from its blocks, and filtered through the cell index
-   * on the columns of `indexedColumns`; a small sheet is read whole and filtered in memory.
-   */
-  indexed: boolean;
-  /**
-   * The columns whose cells are in the cell index, ascending. A column joins the first time a
-   * filter on it reaches the large sheet, and stays (under its name, when the header changes):
-   * writes keep only these entries, so a sheet pays for the columns it is filtered on.
-   */
-  indexedColumns: number[];
-  /** Set while a provider push is in flight or its outcome is unknown (see the mirror). */
-  pushing: string | null;
-}
-
-/** An event as the outbox keeps it until it has been delivered and kept long enough. */
-export interface StoredEvent {
-  seq: number;
-  id: string;
-  sheetId: string;
-  type: string;
-  body: string;
-  createdAt: string;
-}
+export type { SheetRecord, StoredEvent, PushFence } from './store-records.ts';
+import type { SheetRecord, PushFence } from './store-records.ts';
 
 /** Seconds a client is asked to wait before trying again while the database is away. */
 const retryAfterSeconds = 5;
@@ -87,16 +52,6 @@ export function outcomeUnknown(): Problem {
 /** The lock of a store whose locks cannot be lost (one process owns it), at `epoch`. */
 export function lockNeverLost(epoch: number): HeldLock {
   return { epoch, signal: new AbortController().signal, verify: async () => {} };
-}
-
-/**
- * What a push's store writes are checked against: the sheet's lock epoch (see `HeldLock.epoch`)
- * and, while a push is out, the time (epoch ms) after which none of its requests can still be in
- * flight, null when there is none to wait for.
- */
-export interface PushFence {
-  epoch: number;
-  settleAfter: number | null;
 }
 
 /** A read-only snapshot held open across several units, for a read sent in pieces. */
@@ -144,11 +99,6 @@ export interface Dialect extends StoreDatabase {
   /** Removes a sheet with its rows, cells, keys and events. */
   deleteSheet(key: number): DbWork<void>;
 
-  // Push tags (see push-tag-sql.ts)
-  lockPushTags(spreadsheet: string): DbWork<void>;
-  pushTagsOf(spreadsheet: string): DbWork<PushTagEntry[]>;
-  savePushTag(spreadsheet: string, entry: PushTagEntry): DbWork<void>;
-  deletePushTags(spreadsheet: string, tags: number[]): DbWork<void>;
   /** Removes what imports cut off by a crash left behind. */
   dropAbandonedImports(): DbWork<void>;
 
@@ -215,111 +165,22 @@ export interface Dialect extends StoreDatabase {
     withIds: boolean,
   ): DbWork<{ count: number; json: Buffer }>;
 
-  // The outbox of row events
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void>;
-  /** Events of a sheet after the one with id `after` (or all kept), oldest first. */
-  eventsAfter(sheetId: string, after: string | null, limit: number): DbWork<StoredEvent[]>;
-  latestEventId(sheetId: string): DbWork<string | null>;
-  /** The position of a sheet's event `id`, if it is kept and was made at `notBefore` or later. */
-  eventSeq(sheetId: string, id: string, notBefore: string): DbWork<number | null>;
-  /**
-   * A sheet's events after position `seq` made at `notBefore` or later, oldest first: `limit`
-   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
-   */
-  eventsAfterSeq(
-    sheetId: string,
-    seq: number,
-    page: { limit: number; maxBytes: number },
-    notBefore: string,
-  ): DbWork<StoredEvent[]>;
-  /** The newest position of each of these sheets that has events, in one statement. */
-  latestEventSeqs(sheetIds: string[]): DbWork<{ sheetId: string; seq: number }[]>;
-  /** The bytes of a sheet's next `limit` events after position `seq`. */
-  eventBytesAfter(sheetId: string, seq: number, limit: number): DbWork<number>;
-  /**
-   * Removes up to `limit` events made before `olderThan`, but not those an enabled webhook of
-   * their sheet has still to send (after its cursor) made at `heldSince` or later; answers how
-   * many went. A dialect whose store several servers share may answer 0 while another prunes.
-   */
-  pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number>;
+  /** The outbox of row events (see sql/outbox-sql.ts). */
+  readonly outbox: OutboxStatements;
 
-  // Webhooks
-  insertWebhook(webhook: WebhookRecord): DbWork<void>;
-  maxEventSeq(sheetId: string): DbWork<number>;
-  webhooksOf(sheetId: string): DbWork<WebhookRecord[]>;
-  webhookSheets(): DbWork<string[]>;
-  webhookBacklog(): DbWork<number>;
-  deleteWebhook(sheetId: string, id: string): DbWork<boolean>;
-  rotateWebhookSecret(
-    sheetId: string,
-    id: string,
-    secret: string,
-    previousUntil: string | null,
-  ): DbWork<WebhookRecord | null>;
-  claimWebhooks(now: Date, leaseUntil: Date, limit: number): DbWork<WebhookRecord[]>;
-  eventAfterSeq(sheetId: string, seq: number): DbWork<StoredEvent | null>;
-  /** Saves where a webhook stands; `release` ends the lease of the server that holds it. */
-  saveWebhookProgress(webhookId: string, progress: WebhookProgress, release: boolean): DbWork<void>;
-  /** Adds an attempt to a webhook's log, keeping its newest `keep`. */
-  insertDelivery(delivery: DeliveryRecord, keep: number): DbWork<void>;
-  deliveriesOf(webhookId: string, limit: number): DbWork<DeliveryRecord[]>;
-  eventsExist(ids: string[]): DbWork<boolean>;
+  /** Webhooks and their delivery log (see sql/webhook-sql.ts). */
+  readonly webhooks: WebhookStatements;
 
-  // Idempotency keys
-  /** A key as stored; `lock` holds its row until the unit ends. */
-  idempotencyKey(id: KeyId, lock: boolean): DbWork<IdempotencyRecord | null>;
-  /** The keys tied to a provider push, locked. */
-  idempotencyKeysOfPush(sheetId: string, pushId: string): DbWork<IdempotencyRecord[]>;
-  /** False when the key is there already (another server's, just committed). */
-  insertIdempotencyKey(record: IdempotencyRecord): DbWork<boolean>;
-  /** Saves a key if `token` still holds it; false otherwise. */
-  updateIdempotencyKey(record: IdempotencyRecord, token: string): DbWork<boolean>;
-  deleteIdempotencyKey(id: KeyId, token: string): DbWork<boolean>;
-  /** Removes at most `limit` keys that expired before `before`; answers how many. */
-  pruneIdempotencyKeys(before: string, limit: number): DbWork<number>;
-  /**
-   * The keys of a sender on a sheet still live at `now`: of a credential (`scope`), or of one
-   * client address when `client` is given; with when the first of them expires.
-   */
-  liveIdempotencyKeys(
-    sheetId: string,
-    scope: string,
-    client: string | null,
-    now: string,
-  ): DbWork<{ count: number; firstExpiry: string | null }>;
+  /** Idempotency keys (see sql/idempotency-sql.ts). */
+  readonly idempotency: IdempotencyStatements;
 
-  // Everything else a server keeps
-  /**
-   * Takes or renews `owner`'s lease on watching each of the sheets, unless another owner's lease
-   * is still running, and gives up the owner's leases on the other sheets; answers the ids held.
-   */
-  holdWatches(owner: string, sheetIds: string[], now: Date, leaseUntil: Date): DbWork<string[]>;
-  /** A provider's record of push `pushId` of the sheet (see `SheetStore.pushRecord`). */
-  pushRecord(sheetId: string, pushId: string): DbWork<string | null>;
-  putPushRecord(sheetId: string, pushId: string, record: string, at: string): DbWork<void>;
-  /** Drops the sheet's push records but the one of `keep` (the push still marked, if any). */
-  dropPushRecords(sheetId: string, keep: string | null): DbWork<void>;
-  claimFlag(name: string): DbWork<boolean>;
-  releaseFlag(name: string): DbWork<void>;
-  /** Takes or renews a server's lease (see `SheetStore.holdServerLease`). */
-  holdServerLease(lease: ServerLease): DbWork<void>;
-  releaseServerLease(owner: string): DbWork<void>;
-  /** The leases still running at `now`. */
-  serverLeases(now: Date): DbWork<ServerLease[]>;
-  insertKey(key: ApiKeyRecord): DbWork<void>;
-  keysOf(sheetId: string): DbWork<ApiKeyRecord[]>;
-  keyById(id: string): DbWork<ApiKeyRecord | null>;
-  /**
-   * Points a key not yet rotated at its successor and brings its expiry forward to `expiresAt`;
-   * false when the sheet has no such key or it is already rotated.
-   */
-  markKeyRotated(
-    sheetId: string,
-    id: string,
-    successor: string,
-    expiresAt: string,
-  ): DbWork<boolean>;
-  deleteKey(sheetId: string, id: string): DbWork<boolean>;
+  /** Flags, watches and server leases (see sql/lease-sql.ts). */
+  readonly leases: LeaseStatements;
+
+  /** Push tags and the records a provider keeps of each push (see sql/push-tag-sql.ts). */
+  readonly pushes: PushStatements;
+  /** API keys (see sql/key-sql.ts). */
+  readonly apiKeys: ApiKeyStatements;
   /** Provider credentials the server keeps, such as a Microsoft sign-in's refresh token. */
   readonly credentials: CredentialStatements;
 }

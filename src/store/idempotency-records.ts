@@ -2,39 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import type { Dialect } from './dialect.ts';
-import type {
-  HeldKey,
-  KeyBounds,
-  KeyClaim,
-  KeyId,
-  KeyOutcome,
-  PushedKey,
-  PushEnd,
-} from './store.ts';
+import type { HeldKey, KeyBounds, KeyClaim, KeyOutcome, PushedKey, PushEnd } from './store.ts';
+import type { KeyId } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
+export type { IdempotencyRecord } from './store-records.ts';
+import type { IdempotencyRecord } from './store-records.ts';
 
 /** How long a key is kept: a retry within this time is answered from it. */
 export const keyLifetimeMs = 24 * 60 * 60 * 1000;
-
-/**
- * A key as stored. `running` while a request holds it under a lease (which its server renews);
- * `done` with the outcome to answer again; `unknown` when the write's fate is not known yet. A
- * `push` ties a running key to a provider push: only settling that push frees or ends it.
- */
-export interface IdempotencyRecord extends KeyId {
-  fingerprint: string;
-  state: 'running' | 'done' | 'unknown';
-  token: string;
-  /** ISO time; a running key whose lease passed was held by a server that is gone. */
-  leaseUntil: string;
-  push: string | null;
-  /** The JSON of a done key's KeyOutcome. */
-  outcome: string | null;
-  createdAt: string;
-  expiresAt: string;
-  /** The client address of a caller without a credential, whose keys are bounded by it too. */
-  client: string | null;
-}
 
 export type ClaimDecision = 'insert' | 'renew' | 'take-over' | 'replay' | 'mismatch' | 'in-use';
 
@@ -69,7 +44,7 @@ export function* claimKey(
 ): DbWork<KeyClaim> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
-    const record = yield* db.idempotencyKey(id, true);
+    const record = yield* db.idempotency.idempotencyKey(id, true);
     const decision = decideClaim(record, fingerprint, now);
     if (decision === 'mismatch' || decision === 'in-use') return { kind: decision };
     if (decision === 'replay') {
@@ -97,8 +72,8 @@ export function* claimKey(
     };
     const saved =
       record === null
-        ? yield* db.insertIdempotencyKey(claimed)
-        : yield* db.updateIdempotencyKey(claimed, record.token);
+        ? yield* db.idempotency.insertIdempotencyKey(claimed)
+        : yield* db.idempotency.updateIdempotencyKey(claimed, record.token);
     if (saved) return { kind: 'claimed', held: { ...id, token } };
     // Another server inserted the key meanwhile: its row is committed now, and is looked at again.
   }
@@ -124,7 +99,12 @@ function* boundReached(
   ];
   for (const { limit, max, client } of checks) {
     if (max <= 0) continue;
-    const live = yield* db.liveIdempotencyKeys(id.sheetId, id.scope, client, now.toISOString());
+    const live = yield* db.idempotency.liveIdempotencyKeys(
+      id.sheetId,
+      id.scope,
+      client,
+      now.toISOString(),
+    );
     if (live.count < max) continue;
     const until = live.firstExpiry === null ? now.getTime() : Date.parse(live.firstExpiry);
     const retryAfterSeconds = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
@@ -135,7 +115,7 @@ function* boundReached(
 
 /** The key as stored, if `held` still holds it and no push has taken it over. */
 export function* heldRecord(db: Dialect, held: HeldKey): DbWork<IdempotencyRecord | null> {
-  const record = yield* db.idempotencyKey(held, true);
+  const record = yield* db.idempotency.idempotencyKey(held, true);
   const holds = record?.token === held.token && record.state === 'running' && record.push === null;
   return holds ? record : null;
 }
@@ -143,7 +123,7 @@ export function* heldRecord(db: Dialect, held: HeldKey): DbWork<IdempotencyRecor
 export function* renewKey(db: Dialect, held: HeldKey, leaseMs: number): DbWork<boolean> {
   const record = yield* heldRecord(db, held);
   if (record === null) return false;
-  return yield* db.updateIdempotencyKey(
+  return yield* db.idempotency.updateIdempotencyKey(
     { ...record, leaseUntil: later(new Date(), leaseMs) },
     held.token,
   );
@@ -157,8 +137,8 @@ export function* settleKey(
 ): DbWork<void> {
   const record = yield* heldRecord(db, held);
   if (record === null) return;
-  if (outcome === null) yield* db.deleteIdempotencyKey(held, held.token);
-  else yield* db.updateIdempotencyKey(settled(record, outcome), held.token);
+  if (outcome === null) yield* db.idempotency.deleteIdempotencyKey(held, held.token);
+  else yield* db.idempotency.updateIdempotencyKey(settled(record, outcome), held.token);
 }
 
 function settled(record: IdempotencyRecord, outcome: KeyOutcome | 'unknown'): IdempotencyRecord {
@@ -230,7 +210,7 @@ export function* pushKeys(
 ): DbWork<boolean> {
   const records: IdempotencyRecord[] = [];
   for (const { held } of keys) {
-    const record = yield* db.idempotencyKey(held, true);
+    const record = yield* db.idempotency.idempotencyKey(held, true);
     const ours = record?.token === held.token && record.state === 'running';
     if (!ours || (record.push !== null && record.push !== pushId)) return false;
     records.push(record);
@@ -240,7 +220,7 @@ export function* pushKeys(
     const plans = record.push === pushId ? plannedOutcomes(record) : {};
     plans[plan] = outcome;
     const tied = { ...record, push: pushId, outcome: JSON.stringify(plans) };
-    yield* db.updateIdempotencyKey(tied, held.token);
+    yield* db.idempotency.updateIdempotencyKey(tied, held.token);
   }
   return true;
 }
@@ -261,7 +241,7 @@ export function* settlePush(
   pushId: string,
   end: PushEnd,
 ): DbWork<void> {
-  for (const record of yield* db.idempotencyKeysOfPush(sheetId, pushId)) {
+  for (const record of yield* db.idempotency.idempotencyKeysOfPush(sheetId, pushId)) {
     const known = end.answers?.find(
       ({ held }) =>
         held.token === record.token && held.key === record.key && held.scope === record.scope,
@@ -270,8 +250,8 @@ export function* settlePush(
     const planned = end.plan === null ? null : (plannedOutcomes(record)[end.plan] ?? null);
     const outcome =
       known !== undefined ? known.outcome : byKey !== undefined ? byKey.outcome : planned;
-    if (outcome === null) yield* db.deleteIdempotencyKey(record, record.token);
-    else yield* db.updateIdempotencyKey(settled(record, outcome), record.token);
+    if (outcome === null) yield* db.idempotency.deleteIdempotencyKey(record, record.token);
+    else yield* db.idempotency.updateIdempotencyKey(settled(record, outcome), record.token);
   }
 }
 

@@ -1,43 +1,6 @@
 import type { Dialect } from './dialect.ts';
-import type { DbWork } from './db-work.ts';
-
-/**
- * A provider's credential that the store keeps for the server, such as the refresh token of a
- * user who signed in to Microsoft. It is a secret: nothing answers it, logs it or puts it in a
- * problem; only the code that spends it (delegated-tokens.ts) reads it.
- */
-export interface ProviderCredential {
-  /** Which credential: `microsoft`. */
-  provider: string;
-  /** Who signed in, as the provider names them (null when it would not say). */
-  account: string | null;
-  refreshToken: string;
-  /** The application and tenant the token was issued to: another one cannot spend it. */
-  clientId: string;
-  tenant: string;
-  scope: string;
-  createdAt: string;
-  /** When the token was last rotated. */
-  updatedAt: string;
-}
-
-/** The statements of the credential table (written once, in sql/credential-sql.ts). */
-export interface CredentialStatements {
-  credential(provider: string): DbWork<ProviderCredential | null>;
-  /** Inserts the credential, or replaces the one the provider had (a new sign-in). */
-  putCredential(record: ProviderCredential): DbWork<void>;
-  /**
-   * Replaces the refresh token only if it is still `previous`: false when another server
-   * rotated it (or someone signed out or in) meanwhile, and nothing changed.
-   */
-  rotateCredential(
-    provider: string,
-    previous: string,
-    refreshToken: string,
-    updatedAt: string,
-  ): DbWork<boolean>;
-  deleteCredential(provider: string): DbWork<boolean>;
-}
+export type { ProviderCredential, CredentialStatements } from './store-records.ts';
+import type { ProviderCredential } from './store-records.ts';
 
 type CredentialDialect = Pick<Dialect, 'read' | 'write' | 'withSheetLock' | 'credentials'>;
 

@@ -33,9 +33,9 @@ export function* keepPushedRows(
   pushed: PushedRows,
 ): DbWork<void> {
   if (pushed.rows.length === 0) return;
-  const kept = parse(yield* db.pushRecord(sheetId, recordId(pushId)));
+  const kept = parse(yield* db.pushes.pushRecord(sheetId, recordId(pushId)));
   kept[pushed.plan] = pushed.rows.map(({ rid, cells }) => ({ rid, ...codec.encode(cells) }));
-  yield* db.putPushRecord(
+  yield* db.pushes.putPushRecord(
     sheetId,
     recordId(pushId),
     JSON.stringify(kept),
@@ -55,7 +55,7 @@ export function* pushedRowKeys(
   plan: string | null,
 ): DbWork<PushedRowKeys | null> {
   if (plan === null) return null;
-  const rows = parse(yield* db.pushRecord(sheetId, recordId(pushId)))[plan];
+  const rows = parse(yield* db.pushes.pushRecord(sheetId, recordId(pushId)))[plan];
   return rows === undefined || rows.length === 0 ? null : new PushedRowKeys(rows);
 }
 

@@ -1,19 +1,8 @@
 import type { Dialect } from './dialect.ts';
 import type { StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
-
-/**
- * A large sheet's rows also live joined, in blocks of consecutive rows: each block holds its
- * rows' JSON joined by commas, kept current by every write, so that reading the whole sheet
- * joins a hundred blocks rather than ten thousand rows. A block covers `count` rows, from where
- * the blocks before it end; numbers order the blocks and may have gaps.
- */
-export interface BlockHead {
-  block: number;
-  count: number;
-  /** Length of the block's joined text, to know when it is full. */
-  bytes: number;
-}
+export type { BlockHead } from './store-records.ts';
+import type { BlockHead } from './store-records.ts';
 
 /** A block is filled to about this many bytes of JSON before the next one starts. */
 export const blockBytes = 16_384;

@@ -1,5 +1,5 @@
 import type { Actor, ChangeSource, RowEvent } from './store.ts';
-import type { SheetRecord } from './dialect.ts';
+import type { SheetRecord } from './store-records.ts';
 import { newEventId } from './event-id.ts';
 import type { RowChange } from './stored-rows.ts';
 

@@ -9,10 +9,9 @@ import {
   outcomeUnknown,
   storeUnavailable,
   type Dialect,
-  type PushFence,
-  type SheetRecord,
   type Snapshot,
 } from './dialect.ts';
+import { type PushFence, type SheetRecord } from './store-records.ts';
 import {
   claimKey,
   defaultKeyPruneBatch,
@@ -37,37 +36,39 @@ import { StoredRows } from './stored-rows.ts';
 import { keepPushedRows, pushedRowKeys, type PushedRows } from './pushed-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
-import { LockLost } from './store.ts';
+import { LockLost } from './store-records.ts';
 import type {
   Actor,
-  ApiKeyRecord,
   CellRows,
   ChangeSource,
   GroupAnswer,
-  DeliveryRecord,
   HeldKey,
   KeyBounds,
   KeyClaim,
-  KeyId,
   KeyOutcome,
   NewSheet,
   MirrorWrite,
   PushedKey,
   PushEnd,
   PushMark,
-  PushTagEntry,
   ReadAnswer,
   ReplaceFence,
   RowEvent,
   RowsAppended,
-  ServerLease,
   SheetChanges,
   SheetStore,
+  WriteRequest,
+} from './store.ts';
+import type {
+  ApiKeyRecord,
+  DeliveryRecord,
+  KeyId,
+  PushTagEntry,
+  ServerLease,
   StoreDatabase,
   WebhookProgress,
   WebhookRecord,
-  WriteRequest,
-} from './store.ts';
+} from './store-records.ts';
 
 /** Delivery attempts kept per webhook, newest first: enough to see what went wrong lately. */
 const deliveriesKept = 100;
@@ -397,7 +398,10 @@ export class RowStore implements SheetStore {
         results.push(result);
         if (held !== undefined && key !== null) {
           const outcome = JSON.stringify(keyOutcome(result));
-          yield* db.updateIdempotencyKey({ ...key, state: 'done', outcome }, held.token);
+          yield* db.idempotency.updateIdempotencyKey(
+            { ...key, state: 'done', outcome },
+            held.token,
+          );
         }
       }
       yield* saveSheetAndEvents(db, source, events);
@@ -529,7 +533,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan, answers });
       // The push these writes came from landed, and the copy now holds it: it matches again.
       source.record.pushing = null;
-      yield* db.dropPushRecords(sheetId, null);
+      yield* db.pushes.dropPushRecords(sheetId, null);
       yield* saveSheetAndEvents(db, source, events, true);
       return { results, record: source.record };
     });
@@ -612,7 +616,7 @@ export class RowStore implements SheetStore {
       // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
       const markerMoved = source.record.pushing !== marker;
       source.record.pushing = marker;
-      yield* db.dropPushRecords(sheetId, marker);
+      yield* db.pushes.dropPushRecords(sheetId, marker);
       yield* saveSheetAndEvents(db, source, events, markerMoved);
       return { record: source.record, changed };
     });
@@ -636,7 +640,7 @@ export class RowStore implements SheetStore {
       const { plan, keys = [] } = mark;
       if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
       record.pushing = mark.pushId;
-      yield* db.dropPushRecords(sheetId, mark.pushId);
+      yield* db.pushes.dropPushRecords(sheetId, mark.pushId);
       if (mark.rows !== undefined) {
         yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
       }
@@ -673,7 +677,7 @@ export class RowStore implements SheetStore {
       yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
       if (record.pushing !== pushId) return null;
       record.pushing = null;
-      yield* db.dropPushRecords(sheetId, null);
+      yield* db.pushes.dropPushRecords(sheetId, null);
       yield* db.saveSheet(record);
       return record;
     });
@@ -692,8 +696,8 @@ export class RowStore implements SheetStore {
   ): Promise<{ reserved: boolean; expired: number[] }> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.lockPushTags(spreadsheet);
-      const counted = yield* db.pushTagsOf(spreadsheet);
+      yield* db.pushes.lockPushTags(spreadsheet);
+      const counted = yield* db.pushes.pushTagsOf(spreadsheet);
       const tags = counted.filter((t) => t.anchorTab === undefined && t.tag !== entry.tag);
       const expired = tags.filter((t) => t.guardUntil <= now);
       // Row anchors count whenever they were last used (they keep to half the budget).
@@ -701,7 +705,7 @@ export class RowStore implements SheetStore {
       // Tags past their guard are removed in the push's own batch, before its tag is made.
       const used = live.reduce((sum, t) => sum + t.chars, 0);
       const reserved = used + entry.chars <= budget;
-      if (reserved) yield* db.savePushTag(spreadsheet, entry);
+      if (reserved) yield* db.pushes.savePushTag(spreadsheet, entry);
       return { reserved, expired: expired.map((t) => t.tag) };
     });
   }
@@ -714,8 +718,10 @@ export class RowStore implements SheetStore {
   ): Promise<number[] | null> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.lockPushTags(spreadsheet);
-      const counted = (yield* db.pushTagsOf(spreadsheet)).filter((t) => t.anchorTab !== undefined);
+      yield* db.pushes.lockPushTags(spreadsheet);
+      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).filter(
+        (t) => t.anchorTab !== undefined,
+      );
       const needed = new Set([...anchors.used, ...anchors.created]);
       const seen = anchors.seen ?? [];
       const present = new Set([...seen, ...anchors.created]);
@@ -750,8 +756,8 @@ export class RowStore implements SheetStore {
       }
       if (total > budget / 2) return null;
       const forgotten = [...gone, ...evicted].map((t) => t.tag);
-      if (forgotten.length > 0) yield* db.deletePushTags(spreadsheet, forgotten);
-      for (const t of all) if (!evicted.includes(t)) yield* db.savePushTag(spreadsheet, t);
+      if (forgotten.length > 0) yield* db.pushes.deletePushTags(spreadsheet, forgotten);
+      for (const t of all) if (!evicted.includes(t)) yield* db.pushes.savePushTag(spreadsheet, t);
       return evicted.map((t) => t.tag);
     });
   }
@@ -759,28 +765,29 @@ export class RowStore implements SheetStore {
   notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.lockPushTags(spreadsheet);
-      const counted = new Set((yield* db.pushTagsOf(spreadsheet)).map((t) => t.tag));
+      yield* db.pushes.lockPushTags(spreadsheet);
+      const counted = new Set((yield* db.pushes.pushTagsOf(spreadsheet)).map((t) => t.tag));
       for (const entry of entries)
-        if (!counted.has(entry.tag)) yield* db.savePushTag(spreadsheet, entry);
+        if (!counted.has(entry.tag)) yield* db.pushes.savePushTag(spreadsheet, entry);
     });
   }
 
   guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
-      const counted = (yield* db.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
-      if (counted !== undefined) yield* db.savePushTag(spreadsheet, { ...counted, guardUntil });
+      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
+      if (counted !== undefined)
+        yield* db.pushes.savePushTag(spreadsheet, { ...counted, guardUntil });
     });
   }
 
   forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
     if (tags.length === 0) return Promise.resolve();
-    return this.#db.write(() => this.#db.deletePushTags(spreadsheet, tags));
+    return this.#db.write(() => this.#db.pushes.deletePushTags(spreadsheet, tags));
   }
 
   pushRecord(sheetId: string, pushId: string): Promise<string | null> {
-    return this.#db.read(() => this.#db.pushRecord(sheetId, pushId));
+    return this.#db.read(() => this.#db.pushes.pushRecord(sheetId, pushId));
   }
 
   async savePushRecord(
@@ -793,8 +800,8 @@ export class RowStore implements SheetStore {
     return db.write(function* () {
       const current = yield* sheetOrMissing(db, sheetId, true);
       if (current.pushing !== pushId) return false;
-      if ((yield* db.pushRecord(sheetId, pushId)) !== previous) return false;
-      yield* db.putPushRecord(sheetId, pushId, record, new Date().toISOString());
+      if ((yield* db.pushes.pushRecord(sheetId, pushId)) !== previous) return false;
+      yield* db.pushes.putPushRecord(sheetId, pushId, record, new Date().toISOString());
       return true;
     });
   }
@@ -841,26 +848,28 @@ export class RowStore implements SheetStore {
     const before = new Date().toISOString();
     let pruned = 0;
     for (;;) {
-      const gone = await this.#db.write(() => this.#db.pruneIdempotencyKeys(before, batch));
+      const gone = await this.#db.write(() =>
+        this.#db.idempotency.pruneIdempotencyKeys(before, batch),
+      );
       pruned += gone;
       if (gone < batch) return pruned;
     }
   }
 
   async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {
-    return this.#db.read(() => this.#db.eventsAfter(sheetId, after, limit));
+    return this.#db.read(() => this.#db.outbox.eventsAfter(sheetId, after, limit));
   }
 
   async latestEventId(sheetId: string): Promise<string | null> {
-    return this.#db.read(() => this.#db.latestEventId(sheetId));
+    return this.#db.read(() => this.#db.outbox.latestEventId(sheetId));
   }
 
   latestEventSeq(sheetId: string): Promise<number> {
-    return this.#db.read(() => this.#db.maxEventSeq(sheetId));
+    return this.#db.read(() => this.#db.outbox.maxEventSeq(sheetId));
   }
 
   eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
-    return this.#db.read(() => this.#db.eventSeq(sheetId, id, notBefore.toISOString()));
+    return this.#db.read(() => this.#db.outbox.eventSeq(sheetId, id, notBefore.toISOString()));
   }
 
   eventsAfterSeq(
@@ -870,17 +879,17 @@ export class RowStore implements SheetStore {
     notBefore: Date,
   ): Promise<(RowEvent & { seq: number })[]> {
     return this.#db.read(() =>
-      this.#db.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
+      this.#db.outbox.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
     );
   }
 
   async latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>> {
-    const rows = await this.#db.read(() => this.#db.latestEventSeqs(sheetIds));
+    const rows = await this.#db.read(() => this.#db.outbox.latestEventSeqs(sheetIds));
     return new Map(rows.map((row) => [row.sheetId, row.seq]));
   }
 
   eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
-    return this.#db.read(() => this.#db.eventBytesAfter(sheetId, seq, limit));
+    return this.#db.read(() => this.#db.outbox.eventBytesAfter(sheetId, seq, limit));
   }
 
   /** In transactions of `pruneBatch` events, so that writes never wait long behind one. */
@@ -888,7 +897,9 @@ export class RowStore implements SheetStore {
     const [before, since] = [olderThan.toISOString(), heldSince.toISOString()];
     let pruned = 0;
     for (;;) {
-      const gone = await this.#db.write(() => this.#db.pruneEvents(before, since, pruneBatch));
+      const gone = await this.#db.write(() =>
+        this.#db.outbox.pruneEvents(before, since, pruneBatch),
+      );
       pruned += gone;
       if (gone < pruneBatch) return pruned;
     }
@@ -901,7 +912,7 @@ export class RowStore implements SheetStore {
     return db.write(function* () {
       const record: WebhookRecord = {
         ...webhook,
-        cursor: yield* db.maxEventSeq(webhook.sheetId),
+        cursor: yield* db.outbox.maxEventSeq(webhook.sheetId),
         attempt: 0,
         firstAttemptAt: null,
         nextAttemptAt: webhook.createdAt,
@@ -910,25 +921,25 @@ export class RowStore implements SheetStore {
         disabledAt: null,
         disabledReason: null,
       };
-      yield* db.insertWebhook(record);
+      yield* db.webhooks.insertWebhook(record);
       return record;
     });
   }
 
   webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
-    return this.#db.read(() => this.#db.webhooksOf(sheetId));
+    return this.#db.read(() => this.#db.webhooks.webhooksOf(sheetId));
   }
 
   webhookSheets(): Promise<string[]> {
-    return this.#db.read(() => this.#db.webhookSheets());
+    return this.#db.read(() => this.#db.webhooks.webhookSheets());
   }
 
   webhookBacklog(): Promise<number> {
-    return this.#db.read(() => this.#db.webhookBacklog());
+    return this.#db.read(() => this.#db.webhooks.webhookBacklog());
   }
 
   deleteWebhook(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.deleteWebhook(sheetId, id));
+    return this.#db.write(() => this.#db.webhooks.deleteWebhook(sheetId, id));
   }
 
   rotateWebhookSecret(
@@ -937,17 +948,19 @@ export class RowStore implements SheetStore {
     secret: string,
     previousUntil: string | null,
   ): Promise<WebhookRecord | null> {
-    return this.#db.write(() => this.#db.rotateWebhookSecret(sheetId, id, secret, previousUntil));
+    return this.#db.write(() =>
+      this.#db.webhooks.rotateWebhookSecret(sheetId, id, secret, previousUntil),
+    );
   }
 
   claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]> {
     const now = new Date();
     const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.claimWebhooks(now, until, limit));
+    return this.#db.write(() => this.#db.webhooks.claimWebhooks(now, until, limit));
   }
 
   async eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null> {
-    return this.#db.read(() => this.#db.eventAfterSeq(sheetId, seq));
+    return this.#db.read(() => this.#db.outbox.eventAfterSeq(sheetId, seq));
   }
 
   recordDelivery(
@@ -958,52 +971,53 @@ export class RowStore implements SheetStore {
   ): Promise<void> {
     const db = this.#db;
     return db.write(function* () {
-      yield* db.saveWebhookProgress(webhookId, progress, release);
-      for (const delivery of deliveries) yield* db.insertDelivery(delivery, deliveriesKept);
+      yield* db.webhooks.saveWebhookProgress(webhookId, progress, release);
+      for (const delivery of deliveries)
+        yield* db.webhooks.insertDelivery(delivery, deliveriesKept);
     });
   }
 
   deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.#db.read(() => this.#db.deliveriesOf(webhookId, limit));
+    return this.#db.read(() => this.#db.webhooks.deliveriesOf(webhookId, limit));
   }
 
   holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {
     const now = new Date();
     const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.holdWatches(owner, sheetIds, now, until));
+    return this.#db.write(() => this.#db.leases.holdWatches(owner, sheetIds, now, until));
   }
 
   claimFlag(name: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.claimFlag(name));
+    return this.#db.write(() => this.#db.leases.claimFlag(name));
   }
 
   releaseFlag(name: string): Promise<void> {
-    return this.#db.write(() => this.#db.releaseFlag(name));
+    return this.#db.write(() => this.#db.leases.releaseFlag(name));
   }
 
   holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void> {
     const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
-    return this.#db.write(() => this.#db.holdServerLease({ ...lease, leaseUntil }));
+    return this.#db.write(() => this.#db.leases.holdServerLease({ ...lease, leaseUntil }));
   }
 
   releaseServerLease(owner: string): Promise<void> {
-    return this.#db.write(() => this.#db.releaseServerLease(owner));
+    return this.#db.write(() => this.#db.leases.releaseServerLease(owner));
   }
 
   runningServers(): Promise<ServerLease[]> {
-    return this.#db.read(() => this.#db.serverLeases(new Date()));
+    return this.#db.read(() => this.#db.leases.serverLeases(new Date()));
   }
 
   createKey(key: ApiKeyRecord): Promise<void> {
-    return this.#db.write(() => this.#db.insertKey(key));
+    return this.#db.write(() => this.#db.apiKeys.insertKey(key));
   }
 
   listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
-    return this.#db.read(() => this.#db.keysOf(sheetId));
+    return this.#db.read(() => this.#db.apiKeys.keysOf(sheetId));
   }
 
   findKey(id: string): Promise<ApiKeyRecord | null> {
-    return this.#db.read(() => this.#db.keyById(id));
+    return this.#db.read(() => this.#db.apiKeys.keyById(id));
   }
 
   async rotateKey(
@@ -1015,12 +1029,13 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     try {
       return await db.write(function* () {
-        const old = yield* db.keyById(id);
+        const old = yield* db.apiKeys.keyById(id);
         if (old === null || old.sheetId !== sheetId) return 'not-found' as const;
         if (old.rotatedTo !== null) return 'already-rotated' as const;
-        yield* db.insertKey(successor);
+        yield* db.apiKeys.insertKey(successor);
         // Another server may have rotated it since it was read: the successor must not stay.
-        if (!(yield* db.markKeyRotated(sheetId, id, successor.id, expiresAt))) throw new Raced();
+        if (!(yield* db.apiKeys.markKeyRotated(sheetId, id, successor.id, expiresAt)))
+          throw new Raced();
         return 'rotated' as const;
       });
     } catch (error) {
@@ -1030,7 +1045,7 @@ export class RowStore implements SheetStore {
   }
 
   deleteKey(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.deleteKey(sheetId, id));
+    return this.#db.write(() => this.#db.apiKeys.deleteKey(sheetId, id));
   }
 
   /**
@@ -1059,7 +1074,7 @@ export class RowStore implements SheetStore {
     const deadline = Date.now() + outcomeDeadlineMs;
     for (;;) {
       try {
-        return await this.#db.read(() => this.#db.eventsExist(ids));
+        return await this.#db.read(() => this.#db.outbox.eventsExist(ids));
       } catch {
         if (Date.now() > deadline) throw outcomeUnknown();
         await sleep(250);
@@ -1109,7 +1124,7 @@ function* saveSheetAndEvents(
   if (events.length > 0) {
     yield* source.settle();
     source.record.updatedAt = new Date().toISOString();
-    yield* db.insertEvents(events);
+    yield* db.outbox.insertEvents(events);
   }
   yield* db.saveSheet(source.record);
 }

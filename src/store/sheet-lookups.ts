@@ -1,4 +1,4 @@
-import type { SheetRecord } from './dialect.ts';
+import type { SheetRecord } from './store-records.ts';
 
 interface Waiter {
   resolve(record: SheetRecord | null): void;

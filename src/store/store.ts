@@ -6,22 +6,31 @@ import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
 import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
 import type { RowTag, WritePlan } from './plan-write.ts';
 import type { CredentialStore } from './provider-credentials.ts';
-import type { PushFence } from './dialect.ts';
+import type { PushFence } from './store-records.ts';
 import type { PushedRows } from './pushed-rows.ts';
-
-/** An API key as stored: its secret only as a hash. */
-export interface ApiKeyRecord {
-  id: string;
-  sheetId: string;
-  name: string;
-  scopes: string[];
-  hash: string;
-  createdAt: string;
-  /** When it stops opening anything; null for a key that never expires. */
-  expiresAt: string | null;
-  /** The key that replaced it when it was rotated; it works on until `expiresAt`. */
-  rotatedTo: string | null;
-}
+export type {
+  ApiKeyRecord,
+  KeyId,
+  PushTagEntry,
+  HeldLock,
+  ServerLease,
+  WebhookRecord,
+  DeliveryRecord,
+  WebhookProgress,
+  ConnectionCounts,
+  StoreDatabase,
+} from './store-records.ts';
+import type {
+  ApiKeyRecord,
+  KeyId,
+  PushTagEntry,
+  ServerLease,
+  WebhookRecord,
+  DeliveryRecord,
+  WebhookProgress,
+  StoreDatabase,
+} from './store-records.ts';
+export { LockLost } from './store-records.ts';
 
 export interface NewSheet {
   id: string;
@@ -58,14 +67,6 @@ export interface WriteRequest {
 /** Who made a change, as its row events name them: an API key by its id, never its secret. */
 export type Actor =
   { type: 'key'; id: string } | { type: 'admin' } | { type: 'anonymous' } | { type: 'provider' };
-
-/** An `Idempotency-Key`, scoped to its sheet and to the credential that sent it. */
-export interface KeyId {
-  sheetId: string;
-  /** `key:<api key id>`, `admin` or `anonymous`. */
-  scope: string;
-  key: string;
-}
 
 /** A key this server holds while its request runs; `token` tells this hold from a later one. */
 export interface HeldKey extends KeyId {
@@ -170,40 +171,6 @@ export interface ReplaceFence {
   pushing: string | null;
 }
 
-/** A push's tag as the store counts it in its spreadsheet's budget. */
-export interface PushTagEntry {
-  /** The tag's id (its developer metadata id). */
-  tag: number;
-  /** Its size in characters, as the spreadsheet holds it (key and value). */
-  chars: number;
-  /**
-   * Epoch ms until which an attempt of its push may still land: it is kept until then. For a
-   * row anchor, when a push last used it (anchors are removed least recently used first).
-   */
-  guardUntil: number;
-  /** Set for a row anchor: the id of the tab it is on. */
-  anchorTab?: number;
-}
-
-/** Thrown by `HeldLock.verify` once the sheet's lock is lost: another server may hold it. */
-export class LockLost extends Error {
-  override name = 'LockLost';
-}
-
-/** The sheet's lock as held by `withSheetLock`'s work. */
-export interface HeldLock {
-  /**
-   * The sheet's lock epoch as this hold made it: taking the lock makes it one greater (a fencing
-   * token). Every store write made for a push names it, and changes nothing once another server
-   * took the lock since (its epoch is greater).
-   */
-  readonly epoch: number;
-  /** Aborted when the lock is known to be lost (its connection to the database died). */
-  readonly signal: AbortSignal;
-  /** Throws `lock-lost` unless the lock is still held, asking the database where it must. */
-  verify(): Promise<void>;
-}
-
 /** Where a row change came from, as its event says. */
 export type ChangeSource = 'api' | 'provider';
 
@@ -233,16 +200,6 @@ export interface CellRows {
   rows: Cell[][];
 }
 
-/** A server running on a store, until its lease runs out (renewed while it runs). */
-export interface ServerLease {
-  /** One id per server process. */
-  owner: string;
-  host: string;
-  pid: number;
-  /** ISO 8601. */
-  leaseUntil: string;
-}
-
 /** A row event as the outbox keeps it. */
 export interface RowEvent {
   id: string;
@@ -252,51 +209,6 @@ export interface RowEvent {
   body: string;
   createdAt: string;
 }
-
-/** A webhook, with where it stands in its sheet's outbox. */
-export interface WebhookRecord {
-  id: string;
-  sheetId: string;
-  url: string;
-  /** The event types it is sent. */
-  events: string[];
-  /** `whsec_` and the base64 of the key that signs its deliveries. */
-  secret: string;
-  /** The secret before the last rotation: deliveries are signed with it too until it expires. */
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  /** The outbox position (seq) of the last event it is done with. */
-  cursor: number;
-  /** Attempts made at the event after `cursor`, and when the first was. */
-  attempt: number;
-  firstAttemptAt: string | null;
-  /** When the next attempt is due. */
-  nextAttemptAt: string;
-  /** Set once it is switched off (a 410 Gone); nothing is sent to it then. */
-  disabledAt: string | null;
-  disabledReason: string | null;
-}
-
-/** One attempt to deliver an event to a webhook. */
-export interface DeliveryRecord {
-  webhookId: string;
-  eventId: string;
-  type: string;
-  attempt: number;
-  /** The receiver's answer, or null when none came. */
-  status: number | null;
-  error: string | null;
-  /** When the event is tried again; null when it was delivered or given up on. */
-  nextRetryAt: string | null;
-  at: string;
-}
-
-/** A webhook's state after an attempt: written with the attempt, which ends its lease. */
-export type WebhookProgress = Pick<
-  WebhookRecord,
-  'cursor' | 'attempt' | 'firstAttemptAt' | 'nextAttemptAt' | 'disabledAt' | 'disabledReason'
->;
 
 /** Rows one commit appended to a sheet, as `writeRows` committed them. */
 export interface RowsAppended {
@@ -311,13 +223,6 @@ export interface RowsAppended {
    * or older, never newer.
    */
   began: number;
-}
-
-/** A pool's connections: all it holds, those idle, and requests waiting for one. */
-export interface ConnectionCounts {
-  total: number;
-  idle: number;
-  waiting: number;
 }
 
 /**
@@ -636,26 +541,4 @@ export interface SheetStore {
   readonly credentials: CredentialStore;
   /** The database under the store, for what it answers by itself. */
   readonly database: StoreDatabase;
-}
-
-/**
- * What the database answers by itself, with no work of the store around it: its locks, its
- * rate-limit counts, its health, its pool and its end. The store hands it out as it is.
- */
-export interface StoreDatabase {
-  /**
-   * Runs `work` holding the sheet's lock, which servers sharing the store take in turn: for work
-   * spanning more than one call, such as planning a write, sending it upstream and applying it.
-   */
-  withSheetLock<T>(sheetId: string, work: (lock: HeldLock) => Promise<T>): Promise<T>;
-  /**
-   * Counts a request against a rate limit shared by every server on this store; absent when one
-   * server owns the store and counts in memory.
-   */
-  countHit?(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
-  /** Resolves when the store answers; throws `store-unavailable` when it does not. */
-  ping(): Promise<void>;
-  /** The database connections of a store with a pool (PostgreSQL); null for one without. */
-  connections(): ConnectionCounts | null;
-  close(): Promise<void>;
 }

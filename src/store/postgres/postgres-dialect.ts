@@ -1,20 +1,20 @@
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { RowEntries } from '../cell-index.ts';
-import {
-  CommitOutcomeUnknown,
-  storeUnavailable,
-  type Dialect,
-  type SheetRecord,
-  type Snapshot,
-  type StoredEvent,
-} from '../dialect.ts';
+import { CommitOutcomeUnknown, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
+import { type SheetRecord, type StoredEvent } from '../store-records.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
+import { outboxSql, type OutboxStatements } from '../sql/outbox-sql.ts';
+import { pushSql } from '../sql/push-tag-sql.ts';
+import { webhookSql } from '../sql/webhook-sql.ts';
+import { apiKeySql } from '../sql/key-sql.ts';
+import { idempotencySql } from '../sql/idempotency-sql.ts';
+import { leaseSql } from '../sql/lease-sql.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { toSheet, type SheetRow } from '../sql/sheet-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
 import { nameable } from '../sql/sql.ts';
-import type { ConnectionCounts, HeldLock } from '../store.ts';
+import type { ConnectionCounts, HeldLock } from '../store-records.ts';
 import { runAsync, driverCall, type DbWork } from '../db-work.ts';
 import { copyFirstColumn } from './binary-copy.ts';
 import { entryColumns } from './postgres-cells.ts';
@@ -54,6 +54,12 @@ export class PostgresDialect extends SqlDialect implements Dialect {
   readonly ownsStore = false;
   protected readonly sql = postgresSql;
   readonly credentials = credentialSql(postgresSql);
+  readonly outbox = postgresOutbox();
+  readonly pushes = pushSql(postgresSql);
+  readonly webhooks = webhookSql(postgresSql);
+  readonly apiKeys = apiKeySql(postgresSql);
+  readonly idempotency = idempotencySql(postgresSql);
+  readonly leases = leaseSql(postgresSql);
   /** Imports that have not finished within an hour are taken to have crashed. */
   protected readonly abandonedImport = ` AND created_at < now() - interval '1 hour'`;
   readonly #pool: Pool;
@@ -279,30 +285,7 @@ export class PostgresDialect extends SqlDialect implements Dialect {
     );
   }
 
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
-    return this.run(
-      `INSERT INTO events (id, sheet_id, type, body, created_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
-      [
-        events.map((e) => e.id),
-        events.map((e) => e.sheetId),
-        events.map((e) => e.type),
-        events.map((e) => e.body),
-        events.map((e) => e.createdAt),
-      ],
-    );
-  }
-
   /** Servers sharing the database prune in turn: one that finds another at it leaves it be. */
-  override *pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
-    const lock = yield* this.one<{ locked: boolean }>(
-      'SELECT pg_try_advisory_xact_lock($1) AS locked',
-      [pruneLock],
-    );
-    if (lock?.locked !== true) return 0;
-    return yield* super.pruneEvents(olderThan, heldSince, limit);
-  }
-
   // Answers
 
   /**
@@ -443,4 +426,36 @@ const copiedRows = 250;
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
   return String(value);
+}
+
+/**
+ * The outbox's shared statements, but events inserted as arrays sent whole (`unnest`), and
+ * pruned by one server at a time: the others pass while one holds the advisory lock.
+ */
+function postgresOutbox(): OutboxStatements {
+  const shared = outboxSql(postgresSql);
+  return {
+    ...shared,
+    *insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
+      yield* postgresSql.changes(
+        `INSERT INTO events (id, sheet_id, type, body, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+        [
+          events.map((e) => e.id),
+          events.map((e) => e.sheetId),
+          events.map((e) => e.type),
+          events.map((e) => e.body),
+          events.map((e) => e.createdAt),
+        ],
+      );
+    },
+    *pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
+      const [lock] = yield* postgresSql.rows<{ locked: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1) AS locked',
+        [pruneLock],
+      );
+      if (lock?.locked !== true) return 0;
+      return yield* shared.pruneEvents(olderThan, heldSince, limit);
+    },
+  };
 }

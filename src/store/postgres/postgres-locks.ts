@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
-import { LockLost } from '../dialect.ts';
-import type { HeldLock } from '../store.ts';
+import { LockLost } from '../store-records.ts';
+import type { HeldLock } from '../store-records.ts';
 import { bumpLockEpoch } from '../sql/sheet-sql.ts';
 import { unreachableAs } from './postgres-errors.ts';
 

@@ -1,5 +1,5 @@
 import type { DbWork } from '../db-work.ts';
-import type { CredentialStatements, ProviderCredential } from '../provider-credentials.ts';
+import type { CredentialStatements, ProviderCredential } from '../store-records.ts';
 import type { Sql } from './sql.ts';
 
 interface CredentialRow {

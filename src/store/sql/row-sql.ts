@@ -1,5 +1,5 @@
 import type { Filtering } from '../../query/plan.ts';
-import type { BlockHead } from '../row-blocks.ts';
+import type { BlockHead } from '../store-records.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type { DbWork } from '../db-work.ts';

@@ -1,4 +1,4 @@
-import type { PushFence, SheetRecord } from '../dialect.ts';
+import type { PushFence, SheetRecord } from '../store-records.ts';
 import type { DbWork } from '../db-work.ts';
 import { nameable, SqlStatements, type Flavor } from './sql.ts';
 

@@ -1,9 +1,9 @@
-import { PushTagSql } from './push-tag-sql.ts';
+import { RowSql } from './row-sql.ts';
 
 /**
- * Every statement both dialects share, written once: sheets, rows and blocks, the outbox,
- * webhooks, keys and idempotency keys, each concern a class of its own that extends the one
- * before. A dialect extends this with its driver (`sql`, its `Flavor`) and what its database
- * does its own way, overriding a statement where it has a better one.
+ * The engine's statements both dialects share, written once: sheets, and rows with their blocks,
+ * each concern a class of its own that extends the one before. A dialect extends this with its
+ * driver (`sql`, its `Flavor`) and what its database does its own way, overriding a statement
+ * where it has a better one; the other concerns it builds from modules (see README.md).
  */
-export abstract class SqlDialect extends PushTagSql {}
+export abstract class SqlDialect extends RowSql {}

@@ -1,5 +1,5 @@
 import type { EntryConditions } from '../row-sets.ts';
-import type { CellReading } from './aggregate-sql.ts';
+import type { CellReading } from './cell-reading.ts';
 import type { DbWork } from '../db-work.ts';
 
 /**
@@ -44,9 +44,10 @@ export interface Sql {
 }
 
 /**
- * The root of the statements both dialects share. Each concern adds its statements in a class of
- * its own (sheets, rows and blocks, the outbox, webhooks, keys, idempotency keys), one extending
- * the next; a dialect extends the last and adds its driver and what its database does its own way.
+ * The root of the engine's statements both dialects share: sheets, and rows with their blocks,
+ * each add theirs in a class of their own, one extending the next; a dialect extends the last and
+ * adds its driver and what its database does its own way. (Push tags, the outbox, webhooks, API
+ * keys, idempotency keys, leases and credentials are modules of functions over `Sql` instead.)
  */
 export abstract class SqlStatements {
   protected abstract readonly sql: Sql;

@@ -1,19 +1,19 @@
 import Database from 'better-sqlite3';
 import type { RowEntries } from '../cell-index.ts';
-import {
-  lockNeverLost,
-  storeUnavailable,
-  type Dialect,
-  type Snapshot,
-  type StoredEvent,
-} from '../dialect.ts';
+import { lockNeverLost, storeUnavailable, type Dialect, type Snapshot } from '../dialect.ts';
 import { credentialSql } from '../sql/credential-sql.ts';
-import type { CredentialStatements } from '../provider-credentials.ts';
+import { outboxSql, type OutboxStatements } from '../sql/outbox-sql.ts';
+import { pushSql, type PushStatements } from '../sql/push-tag-sql.ts';
+import { webhookSql, type WebhookStatements } from '../sql/webhook-sql.ts';
+import { apiKeySql, type ApiKeyStatements } from '../sql/key-sql.ts';
+import { idempotencySql, type IdempotencyStatements } from '../sql/idempotency-sql.ts';
+import { leaseSql, type LeaseStatements } from '../sql/lease-sql.ts';
+import type { CredentialStatements } from '../store-records.ts';
 import type { StoredRow } from '../row-json.ts';
 import { rowJson } from '../sql/row-sql.ts';
 import { bumpLockEpoch } from '../sql/sheet-sql.ts';
 import { SqlDialect } from '../sql/sql-dialect.ts';
-import type { HeldLock } from '../store.ts';
+import type { HeldLock } from '../store-records.ts';
 import { runSync, driverCall, type DbWork } from '../db-work.ts';
 import { entryValues } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
@@ -43,6 +43,12 @@ export class SqliteDialect extends SqlDialect implements Dialect {
   readonly #path: string;
   protected readonly sql: SqliteSql;
   readonly credentials: CredentialStatements;
+  readonly outbox: OutboxStatements;
+  readonly pushes: PushStatements;
+  readonly webhooks: WebhookStatements;
+  readonly apiKeys: ApiKeyStatements;
+  readonly idempotency: IdempotencyStatements;
+  readonly leases: LeaseStatements;
   /** Any import still marked as running was cut off: this process is the file's only writer. */
   protected readonly abandonedImport = '';
 
@@ -56,6 +62,20 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     this.#db = new Database(options.path);
     this.sql = new SqliteSql(this.#db);
     this.credentials = credentialSql(this.sql);
+    this.outbox = {
+      ...outboxSql(this.sql),
+      insertEvents: (events) =>
+        this.#each(
+          'INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
+          events,
+          (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
+        ),
+    };
+    this.pushes = pushSql(this.sql);
+    this.webhooks = webhookSql(this.sql);
+    this.apiKeys = apiKeySql(this.sql);
+    this.idempotency = idempotencySql(this.sql);
+    this.leases = leaseSql(this.sql);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma(`synchronous = ${options.synchronous.toUpperCase()}`);
     this.#db.pragma('busy_timeout = 5000');
@@ -122,7 +142,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
     return (row as { key: number }).key;
   }
 
-  // Rows, entries, blocks and events: one prepared statement run for each.
+  // Rows, entries, blocks and events (see the outbox above): one prepared statement run for each.
 
   insertRows(key: number, rows: StoredRow[]): DbWork<void> {
     return this.#each(
@@ -175,14 +195,6 @@ export class SqliteDialect extends SqlDialect implements Dialect {
       'INSERT INTO blocks (sheet, block, count, json) VALUES (?, ?, ?, ?)',
       blocks,
       (b) => [key, b.block, b.count, b.json],
-    );
-  }
-
-  insertEvents(events: Omit<StoredEvent, 'seq'>[]): DbWork<void> {
-    return this.#each(
-      'INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, ?, ?, ?, ?)',
-      events,
-      (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
     );
   }
 
