@@ -22,6 +22,9 @@ test('secret-like query parameters and API keys are replaced; everything else is
     [`/api/v1/abc?note=${key}`, '/api/v1/abc?note=[Redacted]'],
     [`/api/v1/${key}`, '/api/v1/[Redacted]'],
     ['/x?flag&key', '/x?flag&key'],
+    // Row keys choose and show rows; a column that merely ends in "key" is still hidden.
+    ['/api/v1/abc?_key=3,4&_with_key=true', '/api/v1/abc?_key=3,4&_with_key=true'],
+    ['/api/v1/abc?my_key=x&__key=y', '/api/v1/abc?my_key=[Redacted]&__key=[Redacted]'],
     ['/x?sig=abc&sign=up', '/x?sig=[Redacted]&sign=up'],
     ['/x?SIG=abc', '/x?SIG=[Redacted]'],
     [

@@ -1,5 +1,7 @@
 /** Query parameters whose names say they hold a secret (`sig` for signed URLs). */
 const secretName = /^sig$|key|token|secret|passw|pwd|auth|signature|session|credential/i;
+/** The row API's own parameters that choose or show row keys: a row key is no secret. */
+const rowKeyParameter = /^_(?:with_)?key$/;
 /**
  * Anything shaped like a Sheetport API key, `sp_<12-character id>_<43-character secret>`, and
  * also one cut short or mistyped: sp_ and 20 or more characters of the key alphabet, any of
@@ -36,7 +38,8 @@ function redactParameter(parameter: string): string {
   const equals = parameter.indexOf('=');
   if (equals === -1) return parameter;
   const name = parameter.slice(0, equals);
-  return secretName.test(decoded(name)) ? `${name}=${redacted}` : parameter;
+  const plain = decoded(name);
+  return secretName.test(plain) && !rowKeyParameter.test(plain) ? `${name}=${redacted}` : parameter;
 }
 
 function decoded(text: string): string {
