@@ -142,7 +142,10 @@ const selfContained: {
   name: CaseName;
   run: (database: Database | null) => Promise<{ targets: TargetOutcome[] }>;
 }[] = [
-  { name: 'goals', run: () => goalsCase(quick) },
+  {
+    name: 'goals',
+    run: (database) => goalsCase(quick, process.env.BENCH_POSTGRES === '0' ? null : database),
+  },
   {
     name: 'webhooks',
     run: () => webhookCase({ ratePerSecond: 500, seconds: quick ? 4 : 15 }),

@@ -6,7 +6,7 @@
  */
 export const benchCases = [
   // The goals: the workloads of cases a, b, c and g as a user applies them.
-  { letter: 'w', name: 'goals', postgres: false },
+  { letter: 'w', name: 'goals', postgres: true },
   { letter: 'a', name: 'filter', postgres: true },
   { letter: 'b', name: 'getall', postgres: true },
   { letter: 'c', name: 'post', postgres: true },
