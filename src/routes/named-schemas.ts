@@ -17,59 +17,61 @@ export const eventTypes = [
   'columns.changed',
 ] as const;
 
-const apiKey = {
-  id: Type.String(),
-  name: Type.String(),
-  scopes: Type.Array(Type.Union(scopes.map((scope) => Type.Literal(scope)))),
-  createdAt: Type.String({ format: 'date-time' }),
-  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'When the key stops working; null for never.',
-  }),
-  rotatedTo: Type.Union([Type.String(), Type.Null()], {
-    description: 'The key that replaced this one when it was rotated.',
-  }),
-  replaces: Type.Union([Type.String(), Type.Null()], {
-    description: 'The key this one replaced, when it was made by a rotation.',
-  }),
-};
+const ApiKey = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Type.Union(scopes.map((scope) => Type.Literal(scope)))),
+    createdAt: Type.String({ format: 'date-time' }),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the key stops working; null for never.',
+    }),
+    rotatedTo: Type.Union([Type.String(), Type.Null()], {
+      description: 'The key that replaced this one when it was rotated.',
+    }),
+    replaces: Type.Union([Type.String(), Type.Null()], {
+      description: 'The key this one replaced, when it was made by a rotation.',
+    }),
+  },
+  { $id: 'ApiKey', description: 'An API key, without its secret.' },
+);
 
-const ApiKey = Type.Object(apiKey, {
-  $id: 'ApiKey',
-  description: 'An API key, without its secret.',
-});
-
-const NewApiKey = Type.Object(
-  { ...apiKey, key: Type.String({ description: 'The key itself: shown once, when created.' }) },
+const NewApiKey = Type.Intersect(
+  [
+    Type.Ref('ApiKey'),
+    Type.Object({ key: Type.String({ description: 'The key itself: shown once, when created.' }) }),
+  ],
   {
     $id: 'NewApiKey',
     description: 'A key as created or rotated: the only answer with its secret.',
   },
 );
 
-const webhook = {
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.Union(eventTypes.map((type) => Type.Literal(type)))),
-  createdAt: Type.String({ format: 'date-time' }),
-  previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'Until when deliveries are also signed with the secret before the last rotation.',
-  }),
-  disabledAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  disabledReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-};
-
-const Webhook = Type.Object(webhook, {
-  $id: 'Webhook',
-  description: 'A webhook, without its signing secret.',
-});
-
-const NewWebhook = Type.Object(
+const Webhook = Type.Object(
   {
-    ...webhook,
-    secret: Type.String({
-      description: 'The signing secret (`whsec_…`): shown once, when created or rotated.',
+    id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.Union(eventTypes.map((type) => Type.Literal(type)))),
+    createdAt: Type.String({ format: 'date-time' }),
+    previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'Until when deliveries are also signed with the secret before the last rotation.',
     }),
+    disabledAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    disabledReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
+  { $id: 'Webhook', description: 'A webhook, without its signing secret.' },
+);
+
+const NewWebhook = Type.Intersect(
+  [
+    Type.Ref('Webhook'),
+    Type.Object({
+      secret: Type.String({
+        description: 'The signing secret (`whsec_…`): shown once, when created or rotated.',
+      }),
+    }),
+  ],
   { $id: 'NewWebhook', description: 'A webhook as created or given a new secret.' },
 );
 

@@ -479,18 +479,7 @@ export interface components {
       replaces: string | null;
     };
     /** @description A key as created or rotated: the only answer with its secret. */
-    NewApiKey: {
-      id: string;
-      name: string;
-      scopes: ('read' | 'create' | 'update' | 'delete')[];
-      /** Format: date-time */
-      createdAt: string;
-      /** @description When the key stops working; null for never. */
-      expiresAt: string | null;
-      /** @description The key that replaced this one when it was rotated. */
-      rotatedTo: string | null;
-      /** @description The key this one replaced, when it was made by a rotation. */
-      replaces: string | null;
+    NewApiKey: components['schemas']['ApiKey'] & {
       /** @description The key itself: shown once, when created. */
       key: string;
     };
@@ -507,16 +496,7 @@ export interface components {
       disabledReason?: string | null;
     };
     /** @description A webhook as created or given a new secret. */
-    NewWebhook: {
-      id: string;
-      url: string;
-      events: ('rows.created' | 'rows.updated' | 'rows.deleted' | 'columns.changed')[];
-      /** Format: date-time */
-      createdAt: string;
-      /** @description Until when deliveries are also signed with the secret before the last rotation. */
-      previousSecretExpiresAt: string | null;
-      disabledAt?: string | null;
-      disabledReason?: string | null;
+    NewWebhook: components['schemas']['Webhook'] & {
       /** @description The signing secret (`whsec_…`): shown once, when created or rotated. */
       secret: string;
     };
