@@ -35,7 +35,7 @@ import { sendTogether } from './routes/send-together.ts';
 import { sharedSchemaCompilers } from './routes/shared-schemas.ts';
 import { rowRoutes } from './routes/row-routes.ts';
 import { signInRoutes } from './routes/sign-in-routes.ts';
-import { ProblemDocument, sheetDescription } from './routes/schemas.ts';
+import { namedSchemas } from './routes/named-schemas.ts';
 import { EventPruner } from './sheets/event-pruner.ts';
 import { defaultEventSettings, type EventSettings } from './sheets/event-settings.ts';
 import { SheetMirror } from './sheets/sheet-mirror.ts';
@@ -141,8 +141,7 @@ export async function createApp(deps: AppDeps, options: AppOptions): Promise<Fas
   });
   registerHealthRoutes(app, deps);
   const providers = deps.providers ?? registryOf();
-  app.addSchema(ProblemDocument);
-  app.addSchema(sheetDescription(providers.kinds()));
+  for (const schema of namedSchemas(providers.kinds())) app.addSchema(schema);
   await app.register(swagger, documentOptions);
   await docsPage(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

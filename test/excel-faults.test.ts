@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from './helpers/build.ts';
-import { bothSides, connectPeople, excelApp } from './helpers/excel.ts';
+import { bothSides, connectPeople, excelApp, patchKimWhileInserting } from './helpers/excel.ts';
 
 const patch = { method: 'PATCH', path: "range(address='" };
 
@@ -176,16 +176,10 @@ test('a tenant that refuses app-only tokens on the workbook API answers 403 spre
 });
 
 test('a person inserts a row right after the check before the write: the push sees it and the update lands on the row it chose', async (t) => {
-  const excel = await excelApp(t);
-  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
   // The check's cTag probe answers "unchanged"; then, before the push, a row goes in above Kim.
-  excel.emulator.afterNext('read', () =>
-    excel.emulator.insertRows(excel.ref, 'People', 3, [['New', 1, false]]),
+  const { excel, id, answer } = await patchKimWhileInserting(t, (excel, insert) =>
+    excel.emulator.afterNext('read', insert),
   );
-  const answer = await call(`${excel.url}/api/v1/${id}?name=Kim`, {
-    method: 'PATCH',
-    body: { age: 41 },
-  });
   assert.deepEqual(answer.body, { updated: 1 }, answer.text);
   const { api, sheet } = await bothSides(excel, id);
   assert.deepEqual(api, sheet);

@@ -9,7 +9,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call } from './helpers/build.ts';
-import { bothSides, connectPeople, excelApp, type ExcelApp } from './helpers/excel.ts';
+import {
+  bothSides,
+  connectPeople,
+  excelApp,
+  patchKimWhileInserting,
+  type ExcelApp,
+} from './helpers/excel.ts';
 
 /**
  * Runs `edit` right after the push opens its session: the check before the push is one Graph
@@ -28,15 +34,7 @@ async function names(excel: ExcelApp, id: string): Promise<unknown[][][]> {
 }
 
 test('a person inserts a row above the target after the push opened its session, before its read: the update lands on the row it chose', async (t) => {
-  const excel = await excelApp(t);
-  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
-  afterSessionOpens(excel, () =>
-    excel.emulator.insertRows(excel.ref, 'People', 3, [['New', 1, false]]),
-  );
-  const answer = await call(`${excel.url}/api/v1/${id}?name=Kim`, {
-    method: 'PATCH',
-    body: { age: 41 },
-  });
+  const { excel, id, answer } = await patchKimWhileInserting(t, afterSessionOpens);
   assert.deepEqual(answer.body, { updated: 1 }, answer.text);
   const expected = [
     ['Ann', 31],
@@ -68,17 +66,9 @@ test('a person inserts a row above the target after the push opened its session,
 });
 
 test('what the session read does not cover: a row inserted after that read, before the first write, moves the update onto the row that now sits there', async (t) => {
-  const excel = await excelApp(t);
-  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
-  afterSessionOpens(excel, () =>
-    excel.emulator.afterNext('read', () =>
-      excel.emulator.insertRows(excel.ref, 'People', 3, [['New', 1, false]]),
-    ),
+  const { excel, id, answer } = await patchKimWhileInserting(t, (excel, insert) =>
+    afterSessionOpens(excel, () => excel.emulator.afterNext('read', insert)),
   );
-  const answer = await call(`${excel.url}/api/v1/${id}?name=Kim`, {
-    method: 'PATCH',
-    body: { age: 41 },
-  });
   assert.deepEqual(answer.body, { updated: 1 }, answer.text);
   await call(`${excel.url}/admin/v1/sheets/${id}/refresh`, { method: 'POST' });
   const [, sheet] = await names(excel, id);

@@ -8,30 +8,9 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { call } from './helpers/build.ts';
-import { bothSides, connect, setup, type Setup } from './helpers/google.ts';
+import { editedPeople, inStep } from './helpers/google.ts';
 
-const rows = [
-  ['name', 'age'],
-  ['Ann', 31],
-  ['Kim', 40],
-  ['Lee', 22],
-  ['Joan', 45],
-  ['Max', 50],
-];
-
-async function people(t: TestContext): Promise<{ google: Setup; id: string }> {
-  const google = await setup(t, { rows, settings: { deadlineMs: 5000 } });
-  // The copy is read now and trusted for an hour: only the check before a push sees the edits.
-  const id = await connect(google, { freshnessSeconds: 3600 });
-  return { google, id };
-}
-
-/** The spreadsheet's rows as [name, age], after checking that the copy holds the same. */
-async function inStep(google: Setup, id: string): Promise<unknown[][]> {
-  const { api, sheet } = await bothSides(google, id);
-  assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
-  return sheet.map((row) => [row.name, row.age]);
-}
+const people = (t: TestContext) => editedPeople(t, { deadlineMs: 5000 });
 
 test('a person inserts a row above Joan: PUT ?name=Joan replaces Joan, not the inserted row', async (t) => {
   const { google, id } = await people(t);

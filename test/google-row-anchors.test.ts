@@ -9,37 +9,10 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { call } from './helpers/build.ts';
-import { bothSides, connect, setup, type Setup } from './helpers/google.ts';
+import { bothSides, connect, editedPeople, inStep, setup, type Setup } from './helpers/google.ts';
 
-const rows = [
-  ['name', 'age'],
-  ['Ann', 31],
-  ['Kim', 40],
-  ['Lee', 22],
-  ['Joan', 45],
-  ['Max', 50],
-];
-
-async function people(
-  t: TestContext,
-  emptyDeleteFails: boolean,
-  settings = {},
-): Promise<{ google: Setup; id: string }> {
-  const google = await setup(t, { rows, settings: { deadlineMs: 8000, ...settings } });
-  google.emulator.rules.emptyDeleteFails = emptyDeleteFails;
-  const id = await connect(google, { freshnessSeconds: 3600 });
-  return { google, id };
-}
-
-/**
- * The spreadsheet's rows as [name, age], after checking that the copy holds the same without
- * reading the tab again: a write planned again took the tab as Google applied the batch.
- */
-async function inStep(google: Setup, id: string): Promise<unknown[][]> {
-  const { api, sheet } = await bothSides(google, id);
-  assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
-  return sheet.map((row) => [row.name, row.age]);
-}
+const people = (t: TestContext, emptyDeleteFails: boolean) =>
+  editedPeople(t, { deadlineMs: 8000 }, emptyDeleteFails);
 
 /** Runs `edit` while Google holds the next batch that writes cells (past any anchor creation). */
 function whileHeld(google: Setup, edit: () => void, writesBefore = 0): void {

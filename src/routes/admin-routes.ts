@@ -21,6 +21,7 @@ import {
   type NewSheetPolicy,
 } from './create-sheet.ts';
 import { keyRoutes } from './key-routes.ts';
+import { named } from './named-schemas.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import {
   adminParams,
@@ -30,9 +31,7 @@ import {
   adminOperation,
   problemResponses,
   providersDescription,
-  sheetRef,
-  SheetPatch,
-  SheetsCreatedDescription,
+  type SheetPatch,
 } from './schemas.ts';
 import { UploadForm, uploadLimits } from './upload-form.ts';
 
@@ -105,7 +104,7 @@ export async function adminRoutes(
           },
         },
         response: {
-          201: Type.Union([sheetRef, SheetsCreatedDescription]),
+          201: Type.Union([named('Sheet'), named('SheetsCreated')]),
           ...problemResponses('createSheet'),
         },
       },
@@ -145,7 +144,7 @@ export async function adminRoutes(
       schema: {
         summary: 'List sheets',
         ...adminOperation('listSheets', 'sheets'),
-        response: { 200: Type.Array(sheetRef), ...problemResponses('listSheets') },
+        response: { 200: Type.Array(named('Sheet')), ...problemResponses('listSheets') },
       },
     },
     async () => (await sheets.list()).map(describeSheet),
@@ -158,7 +157,7 @@ export async function adminRoutes(
         summary: 'Describe a sheet',
         ...adminOperation('getSheet', 'sheets'),
         params: adminParams,
-        response: { 200: sheetRef, ...problemResponses('getSheet') },
+        response: { 200: named('Sheet'), ...problemResponses('getSheet') },
       },
     },
     async (request: SheetRequest) => describeSheet(await sheetFor(request)),
@@ -171,8 +170,8 @@ export async function adminRoutes(
         summary: 'Rename a sheet or change its settings',
         ...adminOperation('updateSheet', 'sheets'),
         params: adminParams,
-        body: SheetPatch,
-        response: { 200: sheetRef, ...problemResponses('updateSheet') },
+        body: named('SheetPatch'),
+        response: { 200: named('Sheet'), ...problemResponses('updateSheet') },
       },
     },
     async (request: SheetRequest) => {
@@ -236,7 +235,7 @@ export async function adminRoutes(
         summary: 'Re-read a sheet from the spreadsheet it mirrors, now',
         ...adminOperation('refreshSheet', 'sheets'),
         params: adminParams,
-        response: { 200: sheetRef, ...problemResponses('refreshSheet') },
+        response: { 200: named('Sheet'), ...problemResponses('refreshSheet') },
       },
     },
     async (request: SheetRequest) => describeSheet(await sheets.refresh(request.params.sheetId)),

@@ -9,13 +9,13 @@ import type { ApiKeyRecord } from '../store/store.ts';
 import {
   adminOperation,
   adminParams,
-  ApiKeyDescription,
   emptyBodyAsObject,
   keyParams,
-  NewApiKey,
+  CreateApiKey,
   problemResponses,
   RotateApiKey,
 } from './schemas.ts';
+import { named } from './named-schemas.ts';
 
 /** A key as listed: never its secret; `replaces` is read off the key that names it. */
 const describeKey = (key: ApiKeyRecord, replaces: string | null) => ({
@@ -63,13 +63,13 @@ export async function keyRoutes(
         summary: 'Create an API key for a sheet (its secret is in this answer only)',
         ...adminOperation('createApiKey', 'keys'),
         params: adminParams,
-        body: NewApiKey,
-        response: { 201: ApiKeyDescription, ...problemResponses('createApiKey') },
+        body: CreateApiKey,
+        response: { 201: named('NewApiKey'), ...problemResponses('createApiKey') },
       },
     },
     async (request: KeysRequest, reply) => {
       const sheet = await sheets.get(request.params.sheetId);
-      const body = request.body as Static<typeof NewApiKey>;
+      const body = request.body as Static<typeof CreateApiKey>;
       const expiresAt = expiryOf(body, Date.now());
       const { record, key } = keyFor(sheet.id, body.name ?? '', body.scopes, expiresAt);
       await sheets.createKey(record);
@@ -84,7 +84,7 @@ export async function keyRoutes(
         summary: "List a sheet's API keys, without their secrets",
         ...adminOperation('listApiKeys', 'keys'),
         params: adminParams,
-        response: { 200: Type.Array(ApiKeyDescription), ...problemResponses('listApiKeys') },
+        response: { 200: Type.Array(named('ApiKey')), ...problemResponses('listApiKeys') },
       },
     },
     async (request: KeysRequest) => {
@@ -105,7 +105,7 @@ export async function keyRoutes(
         ...adminOperation('rotateApiKey', 'keys'),
         params: keyParams,
         body: RotateApiKey,
-        response: { 201: ApiKeyDescription, ...problemResponses('rotateApiKey') },
+        response: { 201: named('NewApiKey'), ...problemResponses('rotateApiKey') },
       },
       preValidation: emptyBodyAsObject,
     },

@@ -1,5 +1,6 @@
 import { aggregateFunctions } from '../query/parse-aggregate.ts';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { scopes } from '../access/api-keys.ts';
 import { maxLifetimeSeconds, maxOverlapSeconds } from '../access/key-expiry.ts';
 import { operators } from '../query/parse-filter.ts';
 import { accessModes, type MirroredSource } from '../model/sheet.ts';
@@ -342,6 +343,13 @@ function sheetSource(providers: readonly ProviderKind[]) {
   );
 }
 
+const access = Type.Union(
+  accessModes.map((mode) => Type.Literal(mode)),
+  {
+    description:
+      'open: no key needed; public-read: reads need no key, writes do; private: every request needs a key.',
+  },
+);
 /** A sheet as the management API describes it, with the sources of every known provider. */
 export function sheetDescription(providers: readonly ProviderKind[]) {
   return Type.Object(
@@ -360,7 +368,7 @@ export function sheetDescription(providers: readonly ProviderKind[]) {
       ),
       settings: Type.Object({
         deleteEnabled: Type.Boolean(),
-        access: Type.String(),
+        access,
         allowedOrigins: Type.Array(Type.String()),
         freshnessSeconds: Type.Optional(Type.Integer()),
         watch: Type.Optional(Type.Boolean()),
@@ -427,13 +435,6 @@ export function providersDescription(providers: readonly ProviderKind[]) {
   );
 }
 
-const access = Type.Union(
-  accessModes.map((mode) => Type.Literal(mode)),
-  {
-    description:
-      'open: no key needed; public-read: reads need no key, writes do; private: every request needs a key.',
-  },
-);
 const allowedOrigins = Type.Array(
   Type.String({
     pattern: '^(\\*|https?://[^/\\s]+)$',
@@ -472,11 +473,18 @@ export const SheetPatch = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'SheetPatch',
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'The settings to change, and only those.',
+  },
 );
 
 export const adminParams = Type.Object({ sheetId: Type.String() });
 export const keyParams = Type.Object({ sheetId: Type.String(), keyId: Type.String() });
+
+const scope = Type.Union(scopes.map((name) => Type.Literal(name)));
 
 /** The expiry a new key may be given: a moment, or a lifetime (not both). */
 const keyExpiry = {
@@ -492,15 +500,9 @@ const keyExpiry = {
   ),
 };
 
-export const NewApiKey = Type.Object(
+export const CreateApiKey = Type.Object(
   {
-    scopes: Type.Array(
-      Type.Union(['read', 'create', 'update', 'delete'].map((s) => Type.Literal(s))),
-      {
-        minItems: 1,
-        uniqueItems: true,
-      },
-    ),
+    scopes: Type.Array(scope, { minItems: 1, uniqueItems: true }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
     ...keyExpiry,
   },
@@ -542,45 +544,4 @@ export const RotateWebhookSecret = Type.Object(
     ),
   },
   { additionalProperties: false },
-);
-
-export const ApiKeyDescription = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  scopes: Type.Array(Type.String()),
-  createdAt: Type.String({ format: 'date-time' }),
-  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'When the key stops working; null for never.',
-  }),
-  rotatedTo: Type.Union([Type.String(), Type.Null()], {
-    description: 'The key that replaced this one when it was rotated.',
-  }),
-  replaces: Type.Union([Type.String(), Type.Null()], {
-    description: 'The key this one replaced, when it was made by a rotation.',
-  }),
-  key: Type.Optional(Type.String({ description: 'The key itself: shown once, when created.' })),
-});
-export const sheetRef = Type.Ref('Sheet');
-
-/** The answer to `tab=*`: a sheet per tab, and the tabs left out (no usable header, or connected). */
-export const SheetsCreatedDescription = Type.Object(
-  {
-    sheets: Type.Array(sheetRef),
-    skipped: Type.Array(
-      Type.Object({
-        tab: Type.String(),
-        reason: Type.String({
-          description:
-            "Why it was left out: its header row is not usable, or (a provider's tab) a sheet already mirrors it.",
-        }),
-        sheet: Type.Optional(
-          Type.Object(
-            { id: Type.String(), name: Type.String() },
-            { description: 'The sheet that already mirrors the tab.' },
-          ),
-        ),
-      }),
-    ),
-  },
-  { description: 'Sheets made from every tab at once (tab=*).' },
 );

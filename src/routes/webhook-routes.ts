@@ -14,8 +14,7 @@ import {
   problemResponses,
   RotateWebhookSecret,
 } from './schemas.ts';
-
-const eventTypes = ['rows.created', 'rows.updated', 'rows.deleted', 'columns.changed'] as const;
+import { eventTypes, named } from './named-schemas.ts';
 
 const NewWebhook = Type.Object(
   {
@@ -30,31 +29,6 @@ const NewWebhook = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const WebhookDescription = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  createdAt: Type.String({ format: 'date-time' }),
-  secret: Type.Optional(
-    Type.String({ description: 'The signing secret (`whsec_…`): shown once, when created.' }),
-  ),
-  previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'Until when deliveries are also signed with the secret before the last rotation.',
-  }),
-  disabledAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  disabledReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-});
-
-const DeliveryDescription = Type.Object({
-  eventId: Type.String(),
-  type: Type.String(),
-  attempt: Type.Integer(),
-  status: Type.Union([Type.Integer(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
-  nextRetryAt: Type.Union([Type.String(), Type.Null()]),
-  at: Type.String(),
-});
 
 const webhookParams = Type.Object({ sheetId: Type.String(), webhookId: Type.String() });
 
@@ -92,7 +66,7 @@ export async function webhookRoutes(
         ...adminOperation('createWebhook', 'webhooks'),
         params: adminParams,
         body: NewWebhook,
-        response: { 201: WebhookDescription, ...problemResponses('createWebhook') },
+        response: { 201: named('NewWebhook'), ...problemResponses('createWebhook') },
       },
     },
     async (request: SheetRequest, reply) => {
@@ -119,7 +93,7 @@ export async function webhookRoutes(
         summary: "List a sheet's webhooks, without their secrets",
         ...adminOperation('listWebhooks', 'webhooks'),
         params: adminParams,
-        response: { 200: Type.Array(WebhookDescription), ...problemResponses('listWebhooks') },
+        response: { 200: Type.Array(named('Webhook')), ...problemResponses('listWebhooks') },
       },
     },
     async (request: SheetRequest) => {
@@ -157,7 +131,7 @@ export async function webhookRoutes(
         ...adminOperation('rotateWebhookSecret', 'webhooks'),
         params: webhookParams,
         body: RotateWebhookSecret,
-        response: { 200: WebhookDescription, ...problemResponses('rotateWebhookSecret') },
+        response: { 200: named('NewWebhook'), ...problemResponses('rotateWebhookSecret') },
       },
       preValidation: emptyBodyAsObject,
     },
@@ -184,7 +158,10 @@ export async function webhookRoutes(
         summary: "A webhook's recent delivery attempts, newest first",
         ...adminOperation('listDeliveries', 'webhooks'),
         params: webhookParams,
-        response: { 200: Type.Array(DeliveryDescription), ...problemResponses('listDeliveries') },
+        response: {
+          200: Type.Array(named('WebhookDelivery')),
+          ...problemResponses('listDeliveries'),
+        },
       },
     },
     async (request: WebhookRequest) => {

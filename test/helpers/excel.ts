@@ -173,6 +173,25 @@ export async function connectPeople(
   return (created.body as { id: string }).id;
 }
 
+/**
+ * A person inserts a row ("New") above Kim at the moment `when` runs the insert, while
+ * PATCH ?name=Kim sets Kim's age to 41 on a sheet whose copy is trusted for an hour (only the
+ * check before the push reads the worksheet again). Answers the server, the sheet and the answer.
+ */
+export async function patchKimWhileInserting(
+  t: TestContext,
+  when: (excel: ExcelApp, insert: () => void) => void,
+): Promise<{ excel: ExcelApp; id: string; answer: Awaited<ReturnType<typeof call>> }> {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  when(excel, () => excel.emulator.insertRows(excel.ref, 'People', 3, [['New', 1, false]]));
+  const answer = await call(`${excel.url}/api/v1/${id}?name=Kim`, {
+    method: 'PATCH',
+    body: { age: 41 },
+  });
+  return { excel, id, answer };
+}
+
 /** The rows as the API serves them and as the worksheet holds them, side by side. */
 export async function bothSides(setup: ExcelApp, id: string) {
   const api = await call(`${setup.url}/api/v1/${id}`);

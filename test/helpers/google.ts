@@ -128,6 +128,41 @@ export async function bothSides(setup: Setup, id: string) {
   return { api: api.body, sheet };
 }
 
+const namesAndAges = [
+  ['name', 'age'],
+  ['Ann', 31],
+  ['Kim', 40],
+  ['Lee', 22],
+  ['Joan', 45],
+  ['Max', 50],
+];
+
+/**
+ * A tab of five people by name and age, connected as a sheet: its copy is read now and trusted
+ * for an hour, so that only the check before a push sees a person's edits. `emptyDeleteFails`
+ * chooses the emulator's answer to a delete of developer metadata that matches nothing.
+ */
+export async function editedPeople(
+  t: TestContext,
+  settings: Partial<GoogleSettings>,
+  emptyDeleteFails = false,
+): Promise<{ google: Setup; id: string }> {
+  const google = await setup(t, { rows: namesAndAges, settings });
+  google.emulator.rules.emptyDeleteFails = emptyDeleteFails;
+  const id = await connect(google, { freshnessSeconds: 3600 });
+  return { google, id };
+}
+
+/**
+ * The spreadsheet's rows as [name, age], after checking that the copy holds the same without
+ * reading the tab again: a write planned again took the tab as Google applied the batch.
+ */
+export async function inStep(google: Setup, id: string): Promise<unknown[][]> {
+  const { api, sheet } = await bothSides(google, id);
+  assert.deepEqual(api, sheet, 'the copy Sheetport serves differs from the spreadsheet');
+  return sheet.map((row) => [row.name, row.age]);
+}
+
 /**
  * Anchors every row of the People tab, and the row after, as a write that chose them would
  * have: for tests of a push's attempts, which then see no write of anchors before the batch.

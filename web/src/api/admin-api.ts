@@ -2,7 +2,9 @@ import { request } from './client.ts';
 import type {
   ApiKey,
   KeyScope,
+  MirroredTab,
   NewApiKey,
+  NewMirroredSheet,
   Providers,
   Row,
   Sheet,
@@ -26,12 +28,8 @@ export const getSheet = (id: string) => request<Sheet>('GET', sheetPath(id));
 export const createSheet = (name: string, columns: string[], rows?: Row[]) =>
   request<Sheet>('POST', '/admin/v1/sheets', { name, columns, ...(rows ? { rows } : {}) });
 
-export interface GoogleConnection {
-  spreadsheetId: string;
-  tab?: string;
-  name?: string;
-  freshnessSeconds?: number;
-}
+export type GoogleConnection = Omit<MirroredTab<'google'>, 'provider'> &
+  Pick<NewMirroredSheet, 'name' | 'freshnessSeconds'>;
 
 export const connectGoogleSheet = ({
   spreadsheetId,

@@ -1,22 +1,16 @@
 import { request } from './client.ts';
-import type { Sheet, SheetsCreated } from './types.ts';
+import type { operations } from './openapi.ts';
+import type { MirroredTab, NewMirroredSheet, Sheet, SheetsCreated } from './types.ts';
 
 /** Signing in to Microsoft as a user, for Excel workbooks (README: "Signing in as a user"). */
 
 const signInPath = '/admin/v1/providers/excel/sign-in';
 
-export interface SignInStarted {
-  userCode: string;
-  verificationUri: string;
-  expiresAt: string;
-  message: string;
-}
+export type SignInStarted =
+  operations['startProviderSignIn']['responses'][201]['content']['application/json'];
 
 export type SignInStatus =
-  | { state: 'signed-out' }
-  | ({ state: 'pending' } & SignInStarted)
-  | { state: 'signed-in'; account: string | null; signedInAt: string }
-  | { state: 'failed'; reason: 'declined' | 'expired' | 'refused'; detail: string };
+  operations['getProviderSignIn']['responses'][200]['content']['application/json'];
 
 export const startMicrosoftSignIn = () => request<SignInStarted>('POST', signInPath);
 
@@ -24,15 +18,18 @@ export const getMicrosoftSignIn = () => request<SignInStatus>('GET', signInPath)
 
 export const signOutMicrosoft = () => request<void>('DELETE', signInPath);
 
-/** A workbook by its sharing link, or by the drive and item ids Graph gives it. */
-export type WorkbookRef = { link: string } | { drive: string; item: string };
+type ExcelTab = MirroredTab<'excel'>;
 
-export interface ExcelConnection {
-  workbook: WorkbookRef;
-  /** The worksheet's name; the first worksheet when absent. */
-  tab?: string;
-  name?: string;
-}
+/**
+ * A workbook by its sharing link, or by the drive and item ids Graph gives it. The document has
+ * each of the three optional; the server asks for a link or both ids, and so does this type.
+ */
+export type WorkbookRef =
+  Required<Pick<ExcelTab, 'link'>> | Required<Pick<ExcelTab, 'drive' | 'item'>>;
+
+/** The worksheet's name is `tab`, the first worksheet when absent. */
+export type ExcelConnection = { workbook: WorkbookRef } & Pick<ExcelTab, 'tab'> &
+  Pick<NewMirroredSheet, 'name'>;
 
 export const connectExcelSheet = ({ workbook, tab, name }: ExcelConnection) =>
   request<Sheet | SheetsCreated>('POST', '/admin/v1/sheets', {

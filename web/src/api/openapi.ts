@@ -420,7 +420,8 @@ export interface components {
       tabGone?: string;
       settings: {
         deleteEnabled: boolean;
-        access: string;
+        /** @description open: no key needed; public-read: reads need no key, writes do; private: every request needs a key. */
+        access: 'open' | 'public-read' | 'private';
         allowedOrigins: string[];
         freshnessSeconds?: number;
         watch?: boolean;
@@ -431,6 +432,83 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    /** @description The settings to change, and only those. */
+    SheetPatch: {
+      name?: string;
+      deleteEnabled?: boolean;
+      /** @description How old, in seconds, the copy of a mirrored spreadsheet may be before it is re-read. */
+      freshnessSeconds?: number;
+      /** @description For sheets connected to a spreadsheet service: true checks the spreadsheet for changes on a schedule, false never; null (the default) while the sheet has a webhook on or an event stream opened with a key. */
+      watch?: boolean | null;
+      /** @description How often, in seconds, a watched sheet is checked; null for the server's interval (SHEETPORT_WATCH_INTERVAL_SECONDS). */
+      watchIntervalSeconds?: number | null;
+      /** @description open: no key needed; public-read: reads need no key, writes do; private: every request needs a key. */
+      access?: 'open' | 'public-read' | 'private';
+      /** @description Origins whose pages may call the row API from a browser. */
+      allowedOrigins?: string[];
+      /** @description The columns whose every cell is text, such as codes (007, 1001): the whole list. A column added to it has its stored numbers turned into the text they show; a column taken off it keeps its cells as they are, and later writes are typed as usual. */
+      textColumns?: string[];
+    };
+    /** @description Sheets made from every tab at once (tab=*). */
+    SheetsCreated: {
+      sheets: components['schemas']['Sheet'][];
+      skipped: {
+        tab: string;
+        /** @description Why it was left out: its header row is not usable, or (a provider's tab) a sheet already mirrors it. */
+        reason: string;
+        /** @description The sheet that already mirrors the tab. */
+        sheet?: {
+          id: string;
+          name: string;
+        };
+      }[];
+    };
+    /** @description An API key, without its secret. */
+    ApiKey: {
+      id: string;
+      name: string;
+      scopes: ('read' | 'create' | 'update' | 'delete')[];
+      /** Format: date-time */
+      createdAt: string;
+      /** @description When the key stops working; null for never. */
+      expiresAt: string | null;
+      /** @description The key that replaced this one when it was rotated. */
+      rotatedTo: string | null;
+      /** @description The key this one replaced, when it was made by a rotation. */
+      replaces: string | null;
+    };
+    /** @description A key as created or rotated: the only answer with its secret. */
+    NewApiKey: components['schemas']['ApiKey'] & {
+      /** @description The key itself: shown once, when created. */
+      key: string;
+    };
+    /** @description A webhook, without its signing secret. */
+    Webhook: {
+      id: string;
+      url: string;
+      events: ('rows.created' | 'rows.updated' | 'rows.deleted' | 'columns.changed')[];
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Until when deliveries are also signed with the secret before the last rotation. */
+      previousSecretExpiresAt: string | null;
+      disabledAt?: string | null;
+      disabledReason?: string | null;
+    };
+    /** @description A webhook as created or given a new secret. */
+    NewWebhook: components['schemas']['Webhook'] & {
+      /** @description The signing secret (`whsec_…`): shown once, when created or rotated. */
+      secret: string;
+    };
+    /** @description One attempt to deliver an event to a webhook. */
+    WebhookDelivery: {
+      eventId: string;
+      type: string;
+      attempt: number;
+      status: number | null;
+      error: string | null;
+      nextRetryAt: string | null;
+      at: string;
     };
   };
   responses: never;
@@ -2462,20 +2540,7 @@ export interface operations {
         };
         content: {
           'application/json':
-            | components['schemas']['Sheet']
-            | {
-                sheets: components['schemas']['Sheet'][];
-                skipped: {
-                  tab: string;
-                  /** @description Why it was left out: its header row is not usable, or (a provider's tab) a sheet already mirrors it. */
-                  reason: string;
-                  /** @description The sheet that already mirrors the tab. */
-                  sheet?: {
-                    id: string;
-                    name: string;
-                  };
-                }[];
-              };
+            components['schemas']['Sheet'] | components['schemas']['SheetsCreated'];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -2812,22 +2877,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          name?: string;
-          deleteEnabled?: boolean;
-          /** @description How old, in seconds, the copy of a mirrored spreadsheet may be before it is re-read. */
-          freshnessSeconds?: number;
-          /** @description For sheets connected to a spreadsheet service: true checks the spreadsheet for changes on a schedule, false never; null (the default) while the sheet has a webhook on or an event stream opened with a key. */
-          watch?: boolean | null;
-          /** @description How often, in seconds, a watched sheet is checked; null for the server's interval (SHEETPORT_WATCH_INTERVAL_SECONDS). */
-          watchIntervalSeconds?: number | null;
-          /** @description open: no key needed; public-read: reads need no key, writes do; private: every request needs a key. */
-          access?: 'open' | 'public-read' | 'private';
-          /** @description Origins whose pages may call the row API from a browser. */
-          allowedOrigins?: string[];
-          /** @description The columns whose every cell is text, such as codes (007, 1001): the whole list. A column added to it has its stored numbers turned into the text they show; a column taken off it keeps its cells as they are, and later writes are typed as usual. */
-          textColumns?: string[];
-        };
+        'application/json': components['schemas']['SheetPatch'];
       };
     };
     responses: {
@@ -3088,21 +3138,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            name: string;
-            scopes: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description When the key stops working; null for never. */
-            expiresAt: string | null;
-            /** @description The key that replaced this one when it was rotated. */
-            rotatedTo: string | null;
-            /** @description The key this one replaced, when it was made by a rotation. */
-            replaces: string | null;
-            /** @description The key itself: shown once, when created. */
-            key?: string;
-          }[];
+          'application/json': components['schemas']['ApiKey'][];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -3204,27 +3240,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A key as created or rotated: the only answer with its secret. */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            name: string;
-            scopes: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description When the key stops working; null for never. */
-            expiresAt: string | null;
-            /** @description The key that replaced this one when it was rotated. */
-            rotatedTo: string | null;
-            /** @description The key this one replaced, when it was made by a rotation. */
-            replaces: string | null;
-            /** @description The key itself: shown once, when created. */
-            key?: string;
-          };
+          'application/json': components['schemas']['NewApiKey'];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -3354,27 +3376,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A key as created or rotated: the only answer with its secret. */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            name: string;
-            scopes: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description When the key stops working; null for never. */
-            expiresAt: string | null;
-            /** @description The key that replaced this one when it was rotated. */
-            rotatedTo: string | null;
-            /** @description The key this one replaced, when it was made by a rotation. */
-            replaces: string | null;
-            /** @description The key itself: shown once, when created. */
-            key?: string;
-          };
+          'application/json': components['schemas']['NewApiKey'];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -3624,19 +3632,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            url: string;
-            events: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The signing secret (`whsec_…`): shown once, when created. */
-            secret?: string;
-            /** @description Until when deliveries are also signed with the secret before the last rotation. */
-            previousSecretExpiresAt: string | null;
-            disabledAt?: string | null;
-            disabledReason?: string | null;
-          }[];
+          'application/json': components['schemas']['Webhook'][];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -3733,25 +3729,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A webhook as created or given a new secret. */
       201: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            url: string;
-            events: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The signing secret (`whsec_…`): shown once, when created. */
-            secret?: string;
-            /** @description Until when deliveries are also signed with the secret before the last rotation. */
-            previousSecretExpiresAt: string | null;
-            disabledAt?: string | null;
-            disabledReason?: string | null;
-          };
+          'application/json': components['schemas']['NewWebhook'];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -3994,25 +3978,13 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A webhook as created or given a new secret. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            id: string;
-            url: string;
-            events: string[];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The signing secret (`whsec_…`): shown once, when created. */
-            secret?: string;
-            /** @description Until when deliveries are also signed with the secret before the last rotation. */
-            previousSecretExpiresAt: string | null;
-            disabledAt?: string | null;
-            disabledReason?: string | null;
-          };
+          'application/json': components['schemas']['NewWebhook'];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */
@@ -4134,15 +4106,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            eventId: string;
-            type: string;
-            attempt: number;
-            status: number | null;
-            error: string | null;
-            nextRetryAt: string | null;
-            at: string;
-          }[];
+          'application/json': components['schemas']['WebhookDelivery'][];
         };
       };
       /** @description The request is invalid: a parameter, filter, `_id`, column, header row or body; `code` says which. */

@@ -1,11 +1,20 @@
-import type { HeaderCellProblem } from './types.ts';
+import type { components } from './openapi.ts';
 
-/** An RFC 9457 problem document, as every Sheetport error is answered. */
-export interface ProblemDocument {
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
+/** One offending cell of a refused header row. */
+export interface HeaderCellProblem {
+  cell: string;
+  problem: string;
+}
+
+/**
+ * An RFC 9457 problem document, as every Sheetport error is answered, and as the console makes
+ * one for a failure of its own (an unreachable server), which has no `type`. The document leaves
+ * a problem's extensions open, as they vary by code: the ones the console reads are named here.
+ */
+export interface ProblemDocument extends Pick<
+  components['schemas']['Problem'],
+  'title' | 'status' | 'detail' | 'code'
+> {
   /** For `invalid-header`: each offending cell. */
   cells?: HeaderCellProblem[];
   /** For an unknown tab: the tabs there are. */

@@ -1,14 +1,7 @@
 import { authHeaders } from './client.ts';
 import { problemOf, unreachable } from './problem.ts';
 import { signInNeeded } from './session.ts';
-import type { Sheet, SheetsCreated } from './types.ts';
-
-export interface UploadFields {
-  name?: string;
-  tab?: string;
-  /** How a text file writes its decimal mark; decided from the file when not given. */
-  decimal?: '.' | ',';
-}
+import type { Sheet, SheetsCreated, UploadFields } from './types.ts';
 
 /**
  * Uploads a CSV or XLSX file as a new sheet (multipart POST /admin/v1/sheets), or as one sheet

@@ -3,17 +3,19 @@ import type { AccessMode, SheetSource } from '../api/types.ts';
 /** Words the console uses for a sheet's facts, in one place. */
 
 export function sourceLabel(source: SheetSource): string {
+  // Named as the server names it when it is a provider this console was built without.
+  const provider: string = source.provider;
   switch (source.provider) {
     case 'scratch':
       return 'Scratch';
     case 'upload':
       return `Upload: ${source.fileName}${source.tab ? ` (${source.tab})` : ''}`;
     case 'google':
-      return `Google: ${String(source['tab'])}`;
+      return `Google: ${source.tab}`;
     case 'excel':
-      return `Excel: ${String(source['tab'])}`;
+      return `Excel: ${source.tab}`;
     default:
-      return source.provider;
+      return provider;
   }
 }
 

@@ -3,6 +3,7 @@ import { createKey, listKeys, revokeKey, rotateKey } from '../api/admin-api.ts';
 import { keyScopes, type ApiKey, type KeyScope, type NewApiKey, type Sheet } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
+import { RemoveConfirm } from '../components/remove-confirm.tsx';
 import { RotateConfirm } from '../components/rotate-confirm.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useResource } from '../hooks/use-resource.ts';
@@ -213,26 +214,19 @@ function KeyRow({ sheet, apiKey, onRevoked, onRotated }: KeyRowProps) {
         </td>
         <td class="actions">
           {confirming === 'revoke' && (
-            <>
-              <span class="confirm">Revoke “{label}”? Apps using it stop working.</span>
-              <button
-                type="button"
-                class="danger small"
-                ref={focusTarget}
-                disabled={action.busy}
-                onClick={() =>
-                  void action.run(async () => {
-                    await revokeKey(sheet.id, apiKey.id);
-                    onRevoked();
-                  })
-                }
-              >
-                Yes, revoke
-              </button>
-              <button type="button" class="secondary small" onClick={() => setConfirming(null)}>
-                Keep
-              </button>
-            </>
+            <RemoveConfirm
+              question={`Revoke “${label}”? Apps using it stop working.`}
+              yes="Yes, revoke"
+              yesRef={focusTarget}
+              busy={action.busy}
+              onKeep={() => setConfirming(null)}
+              onYes={() =>
+                void action.run(async () => {
+                  await revokeKey(sheet.id, apiKey.id);
+                  onRevoked();
+                })
+              }
+            />
           )}
           {confirming === 'rotate' && (
             <RotateConfirm

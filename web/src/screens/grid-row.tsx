@@ -4,6 +4,7 @@ import { deleteRow, patchRow, readRow, type RowAddress } from '../api/rows-api.t
 import type { Ref } from 'preact';
 import type { Row, Sheet } from '../api/types.ts';
 import { ProblemMessage } from '../components/problem-message.tsx';
+import { RemoveConfirm } from '../components/remove-confirm.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { cellText, changedCells, rowLabel } from '../lib/cell-input.ts';
 
@@ -161,21 +162,14 @@ export function GridRow({ sheet, row, position, rowKey, etag, onWritten, onStale
             </>
           )}
           {mode === 'confirm-delete' && (
-            <>
-              <span class="confirm">Delete the row {rowLabel(columns, opened.row)}?</span>
-              <button
-                type="button"
-                class="danger small"
-                ref={focusTarget as Ref<HTMLButtonElement>}
-                disabled={action.busy}
-                onClick={remove}
-              >
-                Yes, delete
-              </button>
-              <button type="button" class="secondary small" onClick={() => setMode('view')}>
-                Keep
-              </button>
-            </>
+            <RemoveConfirm
+              question={`Delete the row ${rowLabel(columns, opened.row)}?`}
+              yes="Yes, delete"
+              yesRef={focusTarget as Ref<HTMLButtonElement>}
+              busy={action.busy}
+              onKeep={() => setMode('view')}
+              onYes={remove}
+            />
           )}
         </td>
       </tr>

@@ -15,6 +15,7 @@ import {
 } from '../api/types.ts';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ProblemMessage } from '../components/problem-message.tsx';
+import { RemoveConfirm } from '../components/remove-confirm.tsx';
 import { RotateConfirm } from '../components/rotate-confirm.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useResource } from '../hooks/use-resource.ts';
@@ -177,25 +178,18 @@ function WebhookItem({
           {showing ? 'Hide deliveries' : 'Recent deliveries'}
         </button>
         {confirming === 'remove' && (
-          <>
-            <span class="confirm">Remove this webhook?</span>
-            <button
-              type="button"
-              class="danger small"
-              disabled={action.busy}
-              onClick={() =>
-                void action.run(async () => {
-                  await deleteWebhook(sheet.id, webhook.id);
-                  onRemoved();
-                })
-              }
-            >
-              Yes, remove
-            </button>
-            <button type="button" class="secondary small" onClick={() => setConfirming(null)}>
-              Keep
-            </button>
-          </>
+          <RemoveConfirm
+            question="Remove this webhook?"
+            yes="Yes, remove"
+            busy={action.busy}
+            onKeep={() => setConfirming(null)}
+            onYes={() =>
+              void action.run(async () => {
+                await deleteWebhook(sheet.id, webhook.id);
+                onRemoved();
+              })
+            }
+          />
         )}
         {confirming === 'rotate' && (
           <RotateConfirm
