@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { packageRoot } from '../config/package-root.ts';
 
-/** Where `vite build web` writes the console: dist/web, both from src/routes and dist/routes. */
-export const consoleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+/** Where `vite build web` writes the console: dist/web, from src/ and from the bundle alike. */
+export const consoleDir = join(packageRoot, 'dist', 'web');
 
 /**
  * The console's page allows nothing but this server: no inline script, no other origin, no
