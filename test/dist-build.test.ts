@@ -23,7 +23,7 @@ function env(settings: Record<string, string>): NodeJS.ProcessEnv {
  * `npm start` would: it finds the package's files from where the bundler put it, and loads the
  * modules kept for first use from their chunks.
  */
-test('the bundled server in dist imports a file, serves its rows, /openapi.json and /docs, and takes an upload', async (t) => {
+test('the bundled server in dist imports a file, reads, writes and refuses rows, serves CSV, /openapi.json and /docs, and takes an upload', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'sheetport-dist-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await copyFile(join(root, 'package.json'), join(dir, 'package.json'));
@@ -70,6 +70,26 @@ test('the bundled server in dist imports a file, serves its rows, /openapi.json 
     { name: 'Ada', age: 36 },
     { name: 'Grace', age: 45 },
   ]);
+  const added = await fetch(`${url}/api/v1/${sheet.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Linus', age: 54 }),
+  });
+  assert.equal(added.status, 201);
+  const older = await fetch(`${url}/api/v1/${sheet.id}?age=__gt(40)`);
+  assert.deepEqual(await older.json(), [
+    { name: 'Grace', age: 45 },
+    { name: 'Linus', age: 54 },
+  ]);
+  const refused = await fetch(`${url}/api/v1/${sheet.id}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '42',
+  });
+  assert.equal(refused.status, 400);
+  assert.equal(((await refused.json()) as { code: string }).code, 'invalid-body');
+  const asCsv = await fetch(`${url}/api/v1/${sheet.id}`, { headers: { accept: 'text/csv' } });
+  assert.equal(await asCsv.text(), 'name,age\nAda,36\nGrace,45\nLinus,54\n');
   const document = await fetch(`${url}/openapi.json`);
   assert.equal(document.status, 200);
   const { paths } = (await document.json()) as { paths: Record<string, unknown> };

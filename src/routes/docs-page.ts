@@ -1,4 +1,4 @@
-import type { StaticDocumentSpec } from '@fastify/swagger';
+import swagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { servedOnFirstUse } from './served-on-first-use.ts';
 
@@ -39,10 +39,7 @@ export async function docsPage(app: FastifyInstance): Promise<void> {
 }
 
 async function swaggerUiApp(document: StaticDocumentSpec['document']): Promise<FastifyInstance> {
-  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
-    import('@fastify/swagger'),
-    import('@fastify/swagger-ui'),
-  ]);
+  const { default: swaggerUi } = await import('@fastify/swagger-ui');
   const ui = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
   await ui.register(swagger, { mode: 'static', specification: { document } });
   await ui.register(swaggerUi, {
