@@ -139,13 +139,16 @@ function stop(
 }
 
 /**
- * What only uploads use, the readers of CSV and XLSX files, loads right after the server
- * listens, in the background: not before (a longer start), nor with the first upload.
+ * What only uploads use, the readers of CSV and XLSX files, loads in the background a second
+ * after the server listens: not before (a longer start), nor while the first requests are
+ * answered (which it would delay), nor with the first upload.
  */
 function warmUp(app: FastifyInstance): void {
-  import('./files/import-file.ts').catch((error: unknown) =>
-    app.log.warn({ err: error }, 'warming up failed'),
-  );
+  setTimeout(() => {
+    import('./files/import-file.ts').catch((error: unknown) =>
+      app.log.warn({ err: error }, 'warming up failed'),
+    );
+  }, 1000).unref();
 }
 
 function isLoopback(host: string): boolean {

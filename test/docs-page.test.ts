@@ -35,3 +35,27 @@ test('/docs, its page and its assets, refuse framing and carry a policy of this 
     assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
   }
 });
+
+test('a path under /docs that Swagger UI does not serve answers 404 route-not-found as a problem document', async (t) => {
+  const { url } = await build(t);
+  for (const path of ['/docs/nothing-here', '/docs/static/nothing-here.js']) {
+    const answer = await fetch(`${url}${path}`);
+    assert.equal(answer.status, 404, path);
+    assert.match(answer.headers.get('content-type') ?? '', /^application\/problem\+json/, path);
+    assert.equal(((await answer.json()) as { code: string }).code, 'route-not-found', path);
+  }
+});
+
+test('a Swagger UI asset asked again with its ETag answers 304 without a body, as a file server does', async (t) => {
+  const { url } = await build(t);
+  const asset = `${url}/docs/static/swagger-ui.css`;
+  const first = await fetch(asset);
+  assert.equal(first.status, 200);
+  assert.ok((await first.arrayBuffer()).byteLength > 1000);
+  const etag = first.headers.get('etag');
+  assert.ok(etag, 'the asset carries an ETag');
+  const again = await fetch(asset, { headers: { 'if-none-match': etag } });
+  assert.equal(again.status, 304);
+  assert.equal((await again.arrayBuffer()).byteLength, 0);
+  assert.equal(again.headers.get('x-frame-options'), 'DENY');
+});

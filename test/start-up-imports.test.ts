@@ -35,7 +35,7 @@ function modulesLoadedToServe(): string[] {
   }
 }
 
-test('serving loads neither the file readers and writers, nor prom-client, nor Google or PostgreSQL clients, nor the MCP SDK', () => {
+test('serving loads neither the file readers and writers, nor prom-client, nor Google or PostgreSQL clients, nor the MCP SDK, nor Swagger UI or a file server, nor a settings validator', () => {
   const loaded = modulesLoadedToServe();
   assert.ok(
     loaded.some((url) => url.endsWith('/src/app.ts')),
@@ -55,6 +55,9 @@ test('serving loads neither the file readers and writers, nor prom-client, nor G
     '/node_modules/pg/',
     '/src/mcp/mcp-endpoint.ts',
     '/node_modules/@modelcontextprotocol/',
+    '/node_modules/@fastify/swagger-ui/',
+    '/node_modules/@fastify/static/',
+    '/node_modules/env-schema/',
   ];
   for (const module of unneeded) {
     assert.deepEqual(

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import envSchema from 'env-schema';
 import { ConfigError } from '../errors/config-error.ts';
 import { checkEndpoints } from './plain-http.ts';
+import { readSettings } from './read-settings.ts';
 import { hostName } from '../access/browser-guard.ts';
 import type { Limits } from '../access/limits.ts';
 import { providerEnv, providerSettings, type ProviderSettings } from '../providers/providers.ts';
@@ -130,12 +130,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const data = Object.fromEntries(
     Object.entries(env).filter(([name]) => name.startsWith('SHEETPORT_')),
   );
-  let parsed: Env;
-  try {
-    parsed = envSchema<Env>({ schema: configSchema, data, env: false, dotenv: false });
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration: ${describe(error)}`);
-  }
+  const read = readSettings(configSchema, data);
+  if (!read.ok) throw new ConfigError(`Invalid configuration: ${read.problems.join('; ')}`);
+  const parsed: Env = read.settings;
   checkEndpoints(parsed, parsed.SHEETPORT_ALLOW_PLAIN_HTTP_ENDPOINTS);
   return {
     host: parsed.SHEETPORT_HOST,
@@ -217,21 +214,4 @@ function allowedHosts(setting: string): string[] {
     }
     return [name];
   });
-}
-
-interface SchemaError {
-  instancePath: string;
-  message?: string;
-  params: { allowedValues?: unknown[] };
-}
-
-function describe(error: unknown): string {
-  const errors = (error as { errors?: SchemaError[] }).errors;
-  if (!Array.isArray(errors)) return error instanceof Error ? error.message : String(error);
-  return errors
-    .map((e) => {
-      const allowed = e.params.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : '';
-      return `${e.instancePath.replace(/^\//, '')} ${e.message ?? 'is invalid'}${allowed}`;
-    })
-    .join('; ');
 }

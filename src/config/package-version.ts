@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from './package-root.ts';
 
-/** Sheetport's version, as package.json gives it (from src/ and from dist/ alike). */
+/** Sheetport's version, as package.json gives it (from src/ and from the bundle in dist/ alike). */
 export const packageVersion = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
     version: string;
   }
 ).version;

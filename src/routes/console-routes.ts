@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { packageRoot } from '../config/package-root.ts';
+import { servedOnFirstUse } from './served-on-first-use.ts';
 
-/** Where `vite build web` writes the console: dist/web, both from src/routes and dist/routes. */
-export const consoleDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+/** Where `vite build web` writes the console: dist/web, from src/ and from the bundle alike. */
+export const consoleDir = join(packageRoot, 'dist', 'web');
 
 /**
  * The console's page allows nothing but this server: no inline script, no other origin, no
@@ -37,7 +37,25 @@ export async function consoleRoutes(
     );
     return;
   }
-  await app.register(fastifyStatic, {
+  const handler = servedOnFirstUse(app, () => consoleFiles(root));
+  for (const url of consoleUrls(root)) app.get(url, { schema: { hide: true } }, handler);
+}
+
+/**
+ * The page at `/` and every file of the console at its path: the routes are made from a listing
+ * of the directory at start, and the file server that answers them loads at the first request.
+ */
+function consoleUrls(root: string): string[] {
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`);
+  return ['/', ...files];
+}
+
+async function consoleFiles(root: string): Promise<FastifyInstance> {
+  const { default: fastifyStatic } = await import('@fastify/static');
+  const files = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
+  await files.register(fastifyStatic, {
     root,
     prefix: '/',
     wildcard: false,
@@ -54,4 +72,6 @@ export async function consoleRoutes(
         for (const [name, value] of Object.entries(pageHeaders)) response.setHeader(name, value);
     },
   });
+  await files.ready();
+  return files;
 }

@@ -121,12 +121,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
             `${request.method} is not allowed on ${path}; it answers ${allowed.join(', ')}.`,
             allowed,
           )
-        : new Problem(
-            'route-not-found',
-            `No endpoint answers ${request.method} ${path}; rows are served under /api/v1/<sheet_id>, sheets managed under /admin/v1/sheets.`,
-          );
+        : routeNotFound(request.method, path);
     void sendProblem(request, reply, problem);
   });
+}
+
+/** No route answers `method` on `path`. */
+export function routeNotFound(method: string, path: string): Problem {
+  return new Problem(
+    'route-not-found',
+    `No endpoint answers ${method} ${path}; rows are served under /api/v1/<sheet_id>, sheets managed under /admin/v1/sheets.`,
+  );
 }
 
 /** `bodyLimit`: the bytes the route takes in a body, which a body over it is told. */

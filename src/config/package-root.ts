@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The directory of Sheetport's package.json, found upwards from this module: it runs from
+ * src/config under tsx, and from a file of the bundle in dist/ once built, at whatever depth the
+ * bundler put it.
+ */
+export const packageRoot = packageRootAbove(dirname(fileURLToPath(import.meta.url)));
+
+function packageRootAbove(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${start}.`);
+  }
+}
