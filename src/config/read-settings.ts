@@ -25,7 +25,7 @@ export type SettingsRead<T extends TObject> =
  * are left out. Problems are phrased as JSON Schema validators phrase them ("SHEETPORT_PORT must
  * be integer"), one per variable, every variable checked.
  *
- * A full validator (ajv, as env-schema wraps it) costs a tenth of a second of every start to
+ * A full validator (ajv) costs a tenth of a second of every start to
  * load and compile for a flat list of variables; this reads the same schema directly. A keyword
  * it does not know fails at once, so that a setting added later is never checked only in part.
  * It is stricter than ajv's coercion in one way: a number written as blanks is not zero.
