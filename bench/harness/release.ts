@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { log } from './output.ts';
@@ -11,8 +10,9 @@ export const release = { name: '0.1.0', commit: 'b90eb11' } as const;
 
 /**
  * The release's dist/cli.js, built in a tree exported from git into the system's temporary
- * directory (outside the repository, so that nothing of it is linted or committed) with this
- * checkout's node_modules; later runs reuse the build.
+ * directory (outside the repository, so that nothing of it is linted or committed), with the
+ * dependencies its own lockfile names (`npm ci` from the registry, once: a package it used may
+ * be gone from this checkout's); later runs reuse the build.
  */
 export async function buildRelease(): Promise<string> {
   const dir = join(tmpdir(), `sheetport-${release.name}-${release.commit}`);
@@ -25,7 +25,15 @@ export async function buildRelease(): Promise<string> {
     { cwd: root },
   );
   const modules = join(dir, 'node_modules');
-  if (!existsSync(modules)) await symlink(realpathSync(join(root, 'node_modules')), modules);
+  if (!existsSync(modules)) {
+    log(`installing ${release.name}'s dependencies from its lockfile`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
+    // Its native addon, built for this Node; `prepare` (the build) runs below.
+    execFileSync('npm', ['rebuild', 'better-sqlite3'], { cwd: dir, stdio: 'pipe' });
+  }
   try {
     execFileSync(
       process.execPath,
@@ -33,9 +41,8 @@ export async function buildRelease(): Promise<string> {
       { cwd: dir, stdio: 'pipe' },
     );
   } catch (error) {
-    // This checkout's node_modules may hold newer type declarations than 0.1.0 was written
-    // against (@fastify/static's, for one): tsc then reports errors but still writes the
-    // JavaScript, which types do not change.
+    // Type errors (declarations newer than the code, should its ranges have moved) still leave
+    // the JavaScript written, which types do not change.
     if (!existsSync(program)) throw error;
     log(
       `${release.name} built with type errors against these node_modules; its JavaScript is used`,
