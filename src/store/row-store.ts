@@ -24,7 +24,7 @@ import {
   settlePush,
 } from './idempotency-records.ts';
 import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
-import { columnsEvent, rereadOrder, rowEvents } from './row-events.ts';
+import { columnsEvent, eventTime, rereadOrder, rowEvents, type EventTime } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { applyToRids, MemoryRows } from './memory-rows.ts';
 import { aggregateRows } from './aggregate-rows.ts';
@@ -382,6 +382,8 @@ export class RowStore implements SheetStore {
     const began = performance.now();
     const { results, record, lastHeads, from, appended } = await this.#commit(events, function* () {
       events.length = 0;
+      // The clock is read once for the commit's events and the sheet's `updatedAt`.
+      const at = eventTime();
       const found = yield* sheetOrMissing(db, sheetId, true);
       const from = found.version;
       const known = tails.get(found.key, found.version);
@@ -394,7 +396,7 @@ export class RowStore implements SheetStore {
           results.push(keyTakenOver(held.key));
           continue;
         }
-        const result = yield* applyWrite(source, events, op, ifMatch, ifMatchRows, actor);
+        const result = yield* applyWrite(source, events, op, ifMatch, ifMatchRows, actor, at);
         results.push(result);
         if (held !== undefined && key !== null) {
           const outcome = JSON.stringify(keyOutcome(result));
@@ -1123,7 +1125,8 @@ function* saveSheetAndEvents(
   if (events.length === 0 && !save && !source.indexGrew) return;
   if (events.length > 0) {
     yield* source.settle();
-    source.record.updatedAt = new Date().toISOString();
+    // The time of the events, which the sheet's changes are of.
+    source.record.updatedAt = (events.at(-1) as RowEvent).createdAt;
     yield* db.outbox.insertEvents(events);
   }
   yield* db.saveSheet(source.record);
@@ -1137,6 +1140,7 @@ function* applyWrite(
   ifMatch: number[] | null,
   ifMatchRows: RowTag[] | undefined,
   actor: Actor | undefined,
+  at: EventTime,
 ): DbWork<WriteResult | Problem> {
   const changes = source.changes.length;
   try {
@@ -1145,7 +1149,7 @@ function* applyWrite(
     const planned = yield* planWrite(source, op);
     if (planned.effects.length > 0) {
       source.record.version++;
-      events.push(...rowEvents(source.record, source.changes.slice(changes), 'api', actor));
+      events.push(...rowEvents(source.record, source.changes.slice(changes), 'api', actor, at));
     }
     return { ...planned, version: source.record.version };
   } catch (error) {

@@ -142,14 +142,7 @@ export function outboxSql(sql: Sql): Omit<OutboxStatements, 'insertEvents'> {
     },
 
     pruneEvents(olderThan: string, heldSince: string, limit: number): DbWork<number> {
-      return sql.changes(
-        `DELETE FROM events WHERE seq IN (
-           SELECT seq FROM events WHERE created_at < $1 AND NOT (created_at >= $2 AND EXISTS (
-             SELECT 1 FROM webhooks WHERE webhooks.sheet_id = events.sheet_id
-               AND webhooks.disabled_at IS NULL AND webhooks.cursor < events.seq))
-           LIMIT $3)`,
-        [olderThan, heldSince, limit],
-      );
+      return pruneEvents(sql, olderThan, heldSince, limit, null);
     },
 
     *eventsExist(ids: string[]): DbWork<boolean> {
@@ -160,4 +153,26 @@ export function outboxSql(sql: Sql): Omit<OutboxStatements, 'insertEvents'> {
       return rows.length > 0;
     },
   };
+}
+
+/**
+ * `OutboxStatements.pruneEvents`, among the events at position `throughSeq` and before only when
+ * it is given: a range of the table's own key, which needs no index on the time to be found.
+ */
+export function pruneEvents(
+  sql: Sql,
+  olderThan: string,
+  heldSince: string,
+  limit: number,
+  throughSeq: number | null,
+): DbWork<number> {
+  const through = throughSeq === null ? '' : 'seq <= $4 AND ';
+  return sql.changes(
+    `DELETE FROM events WHERE seq IN (
+       SELECT seq FROM events WHERE ${through}created_at < $1 AND NOT (created_at >= $2 AND EXISTS (
+         SELECT 1 FROM webhooks WHERE webhooks.sheet_id = events.sheet_id
+           AND webhooks.disabled_at IS NULL AND webhooks.cursor < events.seq))
+       LIMIT $3)`,
+    throughSeq === null ? [olderThan, heldSince, limit] : [olderThan, heldSince, limit, throughSeq],
+  );
 }

@@ -18,6 +18,7 @@ import { runSync, driverCall, type DbWork } from '../db-work.ts';
 import { entryValues } from './sqlite-cells.ts';
 import { migrate } from './sqlite-migrations.ts';
 import { SqliteSql } from './sqlite-sql.ts';
+import { pruneEventsByPosition } from './sqlite-outbox.ts';
 import { privateDatabaseFile, privateDirectory } from './private-files.ts';
 
 export interface SqliteOptions {
@@ -70,6 +71,7 @@ export class SqliteDialect extends SqlDialect implements Dialect {
           events,
           (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
         ),
+      pruneEvents: pruneEventsByPosition(this.sql),
     };
     this.pushes = pushSql(this.sql);
     this.webhooks = webhookSql(this.sql);

@@ -338,6 +338,12 @@ const migrations: Migration<Db>[] = [
     version: 18,
     up: (db) => db.exec('ALTER TABLE push_tags ADD COLUMN anchor_tab INTEGER'),
   },
+  {
+    // Events are pruned by position (sqlite-outbox.ts): the index on their time cost every
+    // commit a page written and synced to disk.
+    version: 19,
+    up: (db) => db.exec('DROP INDEX IF EXISTS events_by_time'),
+  },
 ];
 
 interface LegacySheet {
