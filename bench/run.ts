@@ -144,7 +144,7 @@ const selfContained: {
 }[] = [
   {
     name: 'goals',
-    run: (database) => goalsCase(quick, process.env.BENCH_POSTGRES === '0' ? null : database),
+    run: (database) => goalsCase(quick, unlessSqliteOnly(database)),
   },
   {
     name: 'webhooks',
@@ -165,7 +165,7 @@ const selfContained: {
     name: 'scattered',
     run: () => excelScatteredCase({ runs: 60, rowsPerRun: 5, stormSeconds: 3 }),
   },
-  { name: 'durable', run: (database) => durableWritesCase(database) },
+  { name: 'durable', run: (database) => durableWritesCase(unlessSqliteOnly(database)) },
   { name: 'startup', run: () => startUpCase(quick ? 3 : 7) },
   { name: 'groups', run: (database) => aggregateCase(database, quick) },
   { name: 'agents', run: () => agentsCase({ writers: 50, seconds: quick ? 15 : 60 }) },
@@ -188,6 +188,11 @@ async function main(): Promise<void> {
   } finally {
     await database?.stop();
   }
+}
+
+/** BENCH_POSTGRES=0 keeps the cases that measure both stores to SQLite. */
+function unlessSqliteOnly(database: Database | null): Database | null {
+  return process.env.BENCH_POSTGRES === '0' ? null : database;
 }
 
 async function runCases(database: Database | null): Promise<void> {
