@@ -344,6 +344,12 @@ const migrations: Migration<Db>[] = [
     version: 19,
     up: (db) => db.exec('DROP INDEX IF EXISTS events_by_time'),
   },
+  {
+    // The cell index by row: aggregates read a chosen row's cells here (a typed value each)
+    // rather than from its JSON. The primary key's columns complete each entry, value included.
+    version: 20,
+    up: (db) => db.exec('CREATE INDEX cells_by_rid ON cells (sheet, rid, col)'),
+  },
 ];
 
 interface LegacySheet {
