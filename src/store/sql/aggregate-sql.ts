@@ -1,8 +1,8 @@
 import type { Cell } from '../../cells/cell.ts';
 import type { AggregateFunction } from '../../query/parse-aggregate.ts';
 import type { Filtering } from '../../query/plan.ts';
-import { selectionCondition, SqlParams } from '../row-sets.ts';
-import { documentSource, entrySource, type SpecColumn } from './cell-sources.ts';
+import { selectionRids, SqlParams } from '../row-sets.ts';
+import { documentSource, entrySource, type ChosenRows, type SpecColumn } from './cell-sources.ts';
 import type { Flavor } from './sql.ts';
 export type { CellReading, NumericFunction } from './cell-reading.ts';
 export type { SpecColumn } from './cell-sources.ts';
@@ -155,23 +155,18 @@ function named(
   return alias;
 }
 
-function rowCondition(
-  flavor: Flavor,
-  key: number,
-  choice: RowChoice,
-  p: SqlParams,
-): { condition: string; byRid: string } {
+function rowCondition(flavor: Flavor, key: number, choice: RowChoice, p: SqlParams): ChosenRows {
   switch (choice.kind) {
     case 'all':
-      return { condition: '', byRid: '' };
+      return { condition: '', byRid: '', included: null };
     case 'positions': {
       const n = p.values.length + 1;
       p.add(flavor.list(choice.positions));
-      return { condition: ` AND ${flavor.oneOf('pos', n, 'int')}`, byRid: '' };
+      return { condition: ` AND ${flavor.oneOf('pos', n, 'int')}`, byRid: '', included: null };
     }
     case 'matching':
       return {
-        condition: selectionCondition(choice.selection, key, flavor.entries, p),
+        ...selectionRids(choice.selection, key, flavor.entries, p),
         byRid: flavor.rowsByRid,
       };
   }

@@ -9,6 +9,17 @@ export interface SpecColumn {
 }
 
 /**
+ * The rows of the sheet a statement reads: those `condition` keeps (appended to a WHERE on
+ * `rows`, written after `FROM rows` as `byRid`), or, where not null, the `rid`s `included`
+ * selects, each once.
+ */
+export interface ChosenRows {
+  condition: string;
+  byRid: string;
+  included: string | null;
+}
+
+/**
  * Where an aggregate statement reads the cells of the rows it chose: expressions for a column's
  * cell, number and text, valid in the SELECT over `from`, which answers each row with its `pos`.
  */
@@ -16,8 +27,8 @@ export interface CellSource {
   cell(column: SpecColumn): string;
   number(column: SpecColumn): string;
   text(column: SpecColumn): string;
-  /** The FROM clause of the chosen rows: those of the sheet that `condition` keeps. */
-  from(rows: { condition: string; byRid: string }): string;
+  /** The FROM clause of the chosen rows. */
+  from(rows: ChosenRows): string;
   /** A cell as `cell` answered it. */
   decode(value: unknown): Cell;
 }
@@ -61,8 +72,12 @@ export function entrySource(flavor: Flavor, key: number, p: SqlParams): CellSour
     cell: (column) => reading.cell(entry(column)),
     number: (column) => reading.number(entry(column)),
     text: (column) => reading.text(entry(column)),
-    from: ({ condition, byRid }) =>
-      `FROM (SELECT pos, rid FROM rows${byRid} WHERE sheet = ${p.add(key)}${condition}) AS chosen ${joins.join(' ')}`,
+    // From the ids the cell index found, each row's position by its id, then its cells: a
+    // tenth faster than searching each row of the sheet for its id in a list of them.
+    from: ({ condition, byRid, included }) =>
+      included === null
+        ? `FROM (SELECT pos, rid FROM rows${byRid} WHERE sheet = ${p.add(key)}${condition}) AS chosen ${joins.join(' ')}`
+        : `FROM (${included}) AS found CROSS JOIN rows AS chosen${byRid} ${joins.join(' ')} WHERE chosen.sheet = ${p.add(key)} AND chosen.rid = found.rid`,
     decode: (value) => reading.decode(value ?? null),
   };
 }
