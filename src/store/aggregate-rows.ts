@@ -43,6 +43,7 @@ export function* aggregateRows(
     limit: plan.limit,
     offset: plan.offset,
     fromIndex,
+    inIdOrder: sheet.rowsInIdOrder,
   });
   const rows = groups.map((group): Cell[] => [...group.cells, ...group.values]);
   return { total, rows };

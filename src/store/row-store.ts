@@ -163,6 +163,7 @@ export class RowStore implements SheetStore {
       nextRid: 0,
       indexed: false,
       indexedColumns: [],
+      rowsInIdOrder: true,
       pushing: null,
     };
     const unsaved = { ...fields, createdAt: now, updatedAt: now };

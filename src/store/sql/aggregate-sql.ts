@@ -28,6 +28,8 @@ export interface GroupSpec {
    * named, and the dialect be able to: `Flavor.entryReading`), rather than from the rows' JSON.
    */
   fromIndex: boolean;
+  /** Whether the sheet's rows are in the order of their ids (`SheetRecord.rowsInIdOrder`). */
+  inIdOrder: boolean;
 }
 
 /** One group as the database answers it: each group column's cell, and each aggregate's value. */
@@ -66,7 +68,9 @@ export function aggregateStatement(
   read: (row: Record<string, unknown>) => GroupRow & { total: number };
 } {
   const p = new SqlParams((n) => `$${n}`);
-  const source = spec.fromIndex ? entrySource(flavor, key, p) : documentSource(flavor, key, p);
+  const source = spec.fromIndex
+    ? entrySource(flavor, key, p, spec.inIdOrder)
+    : documentSource(flavor, key, p);
   const picked: string[] = [];
   const cellColumns = new Map<number, string>();
   const numberColumns = new Map<number, string>();
