@@ -28,6 +28,37 @@ const cell: fc.Arbitrary<Cell> = fc.oneof(
 
 const sheetRows = fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 30 });
 
+/**
+ * A re-read of the sheet, or null for none: its rows sorted by `ranks` (a row without one keeps
+ * its place), then copies of rows put in among them, as a person's sorts and copies leave
+ * them. Rows keep their ids in another order, and rows put above others get new ones:
+ * aggregates must still take the sheet's order for theirs.
+ */
+const ranks = fc.array(fc.nat(40), { maxLength: 30 });
+const copies = fc.array(fc.nat(60), { minLength: 1, maxLength: 3 });
+const reread = fc.option(
+  fc.oneof(
+    fc.record({ ranks, copies: fc.constant<number[]>([]) }),
+    fc.record({ ranks: fc.constant<number[]>([]), copies }),
+    fc.record({ ranks, copies }),
+  ),
+  { nil: null },
+);
+
+function rereadRows(
+  rows: Cell[][],
+  change: { ranks: readonly number[]; copies: readonly number[] } | null,
+) {
+  if (change === null || rows.length === 0) return rows;
+  const rank = (i: number) => change.ranks[i] ?? i;
+  const read = rows.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
+  const sorted = read.map((i) => rows[i] ?? []);
+  for (const copy of change.copies) {
+    sorted.splice(copy % (sorted.length + 1), 0, [...(sorted[copy % sorted.length] ?? [])]);
+  }
+  return sorted;
+}
+
 const aggregate = fc.record({
   fn: fc.constantFrom(...aggregateFunctions),
   column: fc.constantFrom(...columns),
@@ -190,14 +221,21 @@ for (const shape of [
     await fc.assert(
       fc.asyncProperty(
         sheetRows,
+        reread,
         fc.array(request, { minLength: 1, maxLength: 4 }),
-        async (rows, reqs) => {
-          const sheet = await store.createSheet(scratchSheet(`p${made++}`, columns, 'p'), [rows]);
+        async (createdRows, picks, reqs) => {
+          const sheet = await store.createSheet(scratchSheet(`p${made++}`, columns, 'p'), [
+            createdRows,
+          ]);
+          const rows = rereadRows(createdRows, picks);
+          // Read as the sheet is now: a read is of the sheet as its caller found it.
+          const current =
+            picks === null ? sheet : (await store.replaceRows(sheet.id, columns, rows)).sheet;
           for (const req of reqs) {
             const query = queryOf(req);
             const answer = await store.readAggregate(
-              sheet,
-              planAggregate(sheet, parseRowQuery(query)),
+              current,
+              planAggregate(current, parseRowQuery(query)),
             );
             const { total, page: expected } = reference(rows, query);
             const label = `${JSON.stringify(query)} over ${JSON.stringify(rows)}: ${JSON.stringify(answer.rows)}`;
@@ -217,3 +255,29 @@ for (const shape of [
     );
   });
 }
+
+test(`${backend}: groups of an indexed sheet whose rows a re-read moved come in the rows' new order`, async (t) => {
+  const { store, dispose } = await openTestStore({ indexThreshold: 0 });
+  t.after(dispose);
+  const sheet = await store.createSheet(scratchSheet('moved', columns, 'moved'), [
+    [
+      ['x', 1, 'k'],
+      ['y', 2, 'k'],
+      ['z', 3, 'k'],
+    ],
+  ]);
+  // A person's sort: the rows keep their ids, now in another order.
+  const sorted = [
+    ['z', 3, 'k'],
+    ['x', 1, 'k'],
+    ['y', 2, 'k'],
+  ];
+  const { sheet: current } = await store.replaceRows(sheet.id, columns, sorted);
+  const query = { _group: 'a', _agg: 'sum(b)', c: 'k' };
+  const answer = await store.readAggregate(current, planAggregate(current, parseRowQuery(query)));
+  assert.deepEqual(answer.rows, [
+    ['z', 3],
+    ['x', 1],
+    ['y', 2],
+  ]);
+});

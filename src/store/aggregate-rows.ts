@@ -1,5 +1,7 @@
 import type { Cell } from '../cells/cell.ts';
+import { isFiltered } from '../query/plan.ts';
 import type { AggregatePlan } from '../query/plan-aggregate.ts';
+import { filterColumns } from './cell-index.ts';
 import type { DbWork } from './db-work.ts';
 import type { Dialect } from './dialect.ts';
 import type { SheetRecord } from './store-records.ts';
@@ -15,8 +17,10 @@ export interface Groups {
 
 /**
  * Answers `_group` and `_agg`: the rows are chosen as a read chooses them, then grouped,
- * aggregated, sorted and paged by the database in one statement over their stored JSON. Only
- * the page of groups comes back, however many groups there are.
+ * aggregated, sorted and paged by the database in one statement. Only the page of groups comes
+ * back, however many groups there are. The cells are read from the cell index when it chose
+ * the rows and holds every column the statement reads (see `aggregateIndexColumns`), and from
+ * the rows' JSON otherwise.
  */
 export function* aggregateRows(
   dialect: Dialect,
@@ -24,7 +28,11 @@ export function* aggregateRows(
   plan: AggregatePlan,
 ): DbWork<Groups> {
   const choice = yield* rowChoice(dialect, sheet, plan);
-  const column = (index: number) => sheet.columns[index] ?? '';
+  const column = (index: number) => ({ name: sheet.columns[index] ?? '', col: index });
+  const fromIndex =
+    choice.kind === 'matching' &&
+    dialect.readsCellsByRow &&
+    cellColumns(plan).every((col) => sheet.indexedColumns.includes(col));
   const { groups, total } = yield* dialect.aggregateRows(sheet.key, choice, {
     group: plan.group.map(column),
     aggregates: plan.aggregates.map(({ fn, index }) => ({
@@ -34,12 +42,30 @@ export function* aggregateRows(
     sort: plan.sort,
     limit: plan.limit,
     offset: plan.offset,
+    fromIndex,
+    inIdOrder: sheet.rowsInIdOrder,
   });
-  const rows = groups.map((group): Cell[] => [
-    ...group.cells.map((cell) => (cell === null ? null : (JSON.parse(cell) as Cell))),
-    ...group.values,
-  ]);
+  const rows = groups.map((group): Cell[] => [...group.cells, ...group.values]);
   return { total, rows };
+}
+
+/**
+ * The columns an aggregate needs in a large sheet's cell index: those its filters read and,
+ * where the rows are chosen through the index and the store can read the index by row, those
+ * it groups and aggregates, so that their cells are read from it rather than from each row's
+ * JSON, a tenth of the bytes. As with a filter, the first such aggregate puts them in.
+ */
+export function aggregateIndexColumns(dialect: Dialect, plan: AggregatePlan): number[] {
+  const { selection } = plan;
+  const filters = filterColumns(selection);
+  const throughIndex = isFiltered(selection) && !('ids' in selection) && !('keys' in selection);
+  return throughIndex && dialect.readsCellsByRow ? [...filters, ...cellColumns(plan)] : filters;
+}
+
+/** The columns whose cells an aggregate reads. */
+function cellColumns(plan: AggregatePlan): number[] {
+  const aggregated = plan.aggregates.flatMap(({ index }) => (index === null ? [] : [index]));
+  return [...new Set([...plan.group, ...aggregated])];
 }
 
 /**

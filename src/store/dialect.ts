@@ -125,6 +125,11 @@ export interface Dialect extends StoreDatabase {
   /** The positions of an indexed sheet's rows that a filter selection chooses, ascending. */
   matchingPositions(key: number, selection: Filtering): DbWork<number[]>;
 
+  /**
+   * Whether aggregates can read the cells of an indexed sheet's rows from the cell index, by row
+   * (`GroupSpec.fromIndex`), which costs writes one more index of its entries.
+   */
+  readonly readsCellsByRow: boolean;
   /** Groups the chosen rows, computes aggregates over their cells, and answers a page of groups. */
   aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage>;
 

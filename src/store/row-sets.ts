@@ -87,6 +87,30 @@ export function selectionCondition(
 }
 
 /**
+ * The rows a selection chooses, as `selectionCondition` (`condition`), and, where the index
+ * finds them rather than the rows it leaves out, as a SELECT of their distinct `rid`s
+ * (`included`), which a statement can start from instead of searching every id in a list.
+ */
+export function selectionRids(
+  selection: Filtering,
+  key: number,
+  entries: EntryConditions,
+  p: SqlParams,
+): { condition: string; included: string | null } {
+  const set = selectionSet(selection, key, entries, p);
+  if (set === null) return { condition: '', included: null };
+  const condition = ` AND ${ridCondition(set)}`;
+  if (!('include' in set)) return { condition, included: null };
+  // A search's entries are of every column: a row may have several. Set operations (`_or`, a
+  // filter beside it) answer each row once already.
+  const repeats = selection.search !== undefined;
+  return {
+    condition,
+    included: repeats ? `SELECT DISTINCT rid FROM (${set.include})` : set.include,
+  };
+}
+
+/**
  * The set of rows a selection chooses: every top-level filter, and at least one filter of each
  * `_or` group. Null when it has no filter at all (every row).
  */

@@ -27,7 +27,7 @@ import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
 import { columnsEvent, eventTime, rereadOrder, rowEvents, type EventTime } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { applyToRids, MemoryRows } from './memory-rows.ts';
-import { aggregateRows } from './aggregate-rows.ts';
+import { aggregateIndexColumns, aggregateRows } from './aggregate-rows.ts';
 import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
@@ -163,6 +163,7 @@ export class RowStore implements SheetStore {
       nextRid: 0,
       indexed: false,
       indexedColumns: [],
+      rowsInIdOrder: true,
       pushing: null,
     };
     const unsaved = { ...fields, createdAt: now, updatedAt: now };
@@ -294,13 +295,15 @@ export class RowStore implements SheetStore {
   /**
    * Groups and aggregates, computed by the database over the rows the plan chooses, labelled
    * with the version of the sheet as the caller found it. As for a read, the first filter on a
-   * column of a large sheet (or the first `_q`) puts the columns it reads into the cell index.
+   * column of a large sheet (or the first `_q`) puts the columns it reads into the cell index,
+   * and with them, where the index chooses the rows, the columns grouped and aggregated.
    */
   async readAggregate(given: Sheet, plan: AggregatePlan): Promise<GroupAnswer> {
     const db = this.#db;
     let sheet = isRecord(given) ? given : await this.#record(given.id);
-    if (sheet.indexed && !indexHolds(sheet.indexedColumns, plan.selection)) {
-      sheet = await this.#indexColumns(sheet.id, filterColumns(plan.selection));
+    const columns = aggregateIndexColumns(db, plan);
+    if (sheet.indexed && !columns.every((col) => sheet.indexedColumns.includes(col))) {
+      sheet = await this.#indexColumns(sheet.id, columns);
     }
     const record = sheet;
     const groups = await db.read(() => aggregateRows(db, record, plan));

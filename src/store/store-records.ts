@@ -164,6 +164,12 @@ export interface SheetRecord extends Sheet {
    * writes keep only these entries, so a sheet pays for the columns it is filtered on.
    */
   indexedColumns: number[];
+  /**
+   * Whether the rows are in the order of their ids: no row was inserted above another, moved, or
+   * given an id from before, since the sheet was made (unknown, so false, for sheets made before
+   * this was kept). The first of some rows in the sheet is then the one with the lowest id.
+   */
+  rowsInIdOrder: boolean;
   /** Set while a provider push is in flight or its outcome is unknown (see the mirror). */
   pushing: string | null;
 }

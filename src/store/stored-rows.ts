@@ -142,6 +142,15 @@ export class StoredRows implements RowSource {
         const at = effect.kind === 'append' ? this.rowCount : effect.at;
         const rids = effect.rids ?? effect.rows.map((_, i) => this.record.nextRid + i);
         if (rids.length !== effect.rows.length) throw new Error('one row id per row is needed');
+        // Rows put above others, with ids from before (every row's id is below nextRid) or with
+        // ids out of order among themselves leave the rows out of the order of their ids.
+        const { nextRid } = this.record;
+        if (
+          at < this.rowCount ||
+          rids.some((rid, i) => rid < Math.max(nextRid, rids[i - 1] ?? 0))
+        ) {
+          this.record.rowsInIdOrder = false;
+        }
         const stored = effect.rows.map((cells, i) => ({
           pos: at + i,
           rid: rids[i] as number,
@@ -238,6 +247,7 @@ export class StoredRows implements RowSource {
     placed.forEach((row, k) => {
       if (row !== undefined && row.pos !== low + k) renumbered.push({ ...row, pos: low + k });
     });
+    if (renumbered.length > 0) this.record.rowsInIdOrder = false;
     yield* this.dialect.placeRows(key, renumbered);
     // Rows also edited get their new cells where they landed.
     const movedRows = effect.from.map((pos, k) => ({

@@ -362,6 +362,12 @@ const migrations: Migration<PoolClient>[] = [
     version: 19,
     up: sql('ALTER TABLE push_tags ADD COLUMN anchor_tab bigint'),
   },
+  {
+    // Whether a sheet's rows are in the order of their ids (see SheetRecord.rowsInIdOrder);
+    // unknown for sheets made before.
+    version: 20,
+    up: sql('ALTER TABLE sheets ADD COLUMN in_id_order boolean NOT NULL DEFAULT false'),
+  },
 ];
 
 interface LegacySheet {

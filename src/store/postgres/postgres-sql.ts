@@ -40,6 +40,9 @@ export const postgresFlavor: Flavor = {
       return `CASE WHEN abs(${result}) > 1.7976931348623157e308 THEN NULL WHEN abs(${result}) < 2.5e-324 THEN 0 ELSE ${result}::float8 END`;
     },
   },
+  // No index of the cell index by row: aggregates read the rows' JSON, and writes keep one
+  // index fewer.
+  entryReading: null,
 };
 
 /**

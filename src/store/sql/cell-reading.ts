@@ -1,3 +1,4 @@
+import type { Cell } from '../../cells/cell.ts';
 import type { AggregateFunction } from '../../query/parse-aggregate.ts';
 
 /**
@@ -23,6 +24,25 @@ export interface CellReading {
   text(doc: string, key: string): string;
   /** `sum`, `avg`, `min` or `max` of `number` values, as a double; NULL past a double's range. */
   numeric(fn: NumericFunction, values: string): string;
+}
+
+/**
+ * How a database reads a row's cells out of the cell index, by row id, where it keeps an index
+ * of its entries by row (see docs/aggregates-and-search.md, "How it runs"): a typed value per
+ * cell is far less to read than the row's JSON. Each function takes the alias of the entry's
+ * table; an empty cell, which has no entry, reads as NULL.
+ */
+export interface EntryReading {
+  /** Written after `cells AS <alias>` so that entries are found by row id. */
+  byRow: string;
+  /** The entry's value, as it groups: two cells are one group when their values are equal. */
+  cell(entry: string): string;
+  /** A number entry's value as a double; NULL for any other entry. */
+  number(entry: string): string;
+  /** The text of a text, date or boolean entry, in an order by code point; NULL otherwise. */
+  text(entry: string): string;
+  /** A value `cell` answered, as a cell. */
+  decode(value: unknown): Cell;
 }
 
 export type NumericFunction = Exclude<AggregateFunction, 'count' | 'count_distinct'>;

@@ -105,6 +105,10 @@ export abstract class RowSql extends SheetSql {
     };
   }
 
+  get readsCellsByRow(): boolean {
+    return this.flavor.entryReading !== null;
+  }
+
   *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage> {
     const { text, values, read } = aggregateStatement(this.flavor, key, choice, spec);
     const groups = (yield* this.all<Record<string, unknown>>(text, values)).map(read);

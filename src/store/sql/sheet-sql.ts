@@ -15,6 +15,7 @@ export interface SheetRow {
   next_rid: number | string;
   indexed: number | boolean;
   indexed_columns: unknown;
+  in_id_order: number | boolean;
   pushing: string | null;
   created_at: unknown;
   updated_at: unknown;
@@ -22,7 +23,7 @@ export interface SheetRow {
 
 /** The columns of `sheets` that a save writes, in the order of `sheetFields`. */
 export const sheetColumns =
-  'name, columns, source, settings, row_count, version, next_rid, indexed, indexed_columns, pushing, updated_at';
+  'name, columns, source, settings, row_count, version, next_rid, indexed, indexed_columns, in_id_order, pushing, updated_at';
 
 /** A sheet's values for `sheetColumns`: the inverse of `toSheet`. */
 export function sheetFields(
@@ -39,6 +40,7 @@ export function sheetFields(
     sheet.nextRid,
     flavor.bool(sheet.indexed),
     JSON.stringify(sheet.indexedColumns),
+    flavor.bool(sheet.rowsInIdOrder),
     sheet.pushing,
     sheet.updatedAt,
   ];
@@ -59,6 +61,7 @@ export function toSheet(flavor: Flavor, row: SheetRow): SheetRecord {
     nextRid: Number(row.next_rid),
     indexed: Boolean(row.indexed),
     indexedColumns: flavor.json(row.indexed_columns),
+    rowsInIdOrder: Boolean(row.in_id_order),
     pushing: row.pushing,
   };
 }
@@ -103,15 +106,15 @@ export abstract class SheetSql extends SqlStatements {
   insertSheet(sheet: SheetRecord, state: 'importing' | 'ready'): DbWork<void> {
     return this.run(
       `INSERT INTO sheets (${sheetColumns}, key, id, state, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
       [...sheetFields(this.flavor, sheet), sheet.key, sheet.id, state, sheet.createdAt],
     );
   }
 
   saveSheet(sheet: SheetRecord, publish = false): DbWork<void> {
     return this.run(
-      `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11),
-         state = CASE WHEN $12 THEN 'ready' ELSE state END WHERE key = $13`,
+      `UPDATE sheets SET (${sheetColumns}) = ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12),
+         state = CASE WHEN $13 THEN 'ready' ELSE state END WHERE key = $14`,
       [...sheetFields(this.flavor, sheet), this.flavor.bool(publish), sheet.key],
     );
   }

@@ -1,5 +1,5 @@
 import type { EntryConditions } from '../row-sets.ts';
-import type { CellReading } from './cell-reading.ts';
+import type { CellReading, EntryReading } from './cell-reading.ts';
 import type { DbWork } from '../db-work.ts';
 
 /**
@@ -32,6 +32,8 @@ export interface Flavor {
   rowsByRid: string;
   /** Reading cells out of a row's stored JSON, for aggregates. */
   cellReading: CellReading;
+  /** Reading cells out of the cell index by row, for aggregates; null where it cannot. */
+  entryReading: EntryReading | null;
 }
 
 /** A driver's way of running one statement as a driver call of a unit of work. */

@@ -36,6 +36,19 @@ export const sqliteFlavor: Flavor = {
     // Doubles, summed with compensation; a sum past their range is infinite, answered as none.
     numeric: (fn, values) => `${fn}(${values})`,
   },
+  // Entries as sqlite-cells.ts stores them: numbers as INTEGER or REAL, text and dates as TEXT,
+  // booleans as BLOBs of their text, so that the value alone keeps `31`, `"31"` and `true`
+  // apart, as their JSON does.
+  entryReading: {
+    byRow: ' INDEXED BY cells_by_rid',
+    cell: (entry) => `${entry}.value`,
+    number: (entry) =>
+      `CASE WHEN typeof(${entry}.value) IN ('integer', 'real') THEN CAST(${entry}.value AS REAL) END`,
+    text: (entry) =>
+      `CASE typeof(${entry}.value) WHEN 'text' THEN ${entry}.value WHEN 'blob' THEN CAST(${entry}.value AS TEXT) END`,
+    decode: (value) =>
+      Buffer.isBuffer(value) ? value.toString() === 'true' : (value as string | number | null),
+  },
 };
 
 /** A statement as prepared, and which of the values each of its `?` takes (null: in order). */
