@@ -129,18 +129,18 @@ export class RowStore implements SheetStore {
     this.#indexThreshold = options.indexThreshold ?? 64;
     this.#pieceCells = options.pieceCells ?? defaultPieceCells;
     this.#cache = dialect.ownsStore ? new Map() : null;
-    this.#lookups = new SheetLookups((ids) => dialect.read(() => dialect.sheetsById(ids)));
+    this.#lookups = new SheetLookups((ids) => dialect.read(() => dialect.sheets.sheetsById(ids)));
   }
 
   async listSheets(): Promise<Sheet[]> {
-    return this.#db.read(() => this.#db.listSheets());
+    return this.#db.read(() => this.#db.sheets.listSheets());
   }
 
   async getSheet(id: string): Promise<Sheet | null> {
     if (this.#cache === null) return this.#lookups.get(id);
     const cached = this.#cache.get(id);
     if (cached !== undefined) return cached;
-    const record = await this.#db.read(() => this.#db.sheetById(id));
+    const record = await this.#db.read(() => this.#db.sheets.sheetById(id));
     if (record !== null) this.#remember(record);
     return record;
   }
@@ -173,18 +173,18 @@ export class RowStore implements SheetStore {
     const whole = Array.isArray(rows) ? (rows as Cell[][][]).flat() : null;
     if (whole !== null && whole.length <= chunkRows && codeColumns === undefined) {
       const record = await db.write(function* () {
-        const source = sourceOf(yield* db.newSheetKey());
+        const source = sourceOf(yield* db.sheets.newSheetKey());
         yield* source.apply({ kind: 'append', rows: whole });
         yield* source.settle();
-        yield* db.insertSheet(source.record, 'ready');
+        yield* db.sheets.insertSheet(source.record, 'ready');
         return source.record;
       });
       this.#remember(record);
       return record;
     }
     const source = await db.write(function* () {
-      const made = sourceOf(yield* db.newSheetKey());
-      yield* db.insertSheet(made.record, 'importing');
+      const made = sourceOf(yield* db.sheets.newSheetKey());
+      yield* db.sheets.insertSheet(made.record, 'importing');
       return made;
     });
     try {
@@ -199,9 +199,9 @@ export class RowStore implements SheetStore {
         }
       }
       await this.#declareText(source, codeColumns?.() ?? []);
-      await db.write(() => db.saveSheet(source.record, true));
+      await db.write(() => db.sheets.saveSheet(source.record, true));
     } catch (error) {
-      await db.write(() => db.deleteSheet(source.record.key)).catch(() => undefined);
+      await db.write(() => db.sheets.deleteSheet(source.record.key)).catch(() => undefined);
       throw error;
     }
     this.#remember(source.record);
@@ -223,7 +223,7 @@ export class RowStore implements SheetStore {
     for (let start = 0; start < record.rowCount; start += chunkRows) {
       const end = Math.min(start + chunkRows, record.rowCount);
       await db.write(function* () {
-        const stored = yield* db.rowsBetween(record.key, start, end);
+        const stored = yield* db.rows.rowsBetween(record.key, start, end);
         const before = stored.map((row) => source.codec.decode(row));
         const after = before.map((cells) =>
           cells.map((cell, i) => (indexes.includes(i) ? cellAsText(cell) : cell)),
@@ -248,7 +248,7 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const updated = await db.write(function* () {
-      const record = yield* db.sheetById(id, true);
+      const record = yield* db.sheets.sheetById(id, true);
       if (record === null) return null;
       const sheet: SheetRecord = {
         ...record,
@@ -260,7 +260,7 @@ export class RowStore implements SheetStore {
       const added = addedTextColumns(record, sheet);
       // A mirrored sheet's cells come from its spreadsheet: the next read brings them as text.
       if (added.length === 0 || isMirrored(sheet.source)) {
-        yield* db.saveSheet(sheet);
+        yield* db.sheets.saveSheet(sheet);
         return sheet;
       }
       return yield* textColumnsConverted(db, sheet, added, indexThreshold);
@@ -272,8 +272,8 @@ export class RowStore implements SheetStore {
   async deleteSheet(id: string): Promise<boolean> {
     const db = this.#db;
     const deleted = await db.write(function* () {
-      const record = yield* db.sheetById(id, true);
-      if (record !== null) yield* db.deleteSheet(record.key);
+      const record = yield* db.sheets.sheetById(id, true);
+      if (record !== null) yield* db.sheets.deleteSheet(record.key);
       return record;
     });
     this.#cache?.delete(id);
@@ -361,7 +361,7 @@ export class RowStore implements SheetStore {
       .write(function* () {
         const source = new StoredRows(db, yield* sheetOrMissing(db, id, true), indexThreshold);
         yield* source.indexColumns(columns);
-        if (source.indexGrew) yield* db.saveSheet(source.record);
+        if (source.indexGrew) yield* db.sheets.saveSheet(source.record);
         return source.record;
       })
       .catch((error: unknown) => {
@@ -433,7 +433,7 @@ export class RowStore implements SheetStore {
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
       const codec = new RowCodec(sheet.columns);
-      const rows = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      const rows = yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
       return {
         sheet,
         rows: rows.map((row) => codec.decode(row)),
@@ -447,7 +447,7 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
-      const stored = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      const stored = yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
       const rids: (number | null)[] = stored.map((row) => row.rid);
       // The effects the copy will apply, applied to the ids alone; rows it adds take the next
       // free ids in order, as StoredRows gives them.
@@ -512,7 +512,7 @@ export class RowStore implements SheetStore {
       if (base !== null) {
         // The tab as checked before the push, which the writes were planned on: first the copy
         // takes it, as a re-read would.
-        const stored = yield* db.rowsBetween(current.key, 0, current.rowCount);
+        const stored = yield* db.rows.rowsBetween(current.key, 0, current.rowCount);
         const effects = diffRows(source.codec, stored, base);
         for (const effect of effects) yield* source.apply(effect);
         if (effects.length > 0) {
@@ -586,8 +586,8 @@ export class RowStore implements SheetStore {
         // The rows are the same rows under a new header: they keep their keys.
         const oldRids = all.length > 0 ? yield* old.ridsAt(all) : [];
         if (all.length > 0) yield* old.apply({ kind: 'delete', positions: all, before: oldRows });
-        yield* db.deleteAllEntries(record.key);
-        yield* db.deleteAllBlocks(record.key);
+        yield* db.rows.deleteAllEntries(record.key);
+        yield* db.blocks.deleteAllBlocks(record.key);
         const before = record.columns;
         previousColumns = before;
         // The columns indexed before stay indexed under their names, wherever they are now.
@@ -604,7 +604,7 @@ export class RowStore implements SheetStore {
         }
       }
       const source = new StoredRows(db, record, indexThreshold);
-      const current = yield* db.rowsBetween(record.key, 0, record.rowCount);
+      const current = yield* db.rows.rowsBetween(record.key, 0, record.rowCount);
       const effects = diffRows(source.codec, current, rows);
       const present = new Set(current.map((row) => row.rid));
       for (const effect of effects) {
@@ -649,8 +649,8 @@ export class RowStore implements SheetStore {
       if (mark.rows !== undefined) {
         yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
       }
-      yield* db.saveSheet(record);
-      yield* db.setPushSettleAfter(record.key, mark.settleAfter ?? null);
+      yield* db.sheets.saveSheet(record);
+      yield* db.sheets.setPushSettleAfter(record.key, mark.settleAfter ?? null);
       return record;
     });
     if (record === null) return false;
@@ -683,14 +683,14 @@ export class RowStore implements SheetStore {
       if (record.pushing !== pushId) return null;
       record.pushing = null;
       yield* db.pushes.dropPushRecords(sheetId, null);
-      yield* db.saveSheet(record);
+      yield* db.sheets.saveSheet(record);
       return record;
     });
     if (record !== null) this.#remember(record);
   }
 
   pushFence(sheetId: string): Promise<PushFence | null> {
-    return this.#db.read(() => this.#db.pushFence(sheetId));
+    return this.#db.read(() => this.#db.sheets.pushFence(sheetId));
   }
 
   reservePushTag(
@@ -814,7 +814,7 @@ export class RowStore implements SheetStore {
   async pushingMarker(sheetId: string): Promise<string | null> {
     const cached = this.#cache?.get(sheetId);
     if (cached !== undefined) return cached.pushing;
-    const record = await this.#db.read(() => this.#db.sheetById(sheetId));
+    const record = await this.#db.read(() => this.#db.sheets.sheetById(sheetId));
     return record?.pushing ?? null;
   }
 
@@ -1101,7 +1101,7 @@ export class RowStore implements SheetStore {
 /** Whether the sheet's lock epoch is still `epoch` (null: a write made under no lock). */
 function* holdsEpoch(db: Dialect, sheetId: string, epoch: number | null): DbWork<boolean> {
   if (epoch === null) return true;
-  return (yield* db.pushFence(sheetId))?.epoch === epoch;
+  return (yield* db.sheets.pushFence(sheetId))?.epoch === epoch;
 }
 
 function fenced(sheetId: string): string {
@@ -1109,7 +1109,7 @@ function fenced(sheetId: string): string {
 }
 
 function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {
-  const record = yield* db.sheetById(id, lock);
+  const record = yield* db.sheets.sheetById(id, lock);
   if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
   return record;
 }
@@ -1132,7 +1132,7 @@ function* saveSheetAndEvents(
     source.record.updatedAt = (events.at(-1) as RowEvent).createdAt;
     yield* db.outbox.insertEvents(events);
   }
-  yield* db.saveSheet(source.record);
+  yield* db.sheets.saveSheet(source.record);
 }
 
 /** Plans and applies one write of a unit: its result, or the problem that refused it whole. */
@@ -1182,7 +1182,7 @@ function* textColumnsConverted(
   indexThreshold: number,
 ): DbWork<SheetRecord> {
   const source = new StoredRows(db, sheet, indexThreshold);
-  const current = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+  const current = yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
   // Each row is rewritten where it is: no row is matched, moved or taken for another.
   const changed: { pos: number; before: Cell[]; after: Cell[] }[] = [];
   for (const row of current) {
