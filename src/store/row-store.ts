@@ -13,14 +13,10 @@ import {
 } from './dialect.ts';
 import { type PushFence, type SheetRecord } from './store-records.ts';
 import {
-  claimKey,
-  defaultKeyPruneBatch,
   heldRecord,
   keyOutcome,
   keyTakenOver,
   pushKeys,
-  renewKey,
-  settleKey,
   settlePush,
 } from './idempotency-records.ts';
 import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
@@ -42,10 +38,6 @@ import type {
   CellRows,
   ChangeSource,
   GroupAnswer,
-  HeldKey,
-  KeyBounds,
-  KeyClaim,
-  KeyOutcome,
   NewSheet,
   MirrorWrite,
   PushedKey,
@@ -59,24 +51,10 @@ import type {
   SheetStore,
   WriteRequest,
 } from './store.ts';
-import type {
-  ApiKeyRecord,
-  DeliveryRecord,
-  KeyId,
-  PushTagEntry,
-  ServerLease,
-  StoreDatabase,
-  WebhookProgress,
-  WebhookRecord,
-} from './store-records.ts';
-
-/** Delivery attempts kept per webhook, newest first: enough to see what went wrong lately. */
-const deliveriesKept = 100;
-
-/** Thrown to roll back a key rotation that lost a race with another. */
-class Raced extends Error {}
+import type { StoreDatabase } from './store-records.ts';
 import { runSync, type DbWork } from './db-work.ts';
 import { CredentialStore } from './provider-credentials.ts';
+import { StoreConcerns } from './store-concerns.ts';
 
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
@@ -85,8 +63,6 @@ export interface RowStoreOptions {
   pieceCells?: number;
 }
 
-/** Events the pruner removes per transaction. */
-const pruneBatch = 5000;
 /** Rows an import writes per transaction. */
 const chunkRows = 5000;
 /**
@@ -106,9 +82,11 @@ const appendedSheets = 1_000;
 
 /**
  * The row engine: sheets, their rows as ready JSON, writes planned once and applied with their
- * row events, over a dialect that speaks one database. See `dialect.ts` for the split.
+ * row events, over a dialect that speaks one database. See `dialect.ts` for the split. What the
+ * store keeps beside rows (events, webhooks, keys, leases, push tags) comes from its concerns'
+ * modules (see store-concerns.ts).
  */
-export class RowStore implements SheetStore {
+export class RowStore extends StoreConcerns implements SheetStore {
   readonly #db: Dialect;
   readonly #indexThreshold: number;
   readonly #pieceCells: number;
@@ -123,6 +101,7 @@ export class RowStore implements SheetStore {
   readonly database: StoreDatabase;
 
   constructor(dialect: Dialect, options: RowStoreOptions = {}) {
+    super(dialect);
     this.#db = dialect;
     this.database = dialect;
     this.credentials = new CredentialStore(dialect);
@@ -693,104 +672,6 @@ export class RowStore implements SheetStore {
     return this.#db.read(() => this.#db.sheets.pushFence(sheetId));
   }
 
-  reservePushTag(
-    spreadsheet: string,
-    entry: PushTagEntry,
-    budget: number,
-    now: number,
-  ): Promise<{ reserved: boolean; expired: number[] }> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.pushes.lockPushTags(spreadsheet);
-      const counted = yield* db.pushes.pushTagsOf(spreadsheet);
-      const tags = counted.filter((t) => t.anchorTab === undefined && t.tag !== entry.tag);
-      const expired = tags.filter((t) => t.guardUntil <= now);
-      // Row anchors count whenever they were last used (they keep to half the budget).
-      const live = counted.filter((t) => t.tag !== entry.tag && !expired.includes(t));
-      // Tags past their guard are removed in the push's own batch, before its tag is made.
-      const used = live.reduce((sum, t) => sum + t.chars, 0);
-      const reserved = used + entry.chars <= budget;
-      if (reserved) yield* db.pushes.savePushTag(spreadsheet, entry);
-      return { reserved, expired: expired.map((t) => t.tag) };
-    });
-  }
-
-  reserveAnchors(
-    spreadsheet: string,
-    tabId: number,
-    anchors: { used: number[]; created: number[]; seen: number[] | null },
-    { budget, chars, now }: { budget: number; chars: number; now: number },
-  ): Promise<number[] | null> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.pushes.lockPushTags(spreadsheet);
-      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).filter(
-        (t) => t.anchorTab !== undefined,
-      );
-      const needed = new Set([...anchors.used, ...anchors.created]);
-      const seen = anchors.seen ?? [];
-      const present = new Set([...seen, ...anchors.created]);
-      // Anchors of the tab its last read did not find went with their rows.
-      const gone =
-        anchors.seen === null
-          ? []
-          : counted.filter((t) => t.anchorTab === tabId && !present.has(t.tag));
-      const kept = counted.filter((t) => !gone.includes(t));
-      const known = new Set(kept.map((t) => t.tag));
-      const entry = (tag: number, usedAt: number) => ({
-        tag,
-        chars,
-        guardUntil: usedAt,
-        anchorTab: tabId,
-      });
-      // Found on the tab but not counted (made by a push whose answer was lost): the oldest.
-      const noted = seen.filter((tag) => !known.has(tag)).map((tag) => entry(tag, 0));
-      const all = [
-        ...kept.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
-        ...noted.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
-        ...anchors.created.filter((tag) => !known.has(tag)).map((tag) => entry(tag, now)),
-      ];
-      let total = all.reduce((sum, t) => sum + t.chars, 0);
-      const evicted: PushTagEntry[] = [];
-      // Least recently used first, never one this push needs.
-      for (const candidate of [...all].sort((a, b) => a.guardUntil - b.guardUntil)) {
-        if (total <= budget / 2) break;
-        if (needed.has(candidate.tag)) continue;
-        evicted.push(candidate);
-        total -= candidate.chars;
-      }
-      if (total > budget / 2) return null;
-      const forgotten = [...gone, ...evicted].map((t) => t.tag);
-      if (forgotten.length > 0) yield* db.pushes.deletePushTags(spreadsheet, forgotten);
-      for (const t of all) if (!evicted.includes(t)) yield* db.pushes.savePushTag(spreadsheet, t);
-      return evicted.map((t) => t.tag);
-    });
-  }
-
-  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.pushes.lockPushTags(spreadsheet);
-      const counted = new Set((yield* db.pushes.pushTagsOf(spreadsheet)).map((t) => t.tag));
-      for (const entry of entries)
-        if (!counted.has(entry.tag)) yield* db.pushes.savePushTag(spreadsheet, entry);
-    });
-  }
-
-  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void> {
-    const db = this.#db;
-    return db.write(function* () {
-      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
-      if (counted !== undefined)
-        yield* db.pushes.savePushTag(spreadsheet, { ...counted, guardUntil });
-    });
-  }
-
-  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
-    if (tags.length === 0) return Promise.resolve();
-    return this.#db.write(() => this.#db.pushes.deletePushTags(spreadsheet, tags));
-  }
-
   pushRecord(sheetId: string, pushId: string): Promise<string | null> {
     return this.#db.read(() => this.#db.pushes.pushRecord(sheetId, pushId));
   }
@@ -816,241 +697,6 @@ export class RowStore implements SheetStore {
     if (cached !== undefined) return cached.pushing;
     const record = await this.#db.read(() => this.#db.sheets.sheetById(sheetId));
     return record?.pushing ?? null;
-  }
-
-  claimIdempotencyKey(
-    id: KeyId,
-    fingerprint: string,
-    leaseMs: number,
-    bounds?: KeyBounds,
-  ): Promise<KeyClaim> {
-    return this.#db.write(() => claimKey(this.#db, id, fingerprint, leaseMs, bounds));
-  }
-
-  renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean> {
-    return this.#db.write(() => renewKey(this.#db, held, leaseMs));
-  }
-
-  settleIdempotencyKey(held: HeldKey, outcome: KeyOutcome | 'unknown' | null): Promise<void> {
-    return this.#db.write(() => settleKey(this.#db, held, outcome));
-  }
-
-  pushIdempotencyKeys(
-    _sheetId: string,
-    pushId: string,
-    plan: string,
-    keys: PushedKey[],
-  ): Promise<boolean> {
-    return this.#db.write(() => pushKeys(this.#db, pushId, plan, keys));
-  }
-
-  settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void> {
-    return this.#db.write(() => settlePush(this.#db, sheetId, pushId, end));
-  }
-
-  /** In transactions of `batch` keys, as events are pruned. */
-  async pruneIdempotencyKeys(batch = defaultKeyPruneBatch): Promise<number> {
-    const before = new Date().toISOString();
-    let pruned = 0;
-    for (;;) {
-      const gone = await this.#db.write(() =>
-        this.#db.idempotency.pruneIdempotencyKeys(before, batch),
-      );
-      pruned += gone;
-      if (gone < batch) return pruned;
-    }
-  }
-
-  async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {
-    return this.#db.read(() => this.#db.outbox.eventsAfter(sheetId, after, limit));
-  }
-
-  async latestEventId(sheetId: string): Promise<string | null> {
-    return this.#db.read(() => this.#db.outbox.latestEventId(sheetId));
-  }
-
-  latestEventSeq(sheetId: string): Promise<number> {
-    return this.#db.read(() => this.#db.outbox.maxEventSeq(sheetId));
-  }
-
-  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
-    return this.#db.read(() => this.#db.outbox.eventSeq(sheetId, id, notBefore.toISOString()));
-  }
-
-  eventsAfterSeq(
-    sheetId: string,
-    seq: number,
-    page: { limit: number; maxBytes: number },
-    notBefore: Date,
-  ): Promise<(RowEvent & { seq: number })[]> {
-    return this.#db.read(() =>
-      this.#db.outbox.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
-    );
-  }
-
-  async latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>> {
-    const rows = await this.#db.read(() => this.#db.outbox.latestEventSeqs(sheetIds));
-    return new Map(rows.map((row) => [row.sheetId, row.seq]));
-  }
-
-  eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
-    return this.#db.read(() => this.#db.outbox.eventBytesAfter(sheetId, seq, limit));
-  }
-
-  /** In transactions of `pruneBatch` events, so that writes never wait long behind one. */
-  async pruneEvents(olderThan: Date, heldSince: Date): Promise<number> {
-    const [before, since] = [olderThan.toISOString(), heldSince.toISOString()];
-    let pruned = 0;
-    for (;;) {
-      const gone = await this.#db.write(() =>
-        this.#db.outbox.pruneEvents(before, since, pruneBatch),
-      );
-      pruned += gone;
-      if (gone < pruneBatch) return pruned;
-    }
-  }
-
-  async createWebhook(
-    webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
-  ): Promise<WebhookRecord> {
-    const db = this.#db;
-    return db.write(function* () {
-      const record: WebhookRecord = {
-        ...webhook,
-        cursor: yield* db.outbox.maxEventSeq(webhook.sheetId),
-        attempt: 0,
-        firstAttemptAt: null,
-        nextAttemptAt: webhook.createdAt,
-        previousSecret: null,
-        previousSecretExpiresAt: null,
-        disabledAt: null,
-        disabledReason: null,
-      };
-      yield* db.webhooks.insertWebhook(record);
-      return record;
-    });
-  }
-
-  webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
-    return this.#db.read(() => this.#db.webhooks.webhooksOf(sheetId));
-  }
-
-  webhookSheets(): Promise<string[]> {
-    return this.#db.read(() => this.#db.webhooks.webhookSheets());
-  }
-
-  webhookBacklog(): Promise<number> {
-    return this.#db.read(() => this.#db.webhooks.webhookBacklog());
-  }
-
-  deleteWebhook(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.webhooks.deleteWebhook(sheetId, id));
-  }
-
-  rotateWebhookSecret(
-    sheetId: string,
-    id: string,
-    secret: string,
-    previousUntil: string | null,
-  ): Promise<WebhookRecord | null> {
-    return this.#db.write(() =>
-      this.#db.webhooks.rotateWebhookSecret(sheetId, id, secret, previousUntil),
-    );
-  }
-
-  claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]> {
-    const now = new Date();
-    const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.webhooks.claimWebhooks(now, until, limit));
-  }
-
-  async eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null> {
-    return this.#db.read(() => this.#db.outbox.eventAfterSeq(sheetId, seq));
-  }
-
-  recordDelivery(
-    webhookId: string,
-    progress: WebhookProgress,
-    deliveries: DeliveryRecord[],
-    release: boolean,
-  ): Promise<void> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.webhooks.saveWebhookProgress(webhookId, progress, release);
-      for (const delivery of deliveries)
-        yield* db.webhooks.insertDelivery(delivery, deliveriesKept);
-    });
-  }
-
-  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.#db.read(() => this.#db.webhooks.deliveriesOf(webhookId, limit));
-  }
-
-  holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {
-    const now = new Date();
-    const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.leases.holdWatches(owner, sheetIds, now, until));
-  }
-
-  claimFlag(name: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.leases.claimFlag(name));
-  }
-
-  releaseFlag(name: string): Promise<void> {
-    return this.#db.write(() => this.#db.leases.releaseFlag(name));
-  }
-
-  holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void> {
-    const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
-    return this.#db.write(() => this.#db.leases.holdServerLease({ ...lease, leaseUntil }));
-  }
-
-  releaseServerLease(owner: string): Promise<void> {
-    return this.#db.write(() => this.#db.leases.releaseServerLease(owner));
-  }
-
-  runningServers(): Promise<ServerLease[]> {
-    return this.#db.read(() => this.#db.leases.serverLeases(new Date()));
-  }
-
-  createKey(key: ApiKeyRecord): Promise<void> {
-    return this.#db.write(() => this.#db.apiKeys.insertKey(key));
-  }
-
-  listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
-    return this.#db.read(() => this.#db.apiKeys.keysOf(sheetId));
-  }
-
-  findKey(id: string): Promise<ApiKeyRecord | null> {
-    return this.#db.read(() => this.#db.apiKeys.keyById(id));
-  }
-
-  async rotateKey(
-    sheetId: string,
-    id: string,
-    successor: ApiKeyRecord,
-    expiresAt: string,
-  ): Promise<'rotated' | 'not-found' | 'already-rotated'> {
-    const db = this.#db;
-    try {
-      return await db.write(function* () {
-        const old = yield* db.apiKeys.keyById(id);
-        if (old === null || old.sheetId !== sheetId) return 'not-found' as const;
-        if (old.rotatedTo !== null) return 'already-rotated' as const;
-        yield* db.apiKeys.insertKey(successor);
-        // Another server may have rotated it since it was read: the successor must not stay.
-        if (!(yield* db.apiKeys.markKeyRotated(sheetId, id, successor.id, expiresAt)))
-          throw new Raced();
-        return 'rotated' as const;
-      });
-    } catch (error) {
-      if (error instanceof Raced) return 'already-rotated';
-      throw error;
-    }
-  }
-
-  deleteKey(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.apiKeys.deleteKey(sheetId, id));
   }
 
   /**
