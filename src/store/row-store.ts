@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cellAsText, type Cell } from '../cells/cell.ts';
-import { Problem } from '../errors/problem.ts';
+import { Problem, sheetNotFound } from '../errors/problem.ts';
 import { inSheetOrder, type ReadPlan } from '../query/plan.ts';
 import { isMirrored, type Sheet } from '../model/sheet.ts';
 import type { RowEffect, WriteResult } from '../model/write-effect.ts';
@@ -352,7 +352,7 @@ export class RowStore extends StoreConcerns implements SheetStore {
 
   async #record(id: string): Promise<SheetRecord> {
     const record = await this.getSheet(id);
-    if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    if (record === null) throw sheetNotFound(id);
     return record as SheetRecord;
   }
 
@@ -756,7 +756,7 @@ function fenced(sheetId: string): string {
 
 function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {
   const record = yield* db.sheets.sheetById(id, lock);
-  if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+  if (record === null) throw sheetNotFound(id);
   return record;
 }
 
