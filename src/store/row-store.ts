@@ -1,26 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cellAsText, type Cell } from '../cells/cell.ts';
+import type { Cell } from '../cells/cell.ts';
 import { Problem, sheetNotFound } from '../errors/problem.ts';
 import { inSheetOrder, type ReadPlan } from '../query/plan.ts';
 import { isMirrored, type Sheet } from '../model/sheet.ts';
-import type { RowEffect, WriteResult } from '../model/write-effect.ts';
-import {
-  CommitOutcomeUnknown,
-  outcomeUnknown,
-  storeUnavailable,
-  type Dialect,
-  type Snapshot,
-} from './dialect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
+import { CommitOutcomeUnknown, outcomeUnknown, storeUnavailable, type Dialect } from './dialect.ts';
 import { type PushFence, type SheetRecord } from './store-records.ts';
-import {
-  heldRecord,
-  keyOutcome,
-  keyTakenOver,
-  pushKeys,
-  settlePush,
-} from './idempotency-records.ts';
+import { heldRecord, keyOutcome, keyTakenOver } from './idempotency-records.ts';
 import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
-import { columnsEvent, eventTime, rereadOrder, rowEvents, type EventTime } from './row-events.ts';
+import { eventTime, rowEvents, type EventTime } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { applyToRids, MemoryRows } from './memory-rows.ts';
 import { aggregateIndexColumns, aggregateRows } from './aggregate-rows.ts';
@@ -29,10 +17,9 @@ import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows } from './stored-rows.ts';
-import { keepPushedRows, pushedRowKeys, type PushedRows } from './pushed-rows.ts';
+import type { PushedRows } from './pushed-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
-import { LockLost } from './store-records.ts';
 import type {
   Actor,
   CellRows,
@@ -54,6 +41,11 @@ import type {
 import type { StoreDatabase } from './store-records.ts';
 import { runSync, type DbWork } from './db-work.ts';
 import { CredentialStore } from './provider-credentials.ts';
+import { saveSheetAndEvents, sheetOrMissing } from './sheet-units.ts';
+import { addedTextColumns, declareText, textColumnsConverted } from './text-columns.ts';
+import { once, pieces } from './read-pieces.ts';
+import { applyPlannedWrites, takeTabRead } from './mirror-copy.ts';
+import { clearPush, keepPushRecord, keepRowsOfPush, markPush } from './push-marks.ts';
 import { StoreConcerns } from './store-concerns.ts';
 
 export interface RowStoreOptions {
@@ -177,7 +169,7 @@ export class RowStore extends StoreConcerns implements SheetStore {
           });
         }
       }
-      await this.#declareText(source, codeColumns?.() ?? []);
+      await declareText(db, source, codeColumns?.() ?? [], chunkRows);
       await db.write(() => db.sheets.saveSheet(source.record, true));
     } catch (error) {
       await db.write(() => db.sheets.deleteSheet(source.record.key)).catch(() => undefined);
@@ -185,42 +177,6 @@ export class RowStore extends StoreConcerns implements SheetStore {
     }
     this.#remember(source.record);
     return source.record;
-  }
-
-  /**
-   * Declares columns of a sheet still importing text, and makes their cells the text they show,
-   * `chunkRows` rows a transaction: nobody sees the sheet yet, so no event tells of it.
-   */
-  async #declareText(source: StoredRows, columns: string[]): Promise<void> {
-    const record = source.record;
-    const declared = record.settings.textColumns ?? [];
-    const added = columns.filter((column) => !declared.includes(column));
-    if (added.length === 0) return;
-    record.settings = { ...record.settings, textColumns: [...declared, ...added] };
-    const indexes = added.map((column) => record.columns.indexOf(column));
-    const db = this.#db;
-    for (let start = 0; start < record.rowCount; start += chunkRows) {
-      const end = Math.min(start + chunkRows, record.rowCount);
-      await db.write(function* () {
-        const stored = yield* db.rows.rowsBetween(record.key, start, end);
-        const before = stored.map((row) => source.codec.decode(row));
-        const after = before.map((cells) =>
-          cells.map((cell, i) => (indexes.includes(i) ? cellAsText(cell) : cell)),
-        );
-        const changed = after.flatMap((row, i) =>
-          row.some((cell, j) => cell !== before[i]?.[j]) ? [i] : [],
-        );
-        if (changed.length === 0) return;
-        yield* source.apply({
-          kind: 'update',
-          positions: changed.map((i) => start + i),
-          cells: new Map(),
-          before: changed.map((i) => before[i] as Cell[]),
-          after: changed.map((i) => after[i] as Cell[]),
-        });
-        yield* source.settle();
-      });
-    }
   }
 
   async updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null> {
@@ -482,45 +438,17 @@ export class RowStore extends StoreConcerns implements SheetStore {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const events: RowEvent[] = [];
-    const applied = await this.#commit(events, function* () {
-      events.length = 0;
-      const current = yield* sheetOrMissing(db, sheetId, true);
-      // Another server took the sheet (or re-read it) since this push was marked: not ours.
-      if (current.pushing !== pushId || !(yield* holdsEpoch(db, sheetId, epoch))) return null;
-      const source = new StoredRows(db, current, indexThreshold);
-      if (base !== null) {
-        // The tab as checked before the push, which the writes were planned on: first the copy
-        // takes it, as a re-read would.
-        const stored = yield* db.rows.rowsBetween(current.key, 0, current.rowCount);
-        const effects = diffRows(source.codec, stored, base);
-        for (const effect of effects) yield* source.apply(effect);
-        if (effects.length > 0) {
-          source.record.version++;
-          events.push(...rowEvents(source.record, rereadOrder(source.changes), 'provider'));
-        }
-      }
-      const results: WriteResult[] = [];
-      const answers: PushedKey[] = [];
-      for (const { outcome, effects, actor, idempotency } of writes) {
-        const changes = source.changes.length;
-        for (const effect of effects) yield* source.apply(effect);
-        if (effects.length > 0) {
-          source.record.version++;
-          events.push(...rowEvents(source.record, source.changes.slice(changes), origin, actor));
-        }
-        const result = { outcome, effects, version: source.record.version };
-        results.push(result);
-        if (idempotency !== undefined)
-          answers.push({ held: idempotency, outcome: keyOutcome(result) });
-      }
-      // The keys tied to the push take these answers with the writes, whatever follows.
-      yield* settlePush(db, sheetId, pushId, { plan, answers });
-      // The push these writes came from landed, and the copy now holds it: it matches again.
-      source.record.pushing = null;
-      yield* db.pushes.dropPushRecords(sheetId, null);
-      yield* saveSheetAndEvents(db, source, events, true);
-      return { results, record: source.record };
-    });
+    const applied = await this.#commit(events, () =>
+      applyPlannedWrites(db, indexThreshold, events, {
+        sheetId,
+        pushId,
+        writes,
+        origin,
+        base,
+        plan,
+        epoch,
+      }),
+    );
     if (applied === null) return null;
     this.#remember(applied.record);
     return applied.results;
@@ -536,102 +464,16 @@ export class RowStore extends StoreConcerns implements SheetStore {
   ): Promise<{ sheet: Sheet; changed: boolean }> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
-    const { record, changed } = await db.write(function* () {
-      let record = yield* sheetOrMissing(db, sheetId, true);
-      if (fence !== undefined) {
-        // Another server took the sheet, or marked a push of its own: this read is not to be taken.
-        const held = yield* holdsEpoch(db, sheetId, fence.epoch);
-        if (!held || record.pushing !== fence.pushing) throw new LockLost(fenced(sheetId));
-      }
-      // The push was closed before the read: its keys learn how it ended with the copy, and the
-      // rows of the plan that landed get the keys its answer named.
-      const pushed =
-        settled === undefined
-          ? null
-          : yield* pushedRowKeys(db, sheetId, settled.pushId, settled.end.plan);
-      if (settled !== undefined) yield* settlePush(db, sheetId, settled.pushId, settled.end);
-      const sameHeader =
-        record.columns.length === columns.length &&
-        record.columns.every((c, i) => c === columns[i]);
-      const events: RowEvent[] = [];
-      let previousColumns: string[] | null = null;
-      if (!sameHeader) {
-        // A new header changes every row's JSON: the rows are stored again under it, each value
-        // under its column's name, silently; the diff below then names the rows whose values
-        // changed (none when a column was only added or moved).
-        const old = new StoredRows(db, record, indexThreshold, false);
-        const all = Array.from({ length: record.rowCount }, (_, i) => i);
-        const oldRows = all.length > 0 ? yield* old.rowsAt(all) : [];
-        // The rows are the same rows under a new header: they keep their keys.
-        const oldRids = all.length > 0 ? yield* old.ridsAt(all) : [];
-        if (all.length > 0) yield* old.apply({ kind: 'delete', positions: all, before: oldRows });
-        yield* db.rows.deleteAllEntries(record.key);
-        yield* db.blocks.deleteAllBlocks(record.key);
-        const before = record.columns;
-        previousColumns = before;
-        // The columns indexed before stay indexed under their names, wherever they are now.
-        const indexedColumns = old.record.indexedColumns
-          .map((col) => columns.indexOf(before[col] as string))
-          .filter((col) => col >= 0)
-          .sort((a, b) => a - b);
-        record = { ...old.record, columns, indexed: false, indexedColumns };
-        const from = columns.map((column) => before.indexOf(column));
-        const remapped = oldRows.map((row) => from.map((i) => (i < 0 ? null : (row[i] ?? null))));
-        const moved = new StoredRows(db, record, indexThreshold, false);
-        if (remapped.length > 0) {
-          yield* moved.apply({ kind: 'insert', at: 0, rows: remapped, rids: oldRids });
-        }
-      }
-      const source = new StoredRows(db, record, indexThreshold);
-      const current = yield* db.rows.rowsBetween(record.key, 0, record.rowCount);
-      const effects = diffRows(source.codec, current, rows);
-      const present = new Set(current.map((row) => row.rid));
-      for (const effect of effects) {
-        const nextRid = source.record.nextRid;
-        const keyed = pushed?.keyed(effect, source.codec, nextRid, (rid) => present.has(rid));
-        yield* source.apply(keyed ?? effect);
-      }
-      const changed = !sameHeader || effects.length > 0;
-      if (changed) {
-        source.record.version++;
-        if (previousColumns !== null) events.push(columnsEvent(source.record, previousColumns));
-        events.push(...rowEvents(source.record, rereadOrder(source.changes), 'provider'));
-      }
-      // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
-      const markerMoved = source.record.pushing !== marker;
-      source.record.pushing = marker;
-      yield* db.pushes.dropPushRecords(sheetId, marker);
-      yield* saveSheetAndEvents(db, source, events, markerMoved);
-      return { record: source.record, changed };
-    });
+    const { record, changed } = await db.write(() =>
+      takeTabRead(db, indexThreshold, { sheetId, columns, rows, marker, settled, fence }),
+    );
     this.#remember(record);
     return { sheet: record, changed };
   }
 
   async markPushing(sheetId: string, mark: PushMark): Promise<boolean> {
     const db = this.#db;
-    const record = await db.write(function* () {
-      const record = yield* sheetOrMissing(db, sheetId, true);
-      const { version, pushing } = mark.expect;
-      if (record.version !== version || record.pushing !== pushing) return null;
-      if (!(yield* holdsEpoch(db, sheetId, mark.epoch ?? null))) return null;
-      // The keys the push's rows were planned with are never given to another row.
-      if (mark.reserveRids !== undefined && mark.reserveRids > record.nextRid) {
-        record.nextRid = mark.reserveRids;
-      }
-      // The batch's keys are tied to the push before it is sent: a store failure after Google
-      // applied it cannot lose them, and the push's settling answers them.
-      const { plan, keys = [] } = mark;
-      if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
-      record.pushing = mark.pushId;
-      yield* db.pushes.dropPushRecords(sheetId, mark.pushId);
-      if (mark.rows !== undefined) {
-        yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
-      }
-      yield* db.sheets.saveSheet(record);
-      yield* db.sheets.setPushSettleAfter(record.key, mark.settleAfter ?? null);
-      return record;
-    });
+    const record = await db.write(() => markPush(db, sheetId, mark));
     if (record === null) return false;
     this.#remember(record);
     return true;
@@ -639,12 +481,7 @@ export class RowStore extends StoreConcerns implements SheetStore {
 
   async keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean> {
     const db = this.#db;
-    return db.write(function* () {
-      const record = yield* sheetOrMissing(db, sheetId, true);
-      if (record.pushing !== pushId) return false;
-      yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, pushId, rows);
-      return true;
-    });
+    return db.write(() => keepRowsOfPush(db, sheetId, pushId, rows));
   }
 
   async clearPushing(
@@ -654,17 +491,7 @@ export class RowStore extends StoreConcerns implements SheetStore {
     epoch: number | null = null,
   ): Promise<void> {
     const db = this.#db;
-    const record = await db.write(function* () {
-      const record = yield* sheetOrMissing(db, sheetId, true);
-      // A server that lost the sheet changes nothing: the one that holds it settles the push.
-      if (!(yield* holdsEpoch(db, sheetId, epoch))) return null;
-      yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
-      if (record.pushing !== pushId) return null;
-      record.pushing = null;
-      yield* db.pushes.dropPushRecords(sheetId, null);
-      yield* db.sheets.saveSheet(record);
-      return record;
-    });
+    const record = await db.write(() => clearPush(db, sheetId, pushId, answers, epoch));
     if (record !== null) this.#remember(record);
   }
 
@@ -683,13 +510,7 @@ export class RowStore extends StoreConcerns implements SheetStore {
     previous: string | null,
   ): Promise<boolean> {
     const db = this.#db;
-    return db.write(function* () {
-      const current = yield* sheetOrMissing(db, sheetId, true);
-      if (current.pushing !== pushId) return false;
-      if ((yield* db.pushes.pushRecord(sheetId, pushId)) !== previous) return false;
-      yield* db.pushes.putPushRecord(sheetId, pushId, record, new Date().toISOString());
-      return true;
-    });
+    return db.write(() => keepPushRecord(db, sheetId, pushId, record, previous));
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {
@@ -744,43 +565,6 @@ export class RowStore extends StoreConcerns implements SheetStore {
   }
 }
 
-/** Whether the sheet's lock epoch is still `epoch` (null: a write made under no lock). */
-function* holdsEpoch(db: Dialect, sheetId: string, epoch: number | null): DbWork<boolean> {
-  if (epoch === null) return true;
-  return (yield* db.sheets.pushFence(sheetId))?.epoch === epoch;
-}
-
-function fenced(sheetId: string): string {
-  return `Another server took sheet ${sheetId}; this server's read of it was not taken.`;
-}
-
-function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {
-  const record = yield* db.sheets.sheetById(id, lock);
-  if (record === null) throw sheetNotFound(id);
-  return record;
-}
-
-/**
- * Ends a write: its appended rows stored, the index if the sheet outgrew the threshold, the
- * sheet's counts, the events. A write that changed no row (and so appended none) changes
- * nothing, unless `save` asks for the sheet to be saved anyway.
- */
-function* saveSheetAndEvents(
-  db: Dialect,
-  source: StoredRows,
-  events: RowEvent[],
-  save = false,
-): DbWork<void> {
-  if (events.length === 0 && !save && !source.indexGrew) return;
-  if (events.length > 0) {
-    yield* source.settle();
-    // The time of the events, which the sheet's changes are of.
-    source.record.updatedAt = (events.at(-1) as RowEvent).createdAt;
-    yield* db.outbox.insertEvents(events);
-  }
-  yield* db.sheets.saveSheet(source.record);
-}
-
 /** Plans and applies one write of a unit: its result, or the problem that refused it whole. */
 function* applyWrite(
   source: StoredRows,
@@ -804,94 +588,6 @@ function* applyWrite(
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     return error;
-  }
-}
-
-/** The indexes of the columns `after` declares text that `before` did not. */
-function addedTextColumns(before: SheetRecord, after: SheetRecord): number[] {
-  const was = before.settings.textColumns ?? [];
-  return (after.settings.textColumns ?? [])
-    .filter((column) => !was.includes(column))
-    .map((column) => after.columns.indexOf(column))
-    .filter((index) => index >= 0);
-}
-
-/**
- * Declaring a column text turns the numbers, true/false and dates stored in it into the text
- * they show, in the same transaction as the setting: a write of the rows changed, with its
- * version and its `rows.updated` event, made by the administrator.
- */
-function* textColumnsConverted(
-  db: Dialect,
-  sheet: SheetRecord,
-  added: number[],
-  indexThreshold: number,
-): DbWork<SheetRecord> {
-  const source = new StoredRows(db, sheet, indexThreshold);
-  const current = yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
-  // Each row is rewritten where it is: no row is matched, moved or taken for another.
-  const changed: { pos: number; before: Cell[]; after: Cell[] }[] = [];
-  for (const row of current) {
-    const before = source.codec.decode(row);
-    const after = [...before];
-    for (const index of added) after[index] = cellAsText(after[index] ?? null);
-    const text = source.codec.encode(after);
-    if (text.json !== row.json || text.dates !== row.dates) {
-      changed.push({ pos: row.pos, before, after });
-    }
-  }
-  const effects: RowEffect[] =
-    changed.length === 0
-      ? []
-      : [
-          {
-            kind: 'update',
-            positions: changed.map((row) => row.pos),
-            cells: new Map(),
-            before: changed.map((row) => row.before),
-            after: changed.map((row) => row.after),
-          },
-        ];
-  for (const effect of effects) yield* source.apply(effect);
-  const events: RowEvent[] = [];
-  if (effects.length > 0) {
-    source.record.version++;
-    events.push(...rowEvents(source.record, source.changes, 'api', { type: 'admin' }));
-  }
-  yield* saveSheetAndEvents(db, source, events, true);
-  return source.record;
-}
-
-async function* once<T>(value: T): AsyncIterable<T> {
-  yield value;
-}
-
-/** Rows of the first piece of a read sent in pieces. */
-const firstPieceRows = 1000;
-
-/** A read in sheet order, in pieces from one snapshot, each read when the last one is taken. */
-async function* pieces<T>(
-  db: Dialect,
-  snapshot: Snapshot,
-  sheet: SheetRecord,
-  chosen: RowsToAnswer,
-  pieceRows: number,
-  render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
-): AsyncIterable<T> {
-  try {
-    if (chosen.kind !== 'range') throw new Error('only a range of rows is read in pieces');
-    // The snapshot may hold more or fewer rows than the sheet looked up: it says where to stop.
-    const current = await snapshot.run(() => sheetOrMissing(db, sheet.id));
-    const to = Math.min(chosen.to, current.rowCount);
-    // The first piece is small, so that the answer starts at once; each next one is twice the
-    // last, up to `pieceRows`.
-    let size = Math.min(pieceRows, firstPieceRows);
-    for (let from = chosen.from; from < to; from += size, size = Math.min(pieceRows, size * 2)) {
-      const piece: RowsToAnswer = { ...chosen, from, to: Math.min(to, from + size) };
-      yield (await snapshot.run(() => render(sheet, piece))).value;
-    }
-  } finally {
-    await snapshot.end();
   }
 }
 
