@@ -103,13 +103,7 @@ export function postgresRows(): RowStatements {
      * which costs a plan each time but saves decoding and encoding their text: from about 200
      * rows on, and a streamed answer's every piece, it is the faster, and it leaves less garbage.
      */
-    jsonBetween(
-      key: number,
-      from: number,
-      to: number,
-      withIds: boolean,
-      expected: number,
-    ): DbWork<Buffer> {
+    jsonBetween(key, from, to, withIds, expected) {
       if (expected < copiedRows) return json('pos >= $2 AND pos < $3', [key, from, to], withIds);
       return driverCall<Query, Buffer>(async (db) => {
         const [joined] = await copyFirstColumn(
