@@ -6,6 +6,7 @@ import type { DbWork } from './db-work.ts';
 
 // Large reads in sheet order, sent in pieces from one snapshot as they are read.
 
+/** An answer read in one piece, handed over as the pieces of a larger one are. */
 export async function* once<T>(value: T): AsyncIterable<T> {
   yield value;
 }

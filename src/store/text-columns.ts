@@ -10,6 +10,10 @@ import { StoredRows } from './stored-rows.ts';
 
 // Columns declared text: their numbers, true/false and dates become the text they show.
 
+/**
+ * Declares columns of a sheet still importing text, and makes their cells the text they show,
+ * `chunkRows` rows a transaction: nobody sees the sheet yet, so no event tells of it.
+ */
 export async function declareText(
   db: Dialect,
   source: StoredRows,
