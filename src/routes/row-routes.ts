@@ -2,18 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { methodNotAllowed, Problem, sheetNotFound } from '../errors/problem.ts';
 import { parseRowQuery, type QueryString, type RowQuery } from '../query/parse-row-query.ts';
-import {
-  fullRow,
-  planAppend,
-  planCells,
-  planRead,
-  planTargetedSelection,
-  planUpsert,
-  takeBodyKey,
-  readsWholeSheet,
-  type ReadPlan,
-  type WriteOp,
-} from '../query/plan.ts';
+import { planRead, readsWholeSheet, type ReadPlan, type WriteOp } from '../query/plan.ts';
+import { planWriteOp, writeMethods, type WriteMethod } from '../store/plan-write-op.ts';
 import type { Sheet } from '../model/sheet.ts';
 import type { Sheets } from '../sheets/sheets.ts';
 import type { ClientGone } from '../sheets/write-queue.ts';
@@ -54,8 +44,6 @@ export interface RowRouteDeps {
 }
 
 type RowRequest = FastifyRequest<{ Params: { sheetId: string }; Querystring: QueryString }>;
-
-const writeMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /**
  * The row API. Each handler reads as the request's stages: find the sheet, parse the query,
@@ -242,10 +230,15 @@ export async function rowRoutes(
   ): Promise<WriteFate> {
     // Writes are planned against the columns a fresh read shows, as reads are.
     const sheet = await sheets.loadFresh(request, request.params.sheetId);
-    const method = request.method as (typeof writeMethods)[number];
+    const asked = {
+      method: request.method as WriteMethod,
+      query,
+      params: Object.keys(request.query),
+      body: request.body,
+    };
     let op: WriteOp;
     try {
-      op = planWrite(sheet, method, request, query);
+      op = planWriteOp(sheet, asked);
     } catch (error) {
       throw mayRead(caller) ? error : withoutColumns(error, sheet);
     }
@@ -259,65 +252,6 @@ export async function rowRoutes(
       ...(held && { idempotency: held }),
     };
     return sheets.write(sheet, writeRequest, { signal });
-  }
-
-  function planWrite(
-    sheet: Sheet,
-    method: (typeof writeMethods)[number],
-    request: RowRequest,
-    query: RowQuery,
-  ): WriteOp {
-    let op: WriteOp;
-    switch (method) {
-      case 'POST':
-        if (Object.keys(request.query).some((name) => name !== '_upsert')) {
-          throw new Problem(
-            'invalid-parameter',
-            'POST appends rows and takes no query parameters but _upsert=<column>.',
-          );
-        }
-        op =
-          query.upsert === null
-            ? planAppend(sheet, request.body)
-            : planUpsert(sheet, query.upsert, request.body);
-        break;
-      case 'PUT': {
-        const { body, named } = takeBodyKey(sheet, request.body);
-        op = {
-          kind: 'replace',
-          selection: planTargetedSelection(sheet, query, method),
-          cells: fullRow(sheet, planCells(sheet, body)),
-          ...(named !== null && { named }),
-        };
-        break;
-      }
-      case 'PATCH': {
-        const selection = planTargetedSelection(sheet, query, method);
-        const { body, named } = takeBodyKey(sheet, request.body);
-        const cells = planCells(sheet, body);
-        // It would change nothing, and its count would only say which rows the query chose.
-        if (cells.size === 0) {
-          throw new Problem(
-            'invalid-body',
-            'A PATCH body of {} sets no column; name at least one, e.g. {"column": "value"}. Nothing was written.',
-          );
-        }
-        op = { kind: 'patch', selection, cells, ...(named !== null && { named }) };
-        break;
-      }
-      case 'DELETE':
-        if (!sheet.settings.deleteEnabled) {
-          throw new Problem(
-            'delete-disabled',
-            `DELETE is switched off for sheet "${sheet.name}"; turn it on with PATCH /admin/v1/sheets/${sheet.id} {"deleteEnabled": true}.`,
-            {},
-            { allow: 'GET, HEAD, POST, PUT, PATCH' },
-          );
-        }
-        op = { kind: 'delete', selection: planTargetedSelection(sheet, query, method) };
-        break;
-    }
-    return op;
   }
 
   for (const path of ['/api/v1/:sheetId', '/api/v1/sheets/:sheetId']) {

@@ -31,9 +31,9 @@ export function* aggregateRows(
   const column = (index: number) => ({ name: sheet.columns[index] ?? '', col: index });
   const fromIndex =
     choice.kind === 'matching' &&
-    dialect.readsCellsByRow &&
+    dialect.rows.readsCellsByRow &&
     cellColumns(plan).every((col) => sheet.indexedColumns.includes(col));
-  const { groups, total } = yield* dialect.aggregateRows(sheet.key, choice, {
+  const { groups, total } = yield* dialect.rows.aggregateRows(sheet.key, choice, {
     group: plan.group.map(column),
     aggregates: plan.aggregates.map(({ fn, index }) => ({
       fn,
@@ -59,7 +59,9 @@ export function aggregateIndexColumns(dialect: Dialect, plan: AggregatePlan): nu
   const { selection } = plan;
   const filters = filterColumns(selection);
   const throughIndex = isFiltered(selection) && !('ids' in selection) && !('keys' in selection);
-  return throughIndex && dialect.readsCellsByRow ? [...filters, ...cellColumns(plan)] : filters;
+  return throughIndex && dialect.rows.readsCellsByRow
+    ? [...filters, ...cellColumns(plan)]
+    : filters;
 }
 
 /** The columns whose cells an aggregate reads. */

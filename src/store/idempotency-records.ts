@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Problem } from '../errors/problem.ts';
 import type { WriteResult } from '../model/write-effect.ts';
 import type { Dialect } from './dialect.ts';
-import type { HeldKey, KeyBounds, KeyClaim, KeyOutcome, PushedKey, PushEnd } from './store.ts';
+import type { HeldKey, KeyBounds, KeyClaim, KeyOutcome, PushedKey, PushEnd } from './key-claims.ts';
 import type { KeyId } from './store-records.ts';
 import type { DbWork } from './db-work.ts';
 export type { IdempotencyRecord } from './store-records.ts';

@@ -19,7 +19,7 @@ export function* moveLegacyRows(
 ): DbWork<{ rowCount: number; nextRid: number; indexed: boolean }> {
   const codec = new RowCodec(columns);
   const indexed = rows.length > indexThreshold;
-  const blocks = new RowBlocks(db, key);
+  const blocks = new RowBlocks(db.blocks, key);
   for (let start = 0; start < rows.length; start += 5000) {
     const part = rows.slice(start, start + 5000);
     const stored = part.map((cells, i) => ({
@@ -27,9 +27,9 @@ export function* moveLegacyRows(
       rid: start + i,
       ...codec.encode(cells),
     }));
-    yield* db.insertRows(key, stored);
+    yield* db.rows.insertRows(key, stored);
     if (indexed) {
-      yield* db.insertEntries(
+      yield* db.rows.insertEntries(
         key,
         part.map((cells, i) => ({ rid: start + i, entries: rowEntries(cells) })),
       );

@@ -42,7 +42,7 @@ export function* chooseRows(
     // Rows chosen by key answer in sheet order, as rows chosen by `_id` do.
     const rids = selection.keys.map(ridOfKey);
     const known = rids.filter((rid): rid is number => rid !== null);
-    const rows = known.length === 0 ? [] : yield* dialect.rowsByRid(sheet.key, known);
+    const rows = known.length === 0 ? [] : yield* dialect.rows.rowsByRid(sheet.key, known);
     const found = new Set(rows.map((row) => row.rid));
     const missing = selection.keys.filter((_, i) => !found.has(rids[i] ?? -1));
     if (missing.length > 0) throw keysNotFound(sheet.name, missing);
@@ -55,13 +55,13 @@ export function* chooseRows(
     if (plan.sort.length === 0 && plan.limit === null && plan.offset === 0) {
       return { kind: 'matching', selection };
     }
-    positions = yield* dialect.matchingPositions(sheet.key, selection);
+    positions = yield* dialect.rows.matchingPositions(sheet.key, selection);
   } else {
     // A small sheet is read whole and filtered here: cheaper than an index it would not need. So
     // is a large one whose index lacks a column filtered on, which RowStore puts in before it
     // reads, so only a read that began before its sheet's header changed can come here.
     const codec = new RowCodec(sheet.columns);
-    const rows = yield* dialect.rowsBetween(sheet.key, 0, sheet.rowCount);
+    const rows = yield* dialect.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
     loaded = new Map();
     positions = [];
     for (const row of rows) {
@@ -111,8 +111,8 @@ export function* loadRows(
   if (missing.length === 0) return rows;
   const read =
     missing.length === sheet.rowCount
-      ? yield* dialect.rowsBetween(sheet.key, 0, sheet.rowCount)
-      : yield* dialect.rowsAt(sheet.key, missing);
+      ? yield* dialect.rows.rowsBetween(sheet.key, 0, sheet.rowCount)
+      : yield* dialect.rows.rowsAt(sheet.key, missing);
   for (const row of read) rows.set(row.pos, row);
   return rows;
 }
@@ -132,17 +132,21 @@ export function* jsonOf(
   // Keys are put in front of each row here, from the rows read: not by the dialects' fast paths.
   if (fields === null && !withKeys) {
     if (chosen.kind === 'matching') {
-      const { count, json } = yield* dialect.jsonMatching(sheet.key, chosen.selection, withIds);
+      const { count, json } = yield* dialect.rows.jsonMatching(
+        sheet.key,
+        chosen.selection,
+        withIds,
+      );
       return { value: [json], total: count };
     }
     if (chosen.kind === 'range') {
       // A large sheet read from its first row to its end comes from its ready blocks.
       const blocks =
         sheet.indexed && chosen.from === 0 && !withIds
-          ? yield* dialect.jsonOfBlocks(sheet.key, chosen.to)
+          ? yield* dialect.blocks.jsonOfBlocks(sheet.key, chosen.to)
           : null;
       const json = blocks ?? [
-        yield* dialect.jsonBetween(
+        yield* dialect.rows.jsonBetween(
           sheet.key,
           chosen.from,
           chosen.to,
@@ -153,7 +157,7 @@ export function* jsonOf(
       return { value: json, total: chosen.total };
     }
     if (chosen.loaded === null && isAscending(chosen.positions)) {
-      const json = yield* dialect.jsonAt(sheet.key, chosen.positions, withIds);
+      const json = yield* dialect.rows.jsonAt(sheet.key, chosen.positions, withIds);
       return { value: [json], total: chosen.total };
     }
   }
@@ -192,13 +196,13 @@ function* storedOf(
 ): DbWork<{ rows: StoredRow[]; total: number }> {
   if (chosen.kind === 'range') {
     return {
-      rows: yield* dialect.rowsBetween(sheet.key, chosen.from, chosen.to),
+      rows: yield* dialect.rows.rowsBetween(sheet.key, chosen.from, chosen.to),
       total: chosen.total,
     };
   }
   const positions =
     chosen.kind === 'matching'
-      ? yield* dialect.matchingPositions(sheet.key, chosen.selection)
+      ? yield* dialect.rows.matchingPositions(sheet.key, chosen.selection)
       : chosen.positions;
   const rows = yield* loadRows(
     dialect,

@@ -1,4 +1,4 @@
-import type { Dialect } from './dialect.ts';
+import type { BlockStatements } from './sql/block-sql.ts';
 import type { StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
 export type { BlockHead } from './store-records.ts';
@@ -28,7 +28,7 @@ export class RowBlocks {
   #last: BlockHead[] | null = null;
 
   constructor(
-    private readonly db: Dialect,
+    private readonly blocks: BlockStatements,
     private readonly key: number,
     /** The last blocks' heads as a write that just committed left them, if known. */
     last: BlockHead[] | null = null,
@@ -65,13 +65,13 @@ export class RowBlocks {
         bytes += json.length + 1;
       }
       if (taken.length > 0) {
-        yield* this.db.appendToBlock(this.key, end.block, taken.length, taken.join(','));
+        yield* this.blocks.appendToBlock(this.key, end.block, taken.length, taken.join(','));
         end.count += taken.length;
         end.bytes = bytes;
       }
     }
     const fresh = group(rows.slice(next), (last.at(-1)?.block ?? -1) + 1);
-    if (fresh.length > 0) yield* this.db.insertBlocks(this.key, fresh);
+    if (fresh.length > 0) yield* this.blocks.insertBlocks(this.key, fresh);
     // The blocks from where the tail started, the small ones at their end joined once full.
     const grown = [
       ...tail,
@@ -84,8 +84,8 @@ export class RowBlocks {
       const start = tailStart + before.reduce((sum, head) => sum + head.count, 0);
       const [into, ...rest] = small as [BlockHead, ...BlockHead[]];
       into.count = small.reduce((sum, head) => sum + head.count, 0);
-      into.bytes = yield* this.db.rejoinBlock(this.key, into.block, start, into.count);
-      yield* this.db.deleteBlocks(
+      into.bytes = yield* this.blocks.rejoinBlock(this.key, into.block, start, into.count);
+      yield* this.blocks.deleteBlocks(
         this.key,
         rest.map((head) => head.block),
       );
@@ -116,7 +116,7 @@ export class RowBlocks {
     for (const [index, removed] of removedFrom) (heads[index] as BlockHead).count -= removed;
     const empty = [...touched].filter((index) => (heads[index] as BlockHead).count === 0);
     if (empty.length > 0) {
-      yield* this.db.deleteBlocks(
+      yield* this.blocks.deleteBlocks(
         this.key,
         empty.map((index) => (heads[index] as BlockHead).block),
       );
@@ -146,7 +146,7 @@ export class RowBlocks {
     }
     const empty = [...touched].filter((index) => (heads[index] as BlockHead).count === 0);
     if (empty.length > 0) {
-      yield* this.db.deleteBlocks(
+      yield* this.blocks.deleteBlocks(
         this.key,
         empty.map((index) => (heads[index] as BlockHead).block),
       );
@@ -170,7 +170,7 @@ export class RowBlocks {
   /** The blocks of a sheet that has just grown large, from all its rows. */
   *build(rows: StoredRow[]): DbWork<void> {
     const blocks = group(rows, 0);
-    if (blocks.length > 0) yield* this.db.insertBlocks(this.key, blocks);
+    if (blocks.length > 0) yield* this.blocks.insertBlocks(this.key, blocks);
     this.#heads = blocks.map((block) => ({
       block: block.block,
       count: block.count,
@@ -184,7 +184,7 @@ export class RowBlocks {
     for (let index = 0; index < heads.length; index++) {
       const head = heads[index] as BlockHead;
       if (indexes.has(index) && head.count > 0) {
-        head.bytes = yield* this.db.rejoinBlock(this.key, head.block, start, head.count);
+        head.bytes = yield* this.blocks.rejoinBlock(this.key, head.block, start, head.count);
       }
       start += head.count;
     }
@@ -193,12 +193,12 @@ export class RowBlocks {
   /** The last blocks' heads, in order: every head if they were read, else the last few. */
   *#lastHeads(): DbWork<BlockHead[]> {
     if (this.#heads !== null) return this.#heads.slice(-tailReach);
-    this.#last ??= yield* this.db.lastBlockHeads(this.key, tailReach);
+    this.#last ??= yield* this.blocks.lastBlockHeads(this.key, tailReach);
     return this.#last;
   }
 
   *#loaded(): DbWork<BlockHead[]> {
-    this.#heads ??= yield* this.db.blockHeads(this.key);
+    this.#heads ??= yield* this.blocks.blockHeads(this.key);
     return this.#heads;
   }
 }

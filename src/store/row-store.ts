@@ -1,30 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cellAsText, type Cell } from '../cells/cell.ts';
-import { Problem } from '../errors/problem.ts';
+import type { Cell } from '../cells/cell.ts';
+import { Problem, sheetNotFound } from '../errors/problem.ts';
 import { inSheetOrder, type ReadPlan } from '../query/plan.ts';
 import { isMirrored, type Sheet } from '../model/sheet.ts';
-import type { RowEffect, WriteResult } from '../model/write-effect.ts';
-import {
-  CommitOutcomeUnknown,
-  outcomeUnknown,
-  storeUnavailable,
-  type Dialect,
-  type Snapshot,
-} from './dialect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
+import { CommitOutcomeUnknown, outcomeUnknown, storeUnavailable, type Dialect } from './dialect.ts';
 import { type PushFence, type SheetRecord } from './store-records.ts';
-import {
-  claimKey,
-  defaultKeyPruneBatch,
-  heldRecord,
-  keyOutcome,
-  keyTakenOver,
-  pushKeys,
-  renewKey,
-  settleKey,
-  settlePush,
-} from './idempotency-records.ts';
+import { heldRecord, keyOutcome, keyTakenOver } from './idempotency-records.ts';
 import { planWrite, preconditionFailed, type RowTag } from './plan-write.ts';
-import { columnsEvent, eventTime, rereadOrder, rowEvents, type EventTime } from './row-events.ts';
+import { eventTime, rowEvents, type EventTime } from './row-events.ts';
 import { cellsOf, chooseRows, jsonOf, type RowsToAnswer, type AnswerPiece } from './read-rows.ts';
 import { applyToRids, MemoryRows } from './memory-rows.ts';
 import { aggregateIndexColumns, aggregateRows } from './aggregate-rows.ts';
@@ -33,19 +17,14 @@ import { diffRows } from './replace-rows.ts';
 import { RowCodec } from './row-json.ts';
 import { SheetLookups } from './sheet-lookups.ts';
 import { StoredRows } from './stored-rows.ts';
-import { keepPushedRows, pushedRowKeys, type PushedRows } from './pushed-rows.ts';
+import type { PushedRows } from './pushed-rows.ts';
 import { BlockTails } from './row-blocks.ts';
 import { filterColumns, indexHolds } from './cell-index.ts';
-import { LockLost } from './store-records.ts';
 import type {
   Actor,
   CellRows,
   ChangeSource,
   GroupAnswer,
-  HeldKey,
-  KeyBounds,
-  KeyClaim,
-  KeyOutcome,
   NewSheet,
   MirrorWrite,
   PushedKey,
@@ -59,24 +38,15 @@ import type {
   SheetStore,
   WriteRequest,
 } from './store.ts';
-import type {
-  ApiKeyRecord,
-  DeliveryRecord,
-  KeyId,
-  PushTagEntry,
-  ServerLease,
-  StoreDatabase,
-  WebhookProgress,
-  WebhookRecord,
-} from './store-records.ts';
-
-/** Delivery attempts kept per webhook, newest first: enough to see what went wrong lately. */
-const deliveriesKept = 100;
-
-/** Thrown to roll back a key rotation that lost a race with another. */
-class Raced extends Error {}
+import type { StoreDatabase } from './store-records.ts';
 import { runSync, type DbWork } from './db-work.ts';
 import { CredentialStore } from './provider-credentials.ts';
+import { saveSheetAndEvents, sheetOrMissing } from './sheet-units.ts';
+import { addedTextColumns, declareText, textColumnsConverted } from './text-columns.ts';
+import { once, pieces } from './read-pieces.ts';
+import { applyPlannedWrites, takeTabRead } from './mirror-copy.ts';
+import { clearPush, keepPushRecord, keepRowsOfPush, markPush } from './push-marks.ts';
+import { StoreConcerns } from './store-concerns.ts';
 
 export interface RowStoreOptions {
   /** Sheets with more rows than this get the cell index; smaller ones are filtered in memory. */
@@ -85,8 +55,6 @@ export interface RowStoreOptions {
   pieceCells?: number;
 }
 
-/** Events the pruner removes per transaction. */
-const pruneBatch = 5000;
 /** Rows an import writes per transaction. */
 const chunkRows = 5000;
 /**
@@ -106,9 +74,11 @@ const appendedSheets = 1_000;
 
 /**
  * The row engine: sheets, their rows as ready JSON, writes planned once and applied with their
- * row events, over a dialect that speaks one database. See `dialect.ts` for the split.
+ * row events, over a dialect that speaks one database. See `dialect.ts` for the split. What the
+ * store keeps beside rows (events, webhooks, keys, leases, push tags) comes from its concerns'
+ * modules (see store-concerns.ts).
  */
-export class RowStore implements SheetStore {
+export class RowStore extends StoreConcerns implements SheetStore {
   readonly #db: Dialect;
   readonly #indexThreshold: number;
   readonly #pieceCells: number;
@@ -123,24 +93,25 @@ export class RowStore implements SheetStore {
   readonly database: StoreDatabase;
 
   constructor(dialect: Dialect, options: RowStoreOptions = {}) {
+    super(dialect);
     this.#db = dialect;
     this.database = dialect;
     this.credentials = new CredentialStore(dialect);
     this.#indexThreshold = options.indexThreshold ?? 64;
     this.#pieceCells = options.pieceCells ?? defaultPieceCells;
     this.#cache = dialect.ownsStore ? new Map() : null;
-    this.#lookups = new SheetLookups((ids) => dialect.read(() => dialect.sheetsById(ids)));
+    this.#lookups = new SheetLookups((ids) => dialect.read(() => dialect.sheets.sheetsById(ids)));
   }
 
   async listSheets(): Promise<Sheet[]> {
-    return this.#db.read(() => this.#db.listSheets());
+    return this.#db.read(() => this.#db.sheets.listSheets());
   }
 
   async getSheet(id: string): Promise<Sheet | null> {
     if (this.#cache === null) return this.#lookups.get(id);
     const cached = this.#cache.get(id);
     if (cached !== undefined) return cached;
-    const record = await this.#db.read(() => this.#db.sheetById(id));
+    const record = await this.#db.read(() => this.#db.sheets.sheetById(id));
     if (record !== null) this.#remember(record);
     return record;
   }
@@ -173,18 +144,18 @@ export class RowStore implements SheetStore {
     const whole = Array.isArray(rows) ? (rows as Cell[][][]).flat() : null;
     if (whole !== null && whole.length <= chunkRows && codeColumns === undefined) {
       const record = await db.write(function* () {
-        const source = sourceOf(yield* db.newSheetKey());
+        const source = sourceOf(yield* db.sheets.newSheetKey());
         yield* source.apply({ kind: 'append', rows: whole });
         yield* source.settle();
-        yield* db.insertSheet(source.record, 'ready');
+        yield* db.sheets.insertSheet(source.record, 'ready');
         return source.record;
       });
       this.#remember(record);
       return record;
     }
     const source = await db.write(function* () {
-      const made = sourceOf(yield* db.newSheetKey());
-      yield* db.insertSheet(made.record, 'importing');
+      const made = sourceOf(yield* db.sheets.newSheetKey());
+      yield* db.sheets.insertSheet(made.record, 'importing');
       return made;
     });
     try {
@@ -198,57 +169,21 @@ export class RowStore implements SheetStore {
           });
         }
       }
-      await this.#declareText(source, codeColumns?.() ?? []);
-      await db.write(() => db.saveSheet(source.record, true));
+      await declareText(db, source, codeColumns?.() ?? [], chunkRows);
+      await db.write(() => db.sheets.saveSheet(source.record, true));
     } catch (error) {
-      await db.write(() => db.deleteSheet(source.record.key)).catch(() => undefined);
+      await db.write(() => db.sheets.deleteSheet(source.record.key)).catch(() => undefined);
       throw error;
     }
     this.#remember(source.record);
     return source.record;
   }
 
-  /**
-   * Declares columns of a sheet still importing text, and makes their cells the text they show,
-   * `chunkRows` rows a transaction: nobody sees the sheet yet, so no event tells of it.
-   */
-  async #declareText(source: StoredRows, columns: string[]): Promise<void> {
-    const record = source.record;
-    const declared = record.settings.textColumns ?? [];
-    const added = columns.filter((column) => !declared.includes(column));
-    if (added.length === 0) return;
-    record.settings = { ...record.settings, textColumns: [...declared, ...added] };
-    const indexes = added.map((column) => record.columns.indexOf(column));
-    const db = this.#db;
-    for (let start = 0; start < record.rowCount; start += chunkRows) {
-      const end = Math.min(start + chunkRows, record.rowCount);
-      await db.write(function* () {
-        const stored = yield* db.rowsBetween(record.key, start, end);
-        const before = stored.map((row) => source.codec.decode(row));
-        const after = before.map((cells) =>
-          cells.map((cell, i) => (indexes.includes(i) ? cellAsText(cell) : cell)),
-        );
-        const changed = after.flatMap((row, i) =>
-          row.some((cell, j) => cell !== before[i]?.[j]) ? [i] : [],
-        );
-        if (changed.length === 0) return;
-        yield* source.apply({
-          kind: 'update',
-          positions: changed.map((i) => start + i),
-          cells: new Map(),
-          before: changed.map((i) => before[i] as Cell[]),
-          after: changed.map((i) => after[i] as Cell[]),
-        });
-        yield* source.settle();
-      });
-    }
-  }
-
   async updateSheet(id: string, changes: SheetChanges): Promise<Sheet | null> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const updated = await db.write(function* () {
-      const record = yield* db.sheetById(id, true);
+      const record = yield* db.sheets.sheetById(id, true);
       if (record === null) return null;
       const sheet: SheetRecord = {
         ...record,
@@ -260,7 +195,7 @@ export class RowStore implements SheetStore {
       const added = addedTextColumns(record, sheet);
       // A mirrored sheet's cells come from its spreadsheet: the next read brings them as text.
       if (added.length === 0 || isMirrored(sheet.source)) {
-        yield* db.saveSheet(sheet);
+        yield* db.sheets.saveSheet(sheet);
         return sheet;
       }
       return yield* textColumnsConverted(db, sheet, added, indexThreshold);
@@ -272,8 +207,8 @@ export class RowStore implements SheetStore {
   async deleteSheet(id: string): Promise<boolean> {
     const db = this.#db;
     const deleted = await db.write(function* () {
-      const record = yield* db.sheetById(id, true);
-      if (record !== null) yield* db.deleteSheet(record.key);
+      const record = yield* db.sheets.sheetById(id, true);
+      if (record !== null) yield* db.sheets.deleteSheet(record.key);
       return record;
     });
     this.#cache?.delete(id);
@@ -361,7 +296,7 @@ export class RowStore implements SheetStore {
       .write(function* () {
         const source = new StoredRows(db, yield* sheetOrMissing(db, id, true), indexThreshold);
         yield* source.indexColumns(columns);
-        if (source.indexGrew) yield* db.saveSheet(source.record);
+        if (source.indexGrew) yield* db.sheets.saveSheet(source.record);
         return source.record;
       })
       .catch((error: unknown) => {
@@ -373,7 +308,7 @@ export class RowStore implements SheetStore {
 
   async #record(id: string): Promise<SheetRecord> {
     const record = await this.getSheet(id);
-    if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
+    if (record === null) throw sheetNotFound(id);
     return record as SheetRecord;
   }
 
@@ -433,7 +368,7 @@ export class RowStore implements SheetStore {
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
       const codec = new RowCodec(sheet.columns);
-      const rows = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      const rows = yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
       return {
         sheet,
         rows: rows.map((row) => codec.decode(row)),
@@ -447,7 +382,7 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     return db.read(function* () {
       const sheet = yield* sheetOrMissing(db, sheetId);
-      const stored = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+      const stored = yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
       const rids: (number | null)[] = stored.map((row) => row.rid);
       // The effects the copy will apply, applied to the ids alone; rows it adds take the next
       // free ids in order, as StoredRows gives them.
@@ -503,45 +438,17 @@ export class RowStore implements SheetStore {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
     const events: RowEvent[] = [];
-    const applied = await this.#commit(events, function* () {
-      events.length = 0;
-      const current = yield* sheetOrMissing(db, sheetId, true);
-      // Another server took the sheet (or re-read it) since this push was marked: not ours.
-      if (current.pushing !== pushId || !(yield* holdsEpoch(db, sheetId, epoch))) return null;
-      const source = new StoredRows(db, current, indexThreshold);
-      if (base !== null) {
-        // The tab as checked before the push, which the writes were planned on: first the copy
-        // takes it, as a re-read would.
-        const stored = yield* db.rowsBetween(current.key, 0, current.rowCount);
-        const effects = diffRows(source.codec, stored, base);
-        for (const effect of effects) yield* source.apply(effect);
-        if (effects.length > 0) {
-          source.record.version++;
-          events.push(...rowEvents(source.record, rereadOrder(source.changes), 'provider'));
-        }
-      }
-      const results: WriteResult[] = [];
-      const answers: PushedKey[] = [];
-      for (const { outcome, effects, actor, idempotency } of writes) {
-        const changes = source.changes.length;
-        for (const effect of effects) yield* source.apply(effect);
-        if (effects.length > 0) {
-          source.record.version++;
-          events.push(...rowEvents(source.record, source.changes.slice(changes), origin, actor));
-        }
-        const result = { outcome, effects, version: source.record.version };
-        results.push(result);
-        if (idempotency !== undefined)
-          answers.push({ held: idempotency, outcome: keyOutcome(result) });
-      }
-      // The keys tied to the push take these answers with the writes, whatever follows.
-      yield* settlePush(db, sheetId, pushId, { plan, answers });
-      // The push these writes came from landed, and the copy now holds it: it matches again.
-      source.record.pushing = null;
-      yield* db.pushes.dropPushRecords(sheetId, null);
-      yield* saveSheetAndEvents(db, source, events, true);
-      return { results, record: source.record };
-    });
+    const applied = await this.#commit(events, () =>
+      applyPlannedWrites(db, indexThreshold, events, {
+        sheetId,
+        pushId,
+        writes,
+        origin,
+        base,
+        plan,
+        epoch,
+      }),
+    );
     if (applied === null) return null;
     this.#remember(applied.record);
     return applied.results;
@@ -557,102 +464,16 @@ export class RowStore implements SheetStore {
   ): Promise<{ sheet: Sheet; changed: boolean }> {
     const db = this.#db;
     const indexThreshold = this.#indexThreshold;
-    const { record, changed } = await db.write(function* () {
-      let record = yield* sheetOrMissing(db, sheetId, true);
-      if (fence !== undefined) {
-        // Another server took the sheet, or marked a push of its own: this read is not to be taken.
-        const held = yield* holdsEpoch(db, sheetId, fence.epoch);
-        if (!held || record.pushing !== fence.pushing) throw new LockLost(fenced(sheetId));
-      }
-      // The push was closed before the read: its keys learn how it ended with the copy, and the
-      // rows of the plan that landed get the keys its answer named.
-      const pushed =
-        settled === undefined
-          ? null
-          : yield* pushedRowKeys(db, sheetId, settled.pushId, settled.end.plan);
-      if (settled !== undefined) yield* settlePush(db, sheetId, settled.pushId, settled.end);
-      const sameHeader =
-        record.columns.length === columns.length &&
-        record.columns.every((c, i) => c === columns[i]);
-      const events: RowEvent[] = [];
-      let previousColumns: string[] | null = null;
-      if (!sameHeader) {
-        // A new header changes every row's JSON: the rows are stored again under it, each value
-        // under its column's name, silently; the diff below then names the rows whose values
-        // changed (none when a column was only added or moved).
-        const old = new StoredRows(db, record, indexThreshold, false);
-        const all = Array.from({ length: record.rowCount }, (_, i) => i);
-        const oldRows = all.length > 0 ? yield* old.rowsAt(all) : [];
-        // The rows are the same rows under a new header: they keep their keys.
-        const oldRids = all.length > 0 ? yield* old.ridsAt(all) : [];
-        if (all.length > 0) yield* old.apply({ kind: 'delete', positions: all, before: oldRows });
-        yield* db.deleteAllEntries(record.key);
-        yield* db.deleteAllBlocks(record.key);
-        const before = record.columns;
-        previousColumns = before;
-        // The columns indexed before stay indexed under their names, wherever they are now.
-        const indexedColumns = old.record.indexedColumns
-          .map((col) => columns.indexOf(before[col] as string))
-          .filter((col) => col >= 0)
-          .sort((a, b) => a - b);
-        record = { ...old.record, columns, indexed: false, indexedColumns };
-        const from = columns.map((column) => before.indexOf(column));
-        const remapped = oldRows.map((row) => from.map((i) => (i < 0 ? null : (row[i] ?? null))));
-        const moved = new StoredRows(db, record, indexThreshold, false);
-        if (remapped.length > 0) {
-          yield* moved.apply({ kind: 'insert', at: 0, rows: remapped, rids: oldRids });
-        }
-      }
-      const source = new StoredRows(db, record, indexThreshold);
-      const current = yield* db.rowsBetween(record.key, 0, record.rowCount);
-      const effects = diffRows(source.codec, current, rows);
-      const present = new Set(current.map((row) => row.rid));
-      for (const effect of effects) {
-        const nextRid = source.record.nextRid;
-        const keyed = pushed?.keyed(effect, source.codec, nextRid, (rid) => present.has(rid));
-        yield* source.apply(keyed ?? effect);
-      }
-      const changed = !sameHeader || effects.length > 0;
-      if (changed) {
-        source.record.version++;
-        if (previousColumns !== null) events.push(columnsEvent(source.record, previousColumns));
-        events.push(...rowEvents(source.record, rereadOrder(source.changes), 'provider'));
-      }
-      // The copy is now what the spreadsheet holds, whatever an earlier push left unknown.
-      const markerMoved = source.record.pushing !== marker;
-      source.record.pushing = marker;
-      yield* db.pushes.dropPushRecords(sheetId, marker);
-      yield* saveSheetAndEvents(db, source, events, markerMoved);
-      return { record: source.record, changed };
-    });
+    const { record, changed } = await db.write(() =>
+      takeTabRead(db, indexThreshold, { sheetId, columns, rows, marker, settled, fence }),
+    );
     this.#remember(record);
     return { sheet: record, changed };
   }
 
   async markPushing(sheetId: string, mark: PushMark): Promise<boolean> {
     const db = this.#db;
-    const record = await db.write(function* () {
-      const record = yield* sheetOrMissing(db, sheetId, true);
-      const { version, pushing } = mark.expect;
-      if (record.version !== version || record.pushing !== pushing) return null;
-      if (!(yield* holdsEpoch(db, sheetId, mark.epoch ?? null))) return null;
-      // The keys the push's rows were planned with are never given to another row.
-      if (mark.reserveRids !== undefined && mark.reserveRids > record.nextRid) {
-        record.nextRid = mark.reserveRids;
-      }
-      // The batch's keys are tied to the push before it is sent: a store failure after Google
-      // applied it cannot lose them, and the push's settling answers them.
-      const { plan, keys = [] } = mark;
-      if (keys.length > 0 && !(yield* pushKeys(db, mark.pushId, plan ?? '', keys))) return null;
-      record.pushing = mark.pushId;
-      yield* db.pushes.dropPushRecords(sheetId, mark.pushId);
-      if (mark.rows !== undefined) {
-        yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, mark.pushId, mark.rows);
-      }
-      yield* db.saveSheet(record);
-      yield* db.setPushSettleAfter(record.key, mark.settleAfter ?? null);
-      return record;
-    });
+    const record = await db.write(() => markPush(db, sheetId, mark));
     if (record === null) return false;
     this.#remember(record);
     return true;
@@ -660,12 +481,7 @@ export class RowStore implements SheetStore {
 
   async keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean> {
     const db = this.#db;
-    return db.write(function* () {
-      const record = yield* sheetOrMissing(db, sheetId, true);
-      if (record.pushing !== pushId) return false;
-      yield* keepPushedRows(db, new RowCodec(record.columns), sheetId, pushId, rows);
-      return true;
-    });
+    return db.write(() => keepRowsOfPush(db, sheetId, pushId, rows));
   }
 
   async clearPushing(
@@ -675,120 +491,12 @@ export class RowStore implements SheetStore {
     epoch: number | null = null,
   ): Promise<void> {
     const db = this.#db;
-    const record = await db.write(function* () {
-      const record = yield* sheetOrMissing(db, sheetId, true);
-      // A server that lost the sheet changes nothing: the one that holds it settles the push.
-      if (!(yield* holdsEpoch(db, sheetId, epoch))) return null;
-      yield* settlePush(db, sheetId, pushId, { plan: null, ...(answers && { answers }) });
-      if (record.pushing !== pushId) return null;
-      record.pushing = null;
-      yield* db.pushes.dropPushRecords(sheetId, null);
-      yield* db.saveSheet(record);
-      return record;
-    });
+    const record = await db.write(() => clearPush(db, sheetId, pushId, answers, epoch));
     if (record !== null) this.#remember(record);
   }
 
   pushFence(sheetId: string): Promise<PushFence | null> {
-    return this.#db.read(() => this.#db.pushFence(sheetId));
-  }
-
-  reservePushTag(
-    spreadsheet: string,
-    entry: PushTagEntry,
-    budget: number,
-    now: number,
-  ): Promise<{ reserved: boolean; expired: number[] }> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.pushes.lockPushTags(spreadsheet);
-      const counted = yield* db.pushes.pushTagsOf(spreadsheet);
-      const tags = counted.filter((t) => t.anchorTab === undefined && t.tag !== entry.tag);
-      const expired = tags.filter((t) => t.guardUntil <= now);
-      // Row anchors count whenever they were last used (they keep to half the budget).
-      const live = counted.filter((t) => t.tag !== entry.tag && !expired.includes(t));
-      // Tags past their guard are removed in the push's own batch, before its tag is made.
-      const used = live.reduce((sum, t) => sum + t.chars, 0);
-      const reserved = used + entry.chars <= budget;
-      if (reserved) yield* db.pushes.savePushTag(spreadsheet, entry);
-      return { reserved, expired: expired.map((t) => t.tag) };
-    });
-  }
-
-  reserveAnchors(
-    spreadsheet: string,
-    tabId: number,
-    anchors: { used: number[]; created: number[]; seen: number[] | null },
-    { budget, chars, now }: { budget: number; chars: number; now: number },
-  ): Promise<number[] | null> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.pushes.lockPushTags(spreadsheet);
-      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).filter(
-        (t) => t.anchorTab !== undefined,
-      );
-      const needed = new Set([...anchors.used, ...anchors.created]);
-      const seen = anchors.seen ?? [];
-      const present = new Set([...seen, ...anchors.created]);
-      // Anchors of the tab its last read did not find went with their rows.
-      const gone =
-        anchors.seen === null
-          ? []
-          : counted.filter((t) => t.anchorTab === tabId && !present.has(t.tag));
-      const kept = counted.filter((t) => !gone.includes(t));
-      const known = new Set(kept.map((t) => t.tag));
-      const entry = (tag: number, usedAt: number) => ({
-        tag,
-        chars,
-        guardUntil: usedAt,
-        anchorTab: tabId,
-      });
-      // Found on the tab but not counted (made by a push whose answer was lost): the oldest.
-      const noted = seen.filter((tag) => !known.has(tag)).map((tag) => entry(tag, 0));
-      const all = [
-        ...kept.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
-        ...noted.map((t) => (needed.has(t.tag) ? { ...t, guardUntil: now } : t)),
-        ...anchors.created.filter((tag) => !known.has(tag)).map((tag) => entry(tag, now)),
-      ];
-      let total = all.reduce((sum, t) => sum + t.chars, 0);
-      const evicted: PushTagEntry[] = [];
-      // Least recently used first, never one this push needs.
-      for (const candidate of [...all].sort((a, b) => a.guardUntil - b.guardUntil)) {
-        if (total <= budget / 2) break;
-        if (needed.has(candidate.tag)) continue;
-        evicted.push(candidate);
-        total -= candidate.chars;
-      }
-      if (total > budget / 2) return null;
-      const forgotten = [...gone, ...evicted].map((t) => t.tag);
-      if (forgotten.length > 0) yield* db.pushes.deletePushTags(spreadsheet, forgotten);
-      for (const t of all) if (!evicted.includes(t)) yield* db.pushes.savePushTag(spreadsheet, t);
-      return evicted.map((t) => t.tag);
-    });
-  }
-
-  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.pushes.lockPushTags(spreadsheet);
-      const counted = new Set((yield* db.pushes.pushTagsOf(spreadsheet)).map((t) => t.tag));
-      for (const entry of entries)
-        if (!counted.has(entry.tag)) yield* db.pushes.savePushTag(spreadsheet, entry);
-    });
-  }
-
-  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void> {
-    const db = this.#db;
-    return db.write(function* () {
-      const counted = (yield* db.pushes.pushTagsOf(spreadsheet)).find((t) => t.tag === tag);
-      if (counted !== undefined)
-        yield* db.pushes.savePushTag(spreadsheet, { ...counted, guardUntil });
-    });
-  }
-
-  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void> {
-    if (tags.length === 0) return Promise.resolve();
-    return this.#db.write(() => this.#db.pushes.deletePushTags(spreadsheet, tags));
+    return this.#db.read(() => this.#db.sheets.pushFence(sheetId));
   }
 
   pushRecord(sheetId: string, pushId: string): Promise<string | null> {
@@ -802,255 +510,14 @@ export class RowStore implements SheetStore {
     previous: string | null,
   ): Promise<boolean> {
     const db = this.#db;
-    return db.write(function* () {
-      const current = yield* sheetOrMissing(db, sheetId, true);
-      if (current.pushing !== pushId) return false;
-      if ((yield* db.pushes.pushRecord(sheetId, pushId)) !== previous) return false;
-      yield* db.pushes.putPushRecord(sheetId, pushId, record, new Date().toISOString());
-      return true;
-    });
+    return db.write(() => keepPushRecord(db, sheetId, pushId, record, previous));
   }
 
   async pushingMarker(sheetId: string): Promise<string | null> {
     const cached = this.#cache?.get(sheetId);
     if (cached !== undefined) return cached.pushing;
-    const record = await this.#db.read(() => this.#db.sheetById(sheetId));
+    const record = await this.#db.read(() => this.#db.sheets.sheetById(sheetId));
     return record?.pushing ?? null;
-  }
-
-  claimIdempotencyKey(
-    id: KeyId,
-    fingerprint: string,
-    leaseMs: number,
-    bounds?: KeyBounds,
-  ): Promise<KeyClaim> {
-    return this.#db.write(() => claimKey(this.#db, id, fingerprint, leaseMs, bounds));
-  }
-
-  renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean> {
-    return this.#db.write(() => renewKey(this.#db, held, leaseMs));
-  }
-
-  settleIdempotencyKey(held: HeldKey, outcome: KeyOutcome | 'unknown' | null): Promise<void> {
-    return this.#db.write(() => settleKey(this.#db, held, outcome));
-  }
-
-  pushIdempotencyKeys(
-    _sheetId: string,
-    pushId: string,
-    plan: string,
-    keys: PushedKey[],
-  ): Promise<boolean> {
-    return this.#db.write(() => pushKeys(this.#db, pushId, plan, keys));
-  }
-
-  settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void> {
-    return this.#db.write(() => settlePush(this.#db, sheetId, pushId, end));
-  }
-
-  /** In transactions of `batch` keys, as events are pruned. */
-  async pruneIdempotencyKeys(batch = defaultKeyPruneBatch): Promise<number> {
-    const before = new Date().toISOString();
-    let pruned = 0;
-    for (;;) {
-      const gone = await this.#db.write(() =>
-        this.#db.idempotency.pruneIdempotencyKeys(before, batch),
-      );
-      pruned += gone;
-      if (gone < batch) return pruned;
-    }
-  }
-
-  async eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]> {
-    return this.#db.read(() => this.#db.outbox.eventsAfter(sheetId, after, limit));
-  }
-
-  async latestEventId(sheetId: string): Promise<string | null> {
-    return this.#db.read(() => this.#db.outbox.latestEventId(sheetId));
-  }
-
-  latestEventSeq(sheetId: string): Promise<number> {
-    return this.#db.read(() => this.#db.outbox.maxEventSeq(sheetId));
-  }
-
-  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null> {
-    return this.#db.read(() => this.#db.outbox.eventSeq(sheetId, id, notBefore.toISOString()));
-  }
-
-  eventsAfterSeq(
-    sheetId: string,
-    seq: number,
-    page: { limit: number; maxBytes: number },
-    notBefore: Date,
-  ): Promise<(RowEvent & { seq: number })[]> {
-    return this.#db.read(() =>
-      this.#db.outbox.eventsAfterSeq(sheetId, seq, page, notBefore.toISOString()),
-    );
-  }
-
-  async latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>> {
-    const rows = await this.#db.read(() => this.#db.outbox.latestEventSeqs(sheetIds));
-    return new Map(rows.map((row) => [row.sheetId, row.seq]));
-  }
-
-  eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number> {
-    return this.#db.read(() => this.#db.outbox.eventBytesAfter(sheetId, seq, limit));
-  }
-
-  /** In transactions of `pruneBatch` events, so that writes never wait long behind one. */
-  async pruneEvents(olderThan: Date, heldSince: Date): Promise<number> {
-    const [before, since] = [olderThan.toISOString(), heldSince.toISOString()];
-    let pruned = 0;
-    for (;;) {
-      const gone = await this.#db.write(() =>
-        this.#db.outbox.pruneEvents(before, since, pruneBatch),
-      );
-      pruned += gone;
-      if (gone < pruneBatch) return pruned;
-    }
-  }
-
-  async createWebhook(
-    webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
-  ): Promise<WebhookRecord> {
-    const db = this.#db;
-    return db.write(function* () {
-      const record: WebhookRecord = {
-        ...webhook,
-        cursor: yield* db.outbox.maxEventSeq(webhook.sheetId),
-        attempt: 0,
-        firstAttemptAt: null,
-        nextAttemptAt: webhook.createdAt,
-        previousSecret: null,
-        previousSecretExpiresAt: null,
-        disabledAt: null,
-        disabledReason: null,
-      };
-      yield* db.webhooks.insertWebhook(record);
-      return record;
-    });
-  }
-
-  webhooksOf(sheetId: string): Promise<WebhookRecord[]> {
-    return this.#db.read(() => this.#db.webhooks.webhooksOf(sheetId));
-  }
-
-  webhookSheets(): Promise<string[]> {
-    return this.#db.read(() => this.#db.webhooks.webhookSheets());
-  }
-
-  webhookBacklog(): Promise<number> {
-    return this.#db.read(() => this.#db.webhooks.webhookBacklog());
-  }
-
-  deleteWebhook(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.webhooks.deleteWebhook(sheetId, id));
-  }
-
-  rotateWebhookSecret(
-    sheetId: string,
-    id: string,
-    secret: string,
-    previousUntil: string | null,
-  ): Promise<WebhookRecord | null> {
-    return this.#db.write(() =>
-      this.#db.webhooks.rotateWebhookSecret(sheetId, id, secret, previousUntil),
-    );
-  }
-
-  claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]> {
-    const now = new Date();
-    const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.webhooks.claimWebhooks(now, until, limit));
-  }
-
-  async eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null> {
-    return this.#db.read(() => this.#db.outbox.eventAfterSeq(sheetId, seq));
-  }
-
-  recordDelivery(
-    webhookId: string,
-    progress: WebhookProgress,
-    deliveries: DeliveryRecord[],
-    release: boolean,
-  ): Promise<void> {
-    const db = this.#db;
-    return db.write(function* () {
-      yield* db.webhooks.saveWebhookProgress(webhookId, progress, release);
-      for (const delivery of deliveries)
-        yield* db.webhooks.insertDelivery(delivery, deliveriesKept);
-    });
-  }
-
-  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return this.#db.read(() => this.#db.webhooks.deliveriesOf(webhookId, limit));
-  }
-
-  holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]> {
-    const now = new Date();
-    const until = new Date(now.getTime() + leaseMs);
-    return this.#db.write(() => this.#db.leases.holdWatches(owner, sheetIds, now, until));
-  }
-
-  claimFlag(name: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.leases.claimFlag(name));
-  }
-
-  releaseFlag(name: string): Promise<void> {
-    return this.#db.write(() => this.#db.leases.releaseFlag(name));
-  }
-
-  holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void> {
-    const leaseUntil = new Date(Date.now() + leaseMs).toISOString();
-    return this.#db.write(() => this.#db.leases.holdServerLease({ ...lease, leaseUntil }));
-  }
-
-  releaseServerLease(owner: string): Promise<void> {
-    return this.#db.write(() => this.#db.leases.releaseServerLease(owner));
-  }
-
-  runningServers(): Promise<ServerLease[]> {
-    return this.#db.read(() => this.#db.leases.serverLeases(new Date()));
-  }
-
-  createKey(key: ApiKeyRecord): Promise<void> {
-    return this.#db.write(() => this.#db.apiKeys.insertKey(key));
-  }
-
-  listKeys(sheetId: string): Promise<ApiKeyRecord[]> {
-    return this.#db.read(() => this.#db.apiKeys.keysOf(sheetId));
-  }
-
-  findKey(id: string): Promise<ApiKeyRecord | null> {
-    return this.#db.read(() => this.#db.apiKeys.keyById(id));
-  }
-
-  async rotateKey(
-    sheetId: string,
-    id: string,
-    successor: ApiKeyRecord,
-    expiresAt: string,
-  ): Promise<'rotated' | 'not-found' | 'already-rotated'> {
-    const db = this.#db;
-    try {
-      return await db.write(function* () {
-        const old = yield* db.apiKeys.keyById(id);
-        if (old === null || old.sheetId !== sheetId) return 'not-found' as const;
-        if (old.rotatedTo !== null) return 'already-rotated' as const;
-        yield* db.apiKeys.insertKey(successor);
-        // Another server may have rotated it since it was read: the successor must not stay.
-        if (!(yield* db.apiKeys.markKeyRotated(sheetId, id, successor.id, expiresAt)))
-          throw new Raced();
-        return 'rotated' as const;
-      });
-    } catch (error) {
-      if (error instanceof Raced) return 'already-rotated';
-      throw error;
-    }
-  }
-
-  deleteKey(sheetId: string, id: string): Promise<boolean> {
-    return this.#db.write(() => this.#db.apiKeys.deleteKey(sheetId, id));
   }
 
   /**
@@ -1098,43 +565,6 @@ export class RowStore implements SheetStore {
   }
 }
 
-/** Whether the sheet's lock epoch is still `epoch` (null: a write made under no lock). */
-function* holdsEpoch(db: Dialect, sheetId: string, epoch: number | null): DbWork<boolean> {
-  if (epoch === null) return true;
-  return (yield* db.pushFence(sheetId))?.epoch === epoch;
-}
-
-function fenced(sheetId: string): string {
-  return `Another server took sheet ${sheetId}; this server's read of it was not taken.`;
-}
-
-function* sheetOrMissing(db: Dialect, id: string, lock = false): DbWork<SheetRecord> {
-  const record = yield* db.sheetById(id, lock);
-  if (record === null) throw new Problem('sheet-not-found', `No sheet with id "${id}".`);
-  return record;
-}
-
-/**
- * Ends a write: its appended rows stored, the index if the sheet outgrew the threshold, the
- * sheet's counts, the events. A write that changed no row (and so appended none) changes
- * nothing, unless `save` asks for the sheet to be saved anyway.
- */
-function* saveSheetAndEvents(
-  db: Dialect,
-  source: StoredRows,
-  events: RowEvent[],
-  save = false,
-): DbWork<void> {
-  if (events.length === 0 && !save && !source.indexGrew) return;
-  if (events.length > 0) {
-    yield* source.settle();
-    // The time of the events, which the sheet's changes are of.
-    source.record.updatedAt = (events.at(-1) as RowEvent).createdAt;
-    yield* db.outbox.insertEvents(events);
-  }
-  yield* db.saveSheet(source.record);
-}
-
 /** Plans and applies one write of a unit: its result, or the problem that refused it whole. */
 function* applyWrite(
   source: StoredRows,
@@ -1158,94 +588,6 @@ function* applyWrite(
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
     return error;
-  }
-}
-
-/** The indexes of the columns `after` declares text that `before` did not. */
-function addedTextColumns(before: SheetRecord, after: SheetRecord): number[] {
-  const was = before.settings.textColumns ?? [];
-  return (after.settings.textColumns ?? [])
-    .filter((column) => !was.includes(column))
-    .map((column) => after.columns.indexOf(column))
-    .filter((index) => index >= 0);
-}
-
-/**
- * Declaring a column text turns the numbers, true/false and dates stored in it into the text
- * they show, in the same transaction as the setting: a write of the rows changed, with its
- * version and its `rows.updated` event, made by the administrator.
- */
-function* textColumnsConverted(
-  db: Dialect,
-  sheet: SheetRecord,
-  added: number[],
-  indexThreshold: number,
-): DbWork<SheetRecord> {
-  const source = new StoredRows(db, sheet, indexThreshold);
-  const current = yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
-  // Each row is rewritten where it is: no row is matched, moved or taken for another.
-  const changed: { pos: number; before: Cell[]; after: Cell[] }[] = [];
-  for (const row of current) {
-    const before = source.codec.decode(row);
-    const after = [...before];
-    for (const index of added) after[index] = cellAsText(after[index] ?? null);
-    const text = source.codec.encode(after);
-    if (text.json !== row.json || text.dates !== row.dates) {
-      changed.push({ pos: row.pos, before, after });
-    }
-  }
-  const effects: RowEffect[] =
-    changed.length === 0
-      ? []
-      : [
-          {
-            kind: 'update',
-            positions: changed.map((row) => row.pos),
-            cells: new Map(),
-            before: changed.map((row) => row.before),
-            after: changed.map((row) => row.after),
-          },
-        ];
-  for (const effect of effects) yield* source.apply(effect);
-  const events: RowEvent[] = [];
-  if (effects.length > 0) {
-    source.record.version++;
-    events.push(...rowEvents(source.record, source.changes, 'api', { type: 'admin' }));
-  }
-  yield* saveSheetAndEvents(db, source, events, true);
-  return source.record;
-}
-
-async function* once<T>(value: T): AsyncIterable<T> {
-  yield value;
-}
-
-/** Rows of the first piece of a read sent in pieces. */
-const firstPieceRows = 1000;
-
-/** A read in sheet order, in pieces from one snapshot, each read when the last one is taken. */
-async function* pieces<T>(
-  db: Dialect,
-  snapshot: Snapshot,
-  sheet: SheetRecord,
-  chosen: RowsToAnswer,
-  pieceRows: number,
-  render: (sheet: SheetRecord, chosen: RowsToAnswer) => DbWork<AnswerPiece<T>>,
-): AsyncIterable<T> {
-  try {
-    if (chosen.kind !== 'range') throw new Error('only a range of rows is read in pieces');
-    // The snapshot may hold more or fewer rows than the sheet looked up: it says where to stop.
-    const current = await snapshot.run(() => sheetOrMissing(db, sheet.id));
-    const to = Math.min(chosen.to, current.rowCount);
-    // The first piece is small, so that the answer starts at once; each next one is twice the
-    // last, up to `pieceRows`.
-    let size = Math.min(pieceRows, firstPieceRows);
-    for (let from = chosen.from; from < to; from += size, size = Math.min(pieceRows, size * 2)) {
-      const piece: RowsToAnswer = { ...chosen, from, to: Math.min(to, from + size) };
-      yield (await snapshot.run(() => render(sheet, piece))).value;
-    }
-  } finally {
-    await snapshot.end();
   }
 }
 

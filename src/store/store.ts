@@ -1,13 +1,22 @@
 import type { AggregatePlan } from '../query/plan-aggregate.ts';
 import type { Cell } from '../cells/cell.ts';
-import type { Problem, ProblemCode, ProblemExtensions } from '../errors/problem.ts';
+import type { Problem } from '../errors/problem.ts';
 import type { ReadPlan, WriteOp } from '../query/plan.ts';
 import type { Sheet, SheetSettings, SheetSource } from '../model/sheet.ts';
-import type { WriteOutcome, WriteResult } from '../model/write-effect.ts';
+import type { WriteResult } from '../model/write-effect.ts';
 import type { RowTag, WritePlan } from './plan-write.ts';
 import type { CredentialStore } from './provider-credentials.ts';
 import type { PushFence } from './store-records.ts';
 import type { PushedRows } from './pushed-rows.ts';
+import type { HeldKey, PushedKey, PushEnd } from './key-claims.ts';
+import type { OutboxStore } from './outbox-store.ts';
+import type { WebhookStore } from './webhook-store.ts';
+import type { ApiKeyStore } from './api-key-store.ts';
+import type { LeaseStore } from './lease-store.ts';
+import type { PushTagStore } from './push-tag-store.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
+export type { HeldKey, KeyBounds, KeyClaim, KeyOutcome, PushedKey, PushEnd } from './key-claims.ts';
+export type { RowEvent } from './outbox-store.ts';
 export type {
   ApiKeyRecord,
   KeyId,
@@ -20,16 +29,7 @@ export type {
   ConnectionCounts,
   StoreDatabase,
 } from './store-records.ts';
-import type {
-  ApiKeyRecord,
-  KeyId,
-  PushTagEntry,
-  ServerLease,
-  WebhookRecord,
-  DeliveryRecord,
-  WebhookProgress,
-  StoreDatabase,
-} from './store-records.ts';
+import type { StoreDatabase } from './store-records.ts';
 export { LockLost } from './store-records.ts';
 
 export interface NewSheet {
@@ -68,68 +68,12 @@ export interface WriteRequest {
 export type Actor =
   { type: 'key'; id: string } | { type: 'admin' } | { type: 'anonymous' } | { type: 'provider' };
 
-/** A key this server holds while its request runs; `token` tells this hold from a later one. */
-export interface HeldKey extends KeyId {
-  token: string;
-}
-
-/** What a keyed write answered, kept to be answered again: its outcome, or its problem. */
-export type KeyOutcome =
-  | { kind: 'result'; outcome: WriteOutcome; version?: number | undefined }
-  | {
-      kind: 'problem';
-      code: ProblemCode;
-      detail: string;
-      extensions: ProblemExtensions;
-      headers: Record<string, string>;
-    };
-
-/** What claiming a key found; `full` when a new key would pass a bound of `KeyBounds`. */
-export type KeyClaim =
-  | { kind: 'claimed'; held: HeldKey }
-  | { kind: 'replay'; outcome: KeyOutcome }
-  | { kind: 'mismatch' }
-  | { kind: 'in-use' }
-  | { kind: 'full'; limit: 'perCredential' | 'perClient'; max: number; retryAfterSeconds: number };
-
-/**
- * How many live keys one sender may hold on a sheet: per credential, and for callers without one
- * (who share it) per client address too. 0 turns a bound off.
- */
-export interface KeyBounds {
-  perCredential: number;
-  perClient: number;
-  /** The client's address, for callers without a credential; null otherwise. */
-  client: string | null;
-}
-
 /** The writes of a provider-backed sheet, planned in memory and already applied upstream. */
 export interface MirrorWrite extends WritePlan {
   /** Who sent the write, as its row events name them. */
   actor?: Actor | undefined;
   /** The write's key, settled with the apply. */
   idempotency?: HeldKey | undefined;
-}
-
-/** A key tied to a push, with the answer it keeps should its plan land (null: none, freed). */
-export interface PushedKey {
-  held: HeldKey;
-  outcome: KeyOutcome | null;
-}
-
-/**
- * How a push ended, for the keys tied to it: the plan that landed (null: none did), and answers
- * known better than planned, which win.
- */
-export interface PushEnd {
-  plan: string | null;
-  answers?: PushedKey[];
-  /**
-   * Answers by key (its scope and name) where the provider learned each write's own outcome:
-   * a write of the landed plan that did not land is freed (null), one that landed in part keeps
-   * the problem it was answered. They win over the plan's answers.
-   */
-  byKey?: { scope: string; key: string; outcome: KeyOutcome | null }[];
 }
 
 /**
@@ -200,16 +144,6 @@ export interface CellRows {
   rows: Cell[][];
 }
 
-/** A row event as the outbox keeps it. */
-export interface RowEvent {
-  id: string;
-  sheetId: string;
-  type: string;
-  /** The event's JSON, as it is delivered. */
-  body: string;
-  createdAt: string;
-}
-
 /** Rows one commit appended to a sheet, as `writeRows` committed them. */
 export interface RowsAppended {
   sheetId: string;
@@ -226,10 +160,14 @@ export interface RowsAppended {
 }
 
 /**
- * Where sheets and their rows live. One row engine implements it (`row-store.ts`) over a dialect
- * per database; everything above this interface is the same whichever database runs.
+ * Where sheets and their rows live, with what the server keeps beside them: the outbox of row
+ * events, webhooks, API keys, flags and leases, push tags and idempotency keys, each declared
+ * and built over the dialect in a module of its own (see `store-concerns.ts`). One row engine
+ * implements the sheets and rows (`row-store.ts`) over a dialect per database; everything above
+ * this interface is the same whichever database runs.
  */
-export interface SheetStore {
+export interface SheetStore
+  extends OutboxStore, WebhookStore, ApiKeyStore, LeaseStore, PushTagStore, IdempotencyStore {
   listSheets(): Promise<Sheet[]>;
   getSheet(id: string): Promise<Sheet | null>;
   /**
@@ -344,35 +282,6 @@ export interface SheetStore {
   /** The sheet's lock epoch and when its push's requests can no longer be in flight. */
   pushFence(sheetId: string): Promise<PushFence | null>;
 
-  // Push tags, counted per spreadsheet by every server sharing the store
-  /**
-   * Counts `entry`, a push's tag, in `spreadsheet`'s budget of `budget` characters, if the tags
-   * that may still guard an attempt (`guardUntil` after `now`) leave room for it. Answers whether
-   * it is counted, and the tags that guard nothing any more, to be removed with the push.
-   */
-  reservePushTag(
-    spreadsheet: string,
-    entry: PushTagEntry,
-    budget: number,
-    now: number,
-  ): Promise<{ reserved: boolean; expired: number[] }>;
-  /**
-   * Counts a push's row anchors on tab `tabId` of `spreadsheet` (see `AnchorBudget.reserve`):
-   * anchors take at most half of `budget`, so that push tags never wait for them. Answers the
-   * anchors to remove, least recently used first (no longer counted), or null when no room.
-   */
-  reserveAnchors(
-    spreadsheet: string,
-    tabId: number,
-    anchors: { used: number[]; created: number[]; seen: number[] | null },
-    limits: { budget: number; chars: number; now: number },
-  ): Promise<number[] | null>;
-  /** Counts tags a read found that are not counted yet (such as an earlier version's). */
-  notePushTags(spreadsheet: string, entries: PushTagEntry[]): Promise<void>;
-  /** Moves a counted tag's guard (its attempts are all answered: it guards nothing any more). */
-  guardPushTag(spreadsheet: string, tag: number, guardUntil: number): Promise<void>;
-  /** Stops counting tags removed from the spreadsheet. */
-  forgetPushTags(spreadsheet: string, tags: number[]): Promise<void>;
   /**
    * What a provider keeps of push `pushId` to settle it from the spreadsheet alone, on any
    * server (an Excel push's session, operations and images): null when none is kept. A record
@@ -391,152 +300,12 @@ export interface SheetStore {
     previous: string | null,
   ): Promise<boolean>;
 
-  // Idempotency keys (see idempotency-records.ts)
-  /**
-   * Claims a key for a request with this fingerprint, for `leaseMs`: or finds its stored
-   * outcome, another request's fingerprint on it, or another request holding it.
-   */
-  claimIdempotencyKey(
-    id: KeyId,
-    fingerprint: string,
-    leaseMs: number,
-    bounds?: KeyBounds,
-  ): Promise<KeyClaim>;
-  /** Extends a held key's lease; false when it is no longer held. */
-  renewIdempotencyKey(held: HeldKey, leaseMs: number): Promise<boolean>;
-  /**
-   * Ends a hold: records the outcome to be answered again, or `unknown` (answered 409 until a
-   * settle), or with null frees the key for the client to try again.
-   */
-  settleIdempotencyKey(held: HeldKey, outcome: KeyOutcome | 'unknown' | null): Promise<void>;
-  /**
-   * Ties held keys to a provider push with their answers should plan `plan` land (a push planned
-   * again adds its new plan): until the push is settled, they answer 409 however long their
-   * server is gone. False, and nothing tied, when a key is no longer held by its request.
-   */
-  pushIdempotencyKeys(
-    sheetId: string,
-    pushId: string,
-    plan: string,
-    keys: PushedKey[],
-  ): Promise<boolean>;
   /**
    * Keeps the rows another plan of push `pushId` appends, with their keys (see `PushMark.rows`),
    * while the sheet carries the push's mark; false, and nothing kept, otherwise.
    */
   keepPushedRows(sheetId: string, pushId: string, rows: PushedRows): Promise<boolean>;
-  /** Settles the keys of a push by how it ended (see `PushEnd`). */
-  settlePushedKeys(sheetId: string, pushId: string, end: PushEnd): Promise<void>;
-  /**
-   * Removes the keys kept past their time, `batch` to a transaction so that writes never wait
-   * long behind it; answers how many.
-   */
-  pruneIdempotencyKeys(batch?: number): Promise<number>;
 
-  /** Row events of a sheet after `after` (an event id), oldest first. */
-  eventsAfter(sheetId: string, after: string | null, limit: number): Promise<RowEvent[]>;
-  /** The id of a sheet's newest row event; null when it has none. */
-  latestEventId(sheetId: string): Promise<string | null>;
-  /** The outbox position of a sheet's newest event; 0 when it has none. */
-  latestEventSeq(sheetId: string): Promise<number>;
-  /** The position of a sheet's event `id`, if it is kept and made at `notBefore` or later. */
-  eventCursor(sheetId: string, id: string, notBefore: Date): Promise<number | null>;
-  /**
-   * A sheet's events after position `seq`, made at `notBefore` or later, oldest first: `limit`
-   * at most, and no more once their bodies reach `maxBytes` (the first always comes).
-   */
-  eventsAfterSeq(
-    sheetId: string,
-    seq: number,
-    page: { limit: number; maxBytes: number },
-    notBefore: Date,
-  ): Promise<(RowEvent & { seq: number })[]>;
-  /** The newest outbox position of each of these sheets that has events. */
-  latestEventSeqs(sheetIds: string[]): Promise<Map<string, number>>;
-  /** The bytes of a sheet's next `limit` events after position `seq`. */
-  eventBytesAfter(sheetId: string, seq: number, limit: number): Promise<number>;
-  /**
-   * Removes the events made before `olderThan`, except those an enabled webhook of their sheet
-   * has still to send that were made at `heldSince` or later; answers how many went.
-   */
-  pruneEvents(olderThan: Date, heldSince: Date): Promise<number>;
-
-  // Webhooks
-  /** Adds a webhook that is sent the sheet's events from now on (its cursor: the newest). */
-  createWebhook(
-    webhook: Pick<WebhookRecord, 'id' | 'sheetId' | 'url' | 'events' | 'secret' | 'createdAt'>,
-  ): Promise<WebhookRecord>;
-  webhooksOf(sheetId: string): Promise<WebhookRecord[]>;
-  /** The ids of the sheets that have a webhook switched on. */
-  webhookSheets(): Promise<string[]>;
-  /** Events waiting for the webhooks that are on, of every sheet (whatever their types). */
-  webhookBacklog(): Promise<number>;
-  deleteWebhook(sheetId: string, id: string): Promise<boolean>;
-  /**
-   * Gives a webhook a new signing secret; the one it had signs alongside it until
-   * `previousUntil` (never, when null). Null for an unknown webhook.
-   */
-  rotateWebhookSecret(
-    sheetId: string,
-    id: string,
-    secret: string,
-    previousUntil: string | null,
-  ): Promise<WebhookRecord | null>;
-  /**
-   * Takes up to `limit` webhooks whose next attempt is due, for `leaseMs`: no other server takes
-   * them meanwhile, so each event is sent by one server at a time, in order.
-   */
-  claimWebhooks(leaseMs: number, limit: number): Promise<WebhookRecord[]>;
-  /** A sheet's first event after outbox position `seq`, with its position; null when none. */
-  eventAfter(sheetId: string, seq: number): Promise<(RowEvent & { seq: number }) | null>;
-  /**
-   * Records attempts and the webhook's state after them; `release` ends this server's lease,
-   * which it keeps while it goes on to the next event.
-   */
-  recordDelivery(
-    webhookId: string,
-    progress: WebhookProgress,
-    deliveries: DeliveryRecord[],
-    release: boolean,
-  ): Promise<void>;
-  /** A webhook's most recent delivery attempts, newest first. */
-  deliveriesOf(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
-
-  /**
-   * Sets a flag for one-time set-up, like the demo sheet: true for the one caller, across all
-   * servers sharing the store, that set it first.
-   */
-  claimFlag(name: string): Promise<boolean>;
-  /**
-   * Of the sheets `owner` wants to watch, those it may: its lease on each is taken or renewed
-   * for `leaseMs`, unless another owner's is still running. Its leases on other sheets end.
-   */
-  holdWatches(owner: string, sheetIds: string[], leaseMs: number): Promise<string[]>;
-  releaseFlag(name: string): Promise<void>;
-  /**
-   * Records that a server runs on this store until `leaseMs` from now; the server renews it
-   * while it runs and removes it when it stops. A server that died leaves it to run out.
-   */
-  holdServerLease(lease: Omit<ServerLease, 'leaseUntil'>, leaseMs: number): Promise<void>;
-  releaseServerLease(owner: string): Promise<void>;
-  /** The servers whose lease on this store is still running. */
-  runningServers(): Promise<ServerLease[]>;
-  createKey(key: ApiKeyRecord): Promise<void>;
-  listKeys(sheetId: string): Promise<ApiKeyRecord[]>;
-  findKey(id: string): Promise<ApiKeyRecord | null>;
-  /**
-   * Adds `successor` and, in the same transaction, points key `id` of the sheet at it, its expiry
-   * brought forward to `expiresAt` (never moved later). 'not-found' for an unknown key,
-   * 'already-rotated' (and nothing added) for one rotated before whose successor still exists.
-   */
-  rotateKey(
-    sheetId: string,
-    id: string,
-    successor: ApiKeyRecord,
-    expiresAt: string,
-  ): Promise<'rotated' | 'not-found' | 'already-rotated'>;
-  /** True if the key existed. A deleted sheet's keys go with it. */
-  deleteKey(sheetId: string, id: string): Promise<boolean>;
   /** Provider credentials kept for the server (see provider-credentials.ts). */
   readonly credentials: CredentialStore;
   /** The database under the store, for what it answers by itself. */

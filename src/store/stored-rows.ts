@@ -59,7 +59,7 @@ export class StoredRows implements RowSource {
     lastHeads: BlockHead[] | null = null,
   ) {
     this.codec = new RowCodec(record.columns);
-    this.#blocks = new RowBlocks(dialect, record.key, lastHeads);
+    this.#blocks = new RowBlocks(dialect.blocks, record.key, lastHeads);
   }
 
   /** The last blocks' heads as this transaction leaves them, if it came to know them. */
@@ -85,9 +85,11 @@ export class StoredRows implements RowSource {
     }
     if (this.record.indexed) {
       yield* this.indexColumns(filterColumns(selection));
-      return yield* this.dialect.matchingPositions(this.record.key, selection);
+      return yield* this.dialect.rows.matchingPositions(this.record.key, selection);
     }
-    const rows = this.#remember(yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount));
+    const rows = this.#remember(
+      yield* this.dialect.rows.rowsBetween(this.record.key, 0, this.rowCount),
+    );
     return rows
       .filter((row) => matchesSelection(selection, row.cells))
       .map((row) => row.stored.pos);
@@ -109,7 +111,7 @@ export class StoredRows implements RowSource {
 
   *rowEtags(rids: number[]): DbWork<Map<number, string>> {
     yield* this.#storeAppended();
-    const rows = rids.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, rids);
+    const rows = rids.length === 0 ? [] : yield* this.dialect.rows.rowsByRid(this.record.key, rids);
     // From the cells, as a read of the row makes it (`row-by-key.ts`), whatever wrote the text.
     return new Map(
       rows.map((row) => {
@@ -123,7 +125,8 @@ export class StoredRows implements RowSource {
   *#byKeys(keys: string[]): DbWork<StoredRow[]> {
     const rids = keys.map(ridOfKey);
     const known = rids.filter((rid): rid is number => rid !== null);
-    const rows = known.length === 0 ? [] : yield* this.dialect.rowsByRid(this.record.key, known);
+    const rows =
+      known.length === 0 ? [] : yield* this.dialect.rows.rowsByRid(this.record.key, known);
     const found = new Set(rows.map((row) => row.rid));
     const missing = keys.filter((_, i) => !found.has(rids[i] ?? -1));
     if (missing.length > 0) throw keysNotFound(this.name, missing);
@@ -161,7 +164,7 @@ export class StoredRows implements RowSource {
           this.#appended.cells.push(...effect.rows);
           this.appendedOnly?.push(...stored.map((row) => row.json));
         } else {
-          yield* this.dialect.openRows(key, at, effect.rows.length);
+          yield* this.dialect.rows.openRows(key, at, effect.rows.length);
           yield* this.#insert(stored, effect.rows, at);
         }
         // Ids chosen before (a push's reserved keys) are never given out again.
@@ -192,9 +195,9 @@ export class StoredRows implements RowSource {
       }
       case 'delete': {
         const old = yield* this.#stored(effect.positions);
-        yield* this.dialect.deleteRows(key, effect.positions);
+        yield* this.dialect.rows.deleteRows(key, effect.positions);
         if (this.record.indexed) {
-          yield* this.dialect.deleteEntries(
+          yield* this.dialect.rows.deleteEntries(
             key,
             old.map((row) => ({
               rid: row.stored.rid,
@@ -231,7 +234,7 @@ export class StoredRows implements RowSource {
       high = Math.max(high, pos + 1);
     }
     if (high < 0) return;
-    const span = yield* this.dialect.rowsBetween(key, low, high);
+    const span = yield* this.dialect.rows.rowsBetween(key, low, high);
     const placed: (StoredRow | undefined)[] = new Array(high - low);
     const leaving = new Set(effect.from);
     effect.from.forEach((pos, k) => {
@@ -248,7 +251,7 @@ export class StoredRows implements RowSource {
       if (row !== undefined && row.pos !== low + k) renumbered.push({ ...row, pos: low + k });
     });
     if (renumbered.length > 0) this.record.rowsInIdOrder = false;
-    yield* this.dialect.placeRows(key, renumbered);
+    yield* this.dialect.rows.placeRows(key, renumbered);
     // Rows also edited get their new cells where they landed.
     const movedRows = effect.from.map((pos, k) => ({
       stored: { ...(span[pos - low] as StoredRow), pos: effect.to[k] as number },
@@ -289,15 +292,15 @@ export class StoredRows implements RowSource {
     const { key } = this.record;
     if (old.length === 0) return [];
     const stored = old.map((row, i) => ({ ...row.stored, ...this.codec.encode(after[i] ?? []) }));
-    yield* this.dialect.updateRows(key, stored);
+    yield* this.dialect.rows.updateRows(key, stored);
     if (!this.record.indexed) return stored;
     const changed = (i: number) =>
       changedColumns(old[i]?.cells ?? [], after[i] ?? [], this.record.indexedColumns);
-    yield* this.dialect.deleteEntries(
+    yield* this.dialect.rows.deleteEntries(
       key,
       old.map((row, i) => ({ rid: row.stored.rid, entries: rowEntries(row.cells, changed(i)) })),
     );
-    yield* this.dialect.insertEntries(
+    yield* this.dialect.rows.insertEntries(
       key,
       stored.map((row, i) => ({ rid: row.rid, entries: rowEntries(after[i] ?? [], changed(i)) })),
     );
@@ -316,7 +319,7 @@ export class StoredRows implements RowSource {
   *settle(): DbWork<void> {
     yield* this.#storeAppended();
     if (this.record.indexed || this.rowCount <= this.indexThreshold) return;
-    const rows = yield* this.dialect.rowsBetween(this.record.key, 0, this.rowCount);
+    const rows = yield* this.dialect.rows.rowsBetween(this.record.key, 0, this.rowCount);
     yield* this.#insertEntries(rows, this.record.indexedColumns);
     yield* this.#blocks.build(rows);
     this.record.indexed = true;
@@ -334,7 +337,7 @@ export class StoredRows implements RowSource {
     for (let from = 0; from < this.rowCount; from += indexChunkRows) {
       const to = Math.min(this.rowCount, from + indexChunkRows);
       yield* this.#insertEntries(
-        yield* this.dialect.rowsBetween(this.record.key, from, to),
+        yield* this.dialect.rows.rowsBetween(this.record.key, from, to),
         missing,
       );
     }
@@ -345,7 +348,7 @@ export class StoredRows implements RowSource {
   /** Index entries of these columns for stored rows: of their cells when at hand, else decoded. */
   *#insertEntries(rows: StoredRow[], columns: number[], cells?: Cell[][]): DbWork<void> {
     if (columns.length === 0 || rows.length === 0) return;
-    yield* this.dialect.insertEntries(
+    yield* this.dialect.rows.insertEntries(
       this.record.key,
       rows.map((row, i) => ({
         rid: row.rid,
@@ -363,7 +366,7 @@ export class StoredRows implements RowSource {
 
   /** Stores new rows, with their index entries and blocks once the sheet is large. */
   *#insert(stored: StoredRow[], cells: Cell[][], insertedAt: number | null): DbWork<void> {
-    yield* this.dialect.insertRows(this.record.key, stored);
+    yield* this.dialect.rows.insertRows(this.record.key, stored);
     if (!this.record.indexed) return;
     yield* this.#insertEntries(stored, this.record.indexedColumns, cells);
     if (insertedAt === null) yield* this.#blocks.appended(stored);
@@ -373,7 +376,8 @@ export class StoredRows implements RowSource {
   *#stored(positions: number[]): DbWork<{ stored: StoredRow; cells: Cell[] }[]> {
     yield* this.#storeAppended();
     const missing = positions.filter((pos) => !this.#fetched.has(pos));
-    if (missing.length > 0) this.#remember(yield* this.dialect.rowsAt(this.record.key, missing));
+    if (missing.length > 0)
+      this.#remember(yield* this.dialect.rows.rowsAt(this.record.key, missing));
     return positions.map((pos) => this.#fetched.get(pos) as { stored: StoredRow; cells: Cell[] });
   }
 

@@ -145,9 +145,9 @@ export async function readRows(store: SheetStore, sheet: Sheet, plan: ReadPlan):
 export async function rowKeys(store: SheetStore, id: string): Promise<string[]> {
   const db = store.database as Dialect;
   const rows = await db.read(function* () {
-    const sheet = yield* db.sheetById(id);
+    const sheet = yield* db.sheets.sheetById(id);
     if (sheet === null) throw new Error(`no sheet ${id}`);
-    return yield* db.rowsBetween(sheet.key, 0, sheet.rowCount);
+    return yield* db.rows.rowsBetween(sheet.key, 0, sheet.rowCount);
   });
   return rows.map((row) => String(row.rid));
 }

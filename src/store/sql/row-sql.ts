@@ -1,9 +1,9 @@
 import type { Filtering } from '../../query/plan.ts';
-import type { BlockHead } from '../store-records.ts';
+import type { RowEntries } from '../cell-index.ts';
 import type { StoredRow } from '../row-json.ts';
 import { selectionCondition, SqlParams } from '../row-sets.ts';
 import type { DbWork } from '../db-work.ts';
-import { SheetSql } from './sheet-sql.ts';
+import type { Sql } from './sql.ts';
 import {
   aggregateStatement,
   type GroupPage,
@@ -21,156 +21,170 @@ export function rowJson(withIds: boolean): string {
     : 'json';
 }
 
-/** Rows, the cell index and blocks: the statements both dialects share. */
-export abstract class RowSql extends SheetSql {
-  rowsBetween(key: number, from: number, to: number): DbWork<StoredRow[]> {
-    return this.all(
-      'SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND pos >= $2 AND pos < $3 ORDER BY pos',
-      [key, from, to],
-    );
-  }
+/** A sheet's rows, their cell index and the answers joined from them, as the engine asks. */
+export interface RowStatements {
+  rowsBetween(key: number, from: number, to: number): DbWork<StoredRow[]>;
+  rowsAt(key: number, positions: number[]): DbWork<StoredRow[]>;
+  insertRows(key: number, rows: StoredRow[]): DbWork<void>;
+  /** Replaces rows' text in place; positions and row ids stay. */
+  updateRows(key: number, rows: StoredRow[]): DbWork<void>;
+  /** The rows with these ids (keys) that exist, in sheet order. */
+  rowsByRid(key: number, rids: number[]): DbWork<StoredRow[]>;
+  /** Gives rows, found by id, new positions (rows that changed places among themselves). */
+  placeRows(key: number, rows: StoredRow[]): DbWork<void>;
+  /** Removes rows by position; the rows below them move up to close the gaps. */
+  deleteRows(key: number, positions: number[]): DbWork<void>;
+  /** Moves the rows at `at` and below down by `count`, making room to insert. */
+  openRows(key: number, at: number, count: number): DbWork<void>;
+  deleteAllRows(key: number): DbWork<void>;
 
-  rowsAt(key: number, positions: number[]): DbWork<StoredRow[]> {
-    return this.all(
-      `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('pos', 2, 'int')} ORDER BY pos`,
-      [key, this.flavor.list(positions)],
-    );
-  }
+  // The cell index
+  insertEntries(key: number, rows: RowEntries[]): DbWork<void>;
+  deleteEntries(key: number, rows: RowEntries[]): DbWork<void>;
+  deleteAllEntries(key: number): DbWork<void>;
+  /** The positions of an indexed sheet's rows that a filter selection chooses, ascending. */
+  matchingPositions(key: number, selection: Filtering): DbWork<number[]>;
 
-  rowsByRid(key: number, rids: number[]): DbWork<StoredRow[]> {
-    return this.all(
-      `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('rid', 2, 'int')} ORDER BY pos`,
-      [key, this.flavor.list(rids)],
-    );
-  }
+  /**
+   * Whether aggregates can read the cells of an indexed sheet's rows from the cell index, by row
+   * (`GroupSpec.fromIndex`), which costs writes one more index of its entries.
+   */
+  readonly readsCellsByRow: boolean;
+  /** Groups the chosen rows, computes aggregates over their cells, and answers a page of groups. */
+  aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage>;
 
-  *deleteRows(key: number, positions: number[]): DbWork<void> {
-    yield* this.run(`DELETE FROM rows WHERE sheet = $1 AND ${this.flavor.oneOf('pos', 2, 'int')}`, [
-      key,
-      this.flavor.list(positions),
-    ]);
-    // The rows below the first gap are numbered again, in order, from it.
-    yield* this.run(
-      `UPDATE rows SET pos = renumbered.pos FROM (
-         SELECT rid, $2 + row_number() OVER (ORDER BY pos) - 1 AS pos FROM rows WHERE sheet = $1 AND pos > $2
-       ) AS renumbered WHERE rows.sheet = $1 AND rows.rid = renumbered.rid`,
-      [key, Math.min(...positions)],
-    );
-  }
-
-  openRows(key: number, at: number, count: number): DbWork<void> {
-    return this.run('UPDATE rows SET pos = pos + $2 WHERE sheet = $1 AND pos >= $3', [
-      key,
-      count,
-      at,
-    ]);
-  }
-
-  deleteAllRows(key: number): DbWork<void> {
-    return this.run('DELETE FROM rows WHERE sheet = $1', [key]);
-  }
-
-  deleteAllEntries(key: number): DbWork<void> {
-    return this.run('DELETE FROM cells WHERE sheet = $1', [key]);
-  }
-
-  *matchingPositions(key: number, selection: Filtering): DbWork<number[]> {
-    const p = new SqlParams((n) => `$${n}`);
-    const where = selectionCondition(selection, key, this.flavor.entries, p);
-    const rows = yield* this.all<{ pos: number }>(
-      `SELECT pos FROM rows${this.flavor.rowsByRid} WHERE sheet = ${p.add(key)}${where} ORDER BY pos`,
-      p.values,
-    );
-    return rows.map((row) => row.pos);
-  }
-
-  *jsonMatching(
+  // Answers: rows' JSON joined by commas, ready to send between brackets
+  /**
+   * The rows from position `from` up to `to`, which may lie past the sheet's end. `expected` is
+   * about how many that is, as the sheet was looked up: a dialect may read many another way.
+   */
+  jsonBetween(
+    key: number,
+    from: number,
+    to: number,
+    withIds: boolean,
+    expected: number,
+  ): DbWork<Buffer>;
+  jsonAt(key: number, positions: number[], withIds: boolean): DbWork<Buffer>;
+  /** All the rows a filter selection chooses on an indexed sheet, found and joined at once. */
+  jsonMatching(
     key: number,
     selection: Filtering,
     withIds: boolean,
-  ): DbWork<{ count: number; json: Buffer }> {
-    const p = new SqlParams((n) => `$${n}`);
-    const where = selectionCondition(selection, key, this.flavor.entries, p);
-    // The few rows a filter finds are sorted into sheet order as they are joined.
-    const joined = this.flavor.bytes(`string_agg(${rowJson(withIds)}, ',' ORDER BY pos)`);
-    const found = yield* this.one<{ count: number | string; json: Buffer | string | null }>(
-      `SELECT count(*) AS count, ${joined} AS json
-       FROM rows${this.flavor.rowsByRid} WHERE sheet = ${p.add(key)}${where}`,
-      p.values,
-    );
-    const json = found?.json ?? '';
-    return {
-      count: Number(found?.count ?? 0),
-      json: Buffer.isBuffer(json) ? json : Buffer.from(json),
-    };
-  }
+  ): DbWork<{ count: number; json: Buffer }>;
+}
 
-  get readsCellsByRow(): boolean {
-    return this.flavor.entryReading !== null;
-  }
+/** What each dialect writes its own way: rows and entries sent in bulk, answers joined. */
+export type OwnRowStatements =
+  | 'insertRows'
+  | 'updateRows'
+  | 'placeRows'
+  | 'insertEntries'
+  | 'deleteEntries'
+  | 'jsonBetween'
+  | 'jsonAt';
 
-  *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage> {
-    const { text, values, read } = aggregateStatement(this.flavor, key, choice, spec);
-    const groups = (yield* this.all<Record<string, unknown>>(text, values)).map(read);
-    const first = groups[0];
-    if (first !== undefined) return { groups, total: first.total };
-    // An empty page says nothing of how many groups there are, unless it is the first.
-    if (spec.offset === 0 && spec.limit !== 0) return { groups: [], total: 0 };
-    // Without _group, all the rows chosen make one group, however few.
-    if (spec.group.length === 0) return { groups: [], total: 1 };
-    const count = aggregateStatement(this.flavor, key, choice, spec, true);
-    const [counted] = yield* this.all<{ total: number | string }>(count.text, count.values);
-    return { groups: [], total: Number(counted?.total ?? 0) };
-  }
+/** Rows' statements over a dialect's driver, written once for both databases. */
+export function rowSql(sql: Sql): Omit<RowStatements, OwnRowStatements> {
+  const { flavor } = sql;
+  const stored = (text: string, values: unknown[]) => sql.rows<StoredRow>(text, values);
+  return {
+    rowsBetween(key: number, from: number, to: number): DbWork<StoredRow[]> {
+      return stored(
+        'SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND pos >= $2 AND pos < $3 ORDER BY pos',
+        [key, from, to],
+      );
+    },
 
-  // Blocks
+    rowsAt(key: number, positions: number[]): DbWork<StoredRow[]> {
+      return stored(
+        `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${flavor.oneOf('pos', 2, 'int')} ORDER BY pos`,
+        [key, flavor.list(positions)],
+      );
+    },
 
-  // Sizes in bytes: SQLite's length() of a text reads the whole text to count its characters.
-  blockHeads(key: number): DbWork<BlockHead[]> {
-    return this.all(
-      `SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block`,
-      [key],
-    );
-  }
+    rowsByRid(key: number, rids: number[]): DbWork<StoredRow[]> {
+      return stored(
+        `SELECT pos, rid, json, dates FROM rows WHERE sheet = $1 AND ${flavor.oneOf('rid', 2, 'int')} ORDER BY pos`,
+        [key, flavor.list(rids)],
+      );
+    },
 
-  lastBlockHeads(key: number, limit: number): DbWork<BlockHead[]> {
-    return this.all(
-      `SELECT * FROM (
-         SELECT block, count, octet_length(json) AS bytes FROM blocks
-         WHERE sheet = $1 ORDER BY block DESC LIMIT $2
-       ) AS last ORDER BY block`,
-      [key, limit],
-    );
-  }
+    *deleteRows(key: number, positions: number[]): DbWork<void> {
+      yield* sql.changes(`DELETE FROM rows WHERE sheet = $1 AND ${flavor.oneOf('pos', 2, 'int')}`, [
+        key,
+        flavor.list(positions),
+      ]);
+      // The rows below the first gap are numbered again, in order, from it.
+      yield* sql.changes(
+        `UPDATE rows SET pos = renumbered.pos FROM (
+           SELECT rid, $2 + row_number() OVER (ORDER BY pos) - 1 AS pos FROM rows WHERE sheet = $1 AND pos > $2
+         ) AS renumbered WHERE rows.sheet = $1 AND rows.rid = renumbered.rid`,
+        [key, Math.min(...positions)],
+      );
+    },
 
-  appendToBlock(key: number, block: number, count: number, json: string): DbWork<void> {
-    return this.run(
-      `UPDATE blocks SET count = count + $3, json = json || ',' || $4 WHERE sheet = $1 AND block = $2`,
-      [key, block, count, json],
-    );
-  }
+    *openRows(key: number, at: number, count: number): DbWork<void> {
+      yield* sql.changes('UPDATE rows SET pos = pos + $2 WHERE sheet = $1 AND pos >= $3', [
+        key,
+        count,
+        at,
+      ]);
+    },
 
-  *rejoinBlock(key: number, block: number, start: number, count: number): DbWork<number> {
-    // From a subquery in position order: an ORDER BY inside string_agg would sort again.
-    const row = yield* this.one<{ bytes: number }>(
-      `UPDATE blocks SET count = $3, json = (
-         SELECT string_agg(json, ',') FROM (
-           SELECT json FROM rows WHERE sheet = $1 AND pos >= $4 AND pos < $4 + $3 ORDER BY pos
-         ) AS ordered
-       ) WHERE sheet = $1 AND block = $2 RETURNING octet_length(json) AS bytes`,
-      [key, block, count, start],
-    );
-    return (row as { bytes: number }).bytes;
-  }
+    *deleteAllRows(key: number): DbWork<void> {
+      yield* sql.changes('DELETE FROM rows WHERE sheet = $1', [key]);
+    },
 
-  deleteBlocks(key: number, blocks: number[]): DbWork<void> {
-    return this.run(
-      `DELETE FROM blocks WHERE sheet = $1 AND ${this.flavor.oneOf('block', 2, 'int')}`,
-      [key, this.flavor.list(blocks)],
-    );
-  }
+    *deleteAllEntries(key: number): DbWork<void> {
+      yield* sql.changes('DELETE FROM cells WHERE sheet = $1', [key]);
+    },
 
-  deleteAllBlocks(key: number): DbWork<void> {
-    return this.run('DELETE FROM blocks WHERE sheet = $1', [key]);
-  }
+    *matchingPositions(key: number, selection: Filtering): DbWork<number[]> {
+      const p = new SqlParams((n) => `$${n}`);
+      const where = selectionCondition(selection, key, flavor.entries, p);
+      const rows = yield* sql.rows<{ pos: number }>(
+        `SELECT pos FROM rows${flavor.rowsByRid} WHERE sheet = ${p.add(key)}${where} ORDER BY pos`,
+        p.values,
+      );
+      return rows.map((row) => row.pos);
+    },
+
+    *jsonMatching(
+      key: number,
+      selection: Filtering,
+      withIds: boolean,
+    ): DbWork<{ count: number; json: Buffer }> {
+      const p = new SqlParams((n) => `$${n}`);
+      const where = selectionCondition(selection, key, flavor.entries, p);
+      // The few rows a filter finds are sorted into sheet order as they are joined.
+      const joined = flavor.bytes(`string_agg(${rowJson(withIds)}, ',' ORDER BY pos)`);
+      const [found] = yield* sql.rows<{ count: number | string; json: Buffer | string | null }>(
+        `SELECT count(*) AS count, ${joined} AS json
+         FROM rows${flavor.rowsByRid} WHERE sheet = ${p.add(key)}${where}`,
+        p.values,
+      );
+      const json = found?.json ?? '';
+      return {
+        count: Number(found?.count ?? 0),
+        json: Buffer.isBuffer(json) ? json : Buffer.from(json),
+      };
+    },
+
+    readsCellsByRow: flavor.entryReading !== null,
+
+    *aggregateRows(key: number, choice: RowChoice, spec: GroupSpec): DbWork<GroupPage> {
+      const { text, values, read } = aggregateStatement(flavor, key, choice, spec);
+      const groups = (yield* sql.rows<Record<string, unknown>>(text, values)).map(read);
+      const first = groups[0];
+      if (first !== undefined) return { groups, total: first.total };
+      // An empty page says nothing of how many groups there are, unless it is the first.
+      if (spec.offset === 0 && spec.limit !== 0) return { groups: [], total: 0 };
+      // Without _group, all the rows chosen make one group, however few.
+      if (spec.group.length === 0) return { groups: [], total: 1 };
+      const count = aggregateStatement(flavor, key, choice, spec, true);
+      const [counted] = yield* sql.rows<{ total: number | string }>(count.text, count.values);
+      return { groups: [], total: Number(counted?.total ?? 0) };
+    },
+  };
 }

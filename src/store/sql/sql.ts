@@ -45,47 +45,6 @@ export interface Sql {
   changes(text: string, values: readonly unknown[]): DbWork<number>;
 }
 
-/**
- * The root of the engine's statements both dialects share: sheets, and rows with their blocks,
- * each add theirs in a class of their own, one extending the next; a dialect extends the last and
- * adds its driver and what its database does its own way. (Push tags, the outbox, webhooks, API
- * keys, idempotency keys, leases and credentials are modules of functions over `Sql` instead.)
- */
-export abstract class SqlStatements {
-  protected abstract readonly sql: Sql;
-
-  protected get flavor(): Flavor {
-    return this.sql.flavor;
-  }
-
-  protected *run(text: string, values: readonly unknown[]): DbWork<void> {
-    yield* this.sql.changes(text, values);
-  }
-
-  protected *all<R, T = R>(
-    text: string,
-    values: readonly unknown[],
-    map?: (row: R) => T,
-  ): DbWork<T[]> {
-    const rows = yield* this.sql.rows<R>(text, values);
-    return map === undefined ? (rows as unknown as T[]) : rows.map(map);
-  }
-
-  protected *one<R, T = R>(
-    text: string,
-    values: readonly unknown[],
-    map?: (row: R) => T,
-  ): DbWork<T | null> {
-    const [row] = yield* this.sql.rows<R>(text, values);
-    if (row === undefined) return null;
-    return map === undefined ? (row as unknown as T) : map(row);
-  }
-
-  protected changed(text: string, values: readonly unknown[]): DbWork<number> {
-    return this.sql.changes(text, values);
-  }
-}
-
 /** Whether an id could name anything: ids are made without NUL, which PostgreSQL cannot compare. */
 export function nameable(id: string): boolean {
   return !id.includes('\u0000');

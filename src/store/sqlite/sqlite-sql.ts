@@ -89,6 +89,17 @@ export class SqliteSql implements Sql {
     });
   }
 
+  /**
+   * Runs one prepared statement once for each item, with the values `bind` gives it: SQLite's
+   * way with many rows, where PostgreSQL sends arrays whole.
+   */
+  each<T>(text: string, items: Iterable<T>, bind: (item: T) => unknown[]): DbWork<void> {
+    return driverCall((db: Db) => {
+      const statement = this.#prepare(db, text).statement;
+      for (const item of items) statement.run(...bind(item));
+    });
+  }
+
   #prepare(db: Db, text: string): Prepared {
     const cached = db === this.#db ? this.#prepared.get(text) : undefined;
     if (cached !== undefined) return cached;

@@ -1,0 +1,130 @@
+import type Database from 'better-sqlite3';
+import type { RowEntries } from '../cell-index.ts';
+import type { StoredRow } from '../row-json.ts';
+import { blockSql, type BlockStatements } from '../sql/block-sql.ts';
+import { rowJson, rowSql, type RowStatements } from '../sql/row-sql.ts';
+import { sheetSql, type SheetStatements } from '../sql/sheet-sql.ts';
+import { driverCall, type DbWork } from '../db-work.ts';
+import { entryValues } from './sqlite-cells.ts';
+import type { SqliteSql } from './sqlite-sql.ts';
+
+type Db = Database.Database;
+
+/**
+ * Sheets' shared statements, but any import still marked as running was cut off (this process
+ * is the file's only writer), and a new sheet takes the key SQLite would choose: writers are
+ * serialised, so no one else takes it.
+ */
+export function sqliteSheets(sql: SqliteSql): SheetStatements {
+  return {
+    ...sheetSql(sql, ''),
+    *newSheetKey(): DbWork<number> {
+      const [row] = yield* sql.rows<{ key: number }>(
+        'SELECT coalesce(max(key), 0) + 1 AS key FROM sheets',
+        [],
+      );
+      return (row as { key: number }).key;
+    },
+  };
+}
+
+/**
+ * Rows' shared statements, but rows and entries written by one prepared statement run for each,
+ * and answers joined by SQLite itself and handed over as bytes, with no per-row work here.
+ */
+export function sqliteRows(sql: SqliteSql): RowStatements {
+  /**
+   * The primary key range scan yields rows in position order, which is the order joined; an
+   * ORDER BY inside group_concat would sort them again, at five times the cost.
+   */
+  const json = (where: string, params: unknown[], withIds: boolean): DbWork<Buffer> =>
+    driverCall((db: Db) => {
+      const joined = sql
+        .statement(
+          db,
+          `SELECT CAST(group_concat(${rowJson(withIds)}, ',') AS BLOB) FROM rows WHERE sheet = ? AND ${where}`,
+        )
+        .pluck()
+        .get(...params) as Buffer | null;
+      return joined ?? Buffer.alloc(0);
+    });
+  return {
+    ...rowSql(sql),
+
+    insertRows: (key: number, rows: StoredRow[]) =>
+      sql.each(
+        'INSERT INTO rows (sheet, pos, rid, json, dates) VALUES (?, ?, ?, ?, ?)',
+        rows,
+        (row) => [key, row.pos, row.rid, row.json, row.dates],
+      ),
+
+    updateRows: (key: number, rows: StoredRow[]) =>
+      sql.each(
+        'UPDATE rows SET json = ?, dates = ? WHERE sheet = ? AND pos = ? AND rid = ?',
+        rows,
+        (row) => [row.json, row.dates, key, row.pos, row.rid],
+      ),
+
+    placeRows: (key: number, rows: StoredRow[]) =>
+      sql.each('UPDATE rows SET pos = ? WHERE sheet = ? AND rid = ?', rows, (row) => [
+        row.pos,
+        key,
+        row.rid,
+      ]),
+
+    insertEntries: (key: number, rows: RowEntries[]) =>
+      sql.each(
+        'INSERT INTO cells (sheet, col, value, rid, folded, shown) VALUES (?, ?, ?, ?, ?, ?)',
+        entriesOf(rows),
+        ({ rid, entry }) => {
+          const [value, folded, shown] = entryValues(entry);
+          return [key, entry.col, value, rid, folded, shown];
+        },
+      ),
+
+    deleteEntries: (key: number, rows: RowEntries[]) =>
+      sql.each(
+        'DELETE FROM cells WHERE sheet = ? AND col = ? AND value = ? AND rid = ?',
+        entriesOf(rows),
+        ({ rid, entry }) => [key, entry.col, entryValues(entry)[0], rid],
+      ),
+
+    jsonBetween: (key: number, from: number, to: number, withIds: boolean) =>
+      json(`pos >= ? AND pos < ?`, [key, from, to], withIds),
+
+    jsonAt: (key: number, positions: number[], withIds: boolean) =>
+      json(`pos IN (SELECT value FROM json_each(?))`, [key, JSON.stringify(positions)], withIds),
+  };
+}
+
+/** Blocks' shared statements, but inserted one prepared statement a block, and read as bytes. */
+export function sqliteBlocks(sql: SqliteSql): BlockStatements {
+  return {
+    ...blockSql(sql),
+
+    insertBlocks: (key: number, blocks: { block: number; count: number; json: string }[]) =>
+      sql.each(
+        'INSERT INTO blocks (sheet, block, count, json) VALUES (?, ?, ?, ?)',
+        blocks,
+        (b) => [key, b.block, b.count, b.json],
+      ),
+
+    /** The blocks come as bytes, joined only as they are sent: cheaper than joining them in SQL. */
+    jsonOfBlocks: (key: number, maxRows: number): DbWork<Buffer[] | null> =>
+      driverCall((db: Db) => {
+        const rowCount = sql
+          .statement(db, 'SELECT row_count FROM sheets WHERE key = ?')
+          .pluck()
+          .get(key) as number;
+        if (rowCount > maxRows) return null;
+        return sql
+          .statement(db, 'SELECT CAST(json AS BLOB) FROM blocks WHERE sheet = ?')
+          .pluck()
+          .all(key) as Buffer[];
+      }),
+  };
+}
+
+function* entriesOf(rows: RowEntries[]) {
+  for (const { rid, entries } of rows) for (const entry of entries) yield { rid, entry };
+}
