@@ -24,14 +24,28 @@ const kept = [
   'prom-client',
 ];
 /**
- * `npm run build` bundles the server (src/cli.ts and every module it imports) into dist/cli.js,
- * and each module loaded on first use (the file readers, the PostgreSQL store, Google and
- * Microsoft, MCP, metrics) into a chunk of its own under dist/chunks/. Types are checked by
- * `npm run typecheck`, not here; test/dist-build.test.ts runs what this builds.
+ * `npm run build` bundles the server (src/cli.ts and every module it imports) into
+ * dist/server.js, and each module loaded on first use (the file readers, the PostgreSQL store,
+ * Google and Microsoft, MCP, metrics) into a chunk of its own under dist/chunks/. dist/cli.js,
+ * the command, is src/launcher.ts: it runs the bundle through V8's code cache, which takes a
+ * CommonJS script, so the output is CommonJS, and dist/package.json says so to Node. Types are
+ * checked by `npm run typecheck`, not here; test/dist-build.test.ts runs what this builds.
  */
 export default defineConfig({
+  plugins: [
+    {
+      name: 'commonjs-dist',
+      generateBundle() {
+        this.emitFile({
+          type: 'asset',
+          fileName: 'package.json',
+          source: `${JSON.stringify({ type: 'commonjs' })}\n`,
+        });
+      },
+    },
+  ],
   build: {
-    ssr: 'src/cli.ts',
+    ssr: true,
     outDir: 'dist',
     // Clears what an earlier build left; `vite build web` then writes the console to dist/web.
     emptyOutDir: true,
@@ -39,8 +53,12 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
+      input: { cli: 'src/launcher.ts', server: 'src/cli.ts' },
       output: {
-        format: 'es',
+        format: 'cjs',
+        // require(), not import(), for the packages loaded on first use: a script compiled from
+        // V8's cache loses Node 20's import() callback (every such package ships CommonJS).
+        dynamicImportInCjs: false,
         entryFileNames: '[name].js',
         chunkFileNames: 'chunks/[name]-[hash].js',
       },

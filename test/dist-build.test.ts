@@ -107,4 +107,30 @@ test('the bundled server in dist imports a file, reads, writes and refuses rows,
   server.kill('SIGTERM');
   const [exitCode] = (await once(server, 'exit')) as [number | null];
   assert.equal(exitCode, 0);
+
+  // The start left V8's code cache beside the bundle; the next start runs from it, and still
+  // loads what it loads on first use (a script from the cache once lost dynamic import()).
+  const caches = (await readdir(join(dir, 'dist'))).filter((f) => f.endsWith('.cache'));
+  assert.equal(caches.length, 1, caches.join(' '));
+  const again = spawn(process.execPath, [cli, 'serve'], {
+    env: env({ SHEETPORT_DATA_DIR: data, SHEETPORT_PORT: '0', SHEETPORT_LOG_FORMAT: 'json' }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.after(() => {
+    if (again.exitCode === null) again.kill('SIGKILL');
+  });
+  url = undefined;
+  for await (const line of createInterface({ input: again.stdout })) {
+    url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    if (url !== undefined) break;
+  }
+  assert.ok(url, 'the second start says where it listens');
+  assert.equal((await fetch(`${url}/docs`)).status, 200);
+  const workbook = await fetch(`${url}/api/v1/${sheet.id}`, {
+    headers: { accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  });
+  assert.equal(workbook.status, 200);
+  assert.equal((await workbook.arrayBuffer()).byteLength > 0, true);
+  again.kill('SIGTERM');
+  assert.deepEqual(await once(again, 'exit'), [0, null]);
 });
