@@ -41,6 +41,11 @@ export class SqliteDialect implements Dialect {
   readonly ownsStore = true;
   readonly #db: Db;
   readonly #path: string;
+  /**
+   * Runs a unit of work in one transaction: made once, as better-sqlite3 builds a transaction
+   * function's wrappers each time `transaction()` is called, and a write runs one per commit.
+   */
+  readonly #inTransaction: Database.Transaction<(work: () => DbWork<unknown>) => unknown>;
   readonly sheets: SheetStatements;
   readonly rows: RowStatements;
   readonly blocks: BlockStatements;
@@ -59,6 +64,9 @@ export class SqliteDialect implements Dialect {
     }
     this.#path = options.path;
     this.#db = new Database(options.path);
+    this.#inTransaction = this.#db.transaction((work: () => DbWork<unknown>) =>
+      runSync(work(), this.#db),
+    );
     const sql = new SqliteSql(this.#db);
     this.sheets = sqliteSheets(sql);
     this.rows = sqliteRows(sql);
@@ -95,7 +103,7 @@ export class SqliteDialect implements Dialect {
   }
 
   async write<T>(work: () => DbWork<T>): Promise<T> {
-    return unavailableAs(() => this.#db.transaction(() => runSync(work(), this.#db)).immediate());
+    return unavailableAs(() => this.#inTransaction.immediate(work) as T);
   }
 
   async snapshot(): Promise<Snapshot> {
