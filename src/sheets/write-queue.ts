@@ -65,11 +65,16 @@ export class WriteQueue {
       if (pending === undefined) {
         pending = [];
         this.#pending.set(sheetId, pending);
-        // Let the requests already read from the sockets join this first commit.
+        // Let the requests already read from the sockets join this first commit, and those that
+        // arrive in the next turn of the event loop: clients answered by one commit send their
+        // next writes at once, and in one turn the server often reads only some of them. Durable
+        // POSTs over 4 connections went from 3.2 to 4.0 writes a commit, each commit an fsync.
         // A drain refused by close() has nothing to answer: close() refused its writes.
-        setImmediate(() => {
-          this.takeTurn(sheetId, () => this.#drain(sheetId)).catch(() => undefined);
-        });
+        setImmediate(() =>
+          setImmediate(() => {
+            this.takeTurn(sheetId, () => this.#drain(sheetId)).catch(() => undefined);
+          }),
+        );
       }
       const kind = sheet.source.provider;
       const arrival = Date.now();
