@@ -211,6 +211,11 @@ export class GraphEmulator {
     });
   }
 
+  /** The defined names (of any scope) that refer to cells of the worksheet. */
+  definedNames(ref: ItemRef, sheet: string): string[] {
+    return (this.sheet(ref, sheet).names ?? []).map((defined) => defined.name);
+  }
+
   /** A person deleting `count` whole rows from row `from` (1-based). */
   deleteRows(ref: ItemRef, sheet: string, from: number, count = 1): void {
     this.edit(ref, sheet, (ws) => deleteUp(ws, wholeRows(from, count)));

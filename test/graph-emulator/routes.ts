@@ -30,7 +30,16 @@ export type GraphRoute =
         | { op: 'usedRange'; sheet: SheetRef; valuesOnly: boolean }
         | { op: 'range'; sheet: SheetRef; address: string }
         | { op: 'rangeAction'; sheet: SheetRef; address: string; action: RangeAction }
+        | NameRoute
       ));
+
+/** The defined names of the workbook (no `scope`) or of one worksheet. */
+export type NameRoute =
+  | { op: 'names'; scope?: SheetRef }
+  | { op: 'nameAdd'; scope?: SheetRef }
+  | { op: 'name'; scope?: SheetRef; name: string }
+  | { op: 'nameRange'; scope?: SheetRef; name: string }
+  | { op: 'nameRangeAction'; scope?: SheetRef; name: string; action: RangeAction };
 
 export type Operation = GraphRoute['op'];
 
@@ -73,6 +82,10 @@ function workbookRoute(item: ItemRoute, rest: string[]): GraphRoute | undefined 
     return { op: first, ...item };
   }
   if (first === 'worksheets' && tail.length === 0) return { op: 'worksheets', ...item };
+  if (first === 'names') {
+    const named = nameRoute(tail, undefined);
+    return named === undefined ? undefined : { ...named, ...item };
+  }
   let sheet: SheetRef;
   let after: string[];
   const quoted = first === undefined ? null : QUOTED_SHEET.exec(first);
@@ -91,6 +104,10 @@ function workbookRoute(item: ItemRoute, rest: string[]): GraphRoute | undefined 
 function sheetRoute(item: ItemRoute, sheet: SheetRef, after: string[]): GraphRoute | undefined {
   const [first, action, ...extra] = after;
   if (first === undefined) return { op: 'worksheet', ...item, sheet };
+  if (first === 'names') {
+    const named = nameRoute(after.slice(1), sheet);
+    return named === undefined ? undefined : { ...named, ...item };
+  }
   if (extra.length > 0) return undefined;
   const used = USED_RANGE.exec(first);
   if (used && action === undefined) {
@@ -102,6 +119,22 @@ function sheetRoute(item: ItemRoute, sheet: SheetRef, after: string[]): GraphRou
   if (action === undefined) return { op: 'range', ...item, sheet, address };
   if (action === 'insert' || action === 'delete' || action === 'clear') {
     return { op: 'rangeAction', ...item, sheet, address, action };
+  }
+  return undefined;
+}
+
+/** `names`, `names/add`, `names/{name}`, `names/{name}/range`, `names/{name}/range/insert`. */
+function nameRoute(after: string[], scope: SheetRef | undefined): NameRoute | undefined {
+  const [name, range, action, ...extra] = after;
+  const scoped = scope === undefined ? {} : { scope };
+  if (extra.length > 0) return undefined;
+  if (name === undefined) return { op: 'names', ...scoped };
+  if (name === 'add' && range === undefined) return { op: 'nameAdd', ...scoped };
+  if (range === undefined) return { op: 'name', ...scoped, name };
+  if (range !== 'range') return undefined;
+  if (action === undefined) return { op: 'nameRange', ...scoped, name };
+  if (action === 'insert' || action === 'delete' || action === 'clear') {
+    return { op: 'nameRangeAction', ...scoped, name, action };
   }
   return undefined;
 }
@@ -120,6 +153,11 @@ export const METHODS: Record<Operation, { methods: string[]; write: boolean }> =
   usedRange: { methods: ['GET'], write: false },
   range: { methods: ['GET', 'PATCH'], write: true },
   rangeAction: { methods: ['POST'], write: true },
+  names: { methods: ['GET'], write: false },
+  nameAdd: { methods: ['POST'], write: true },
+  name: { methods: ['GET', 'DELETE'], write: true },
+  nameRange: { methods: ['GET', 'PATCH'], write: true },
+  nameRangeAction: { methods: ['POST'], write: true },
 };
 
 /** Whether this request changes cells (a range PATCH or an insert/delete/clear). */
