@@ -27,6 +27,7 @@ import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.t
 import { planSteps } from './excel-operations.ts';
 import { WorkbookPush } from './excel-push.ts';
 import type { PushChannel } from './push-channel.ts';
+import { anchorNames } from './append-anchors.ts';
 import { ExcelWorkbook, tableOfRange, type RangeAnswer } from './excel-workbook.ts';
 import { GraphClient } from './graph-client.ts';
 import type { GraphTokens } from './graph-tokens.ts';
@@ -237,6 +238,7 @@ export class ExcelProvider implements LiveProvider {
       push.journal,
     );
     if (push.journal === undefined) this.#pushes.set(push.tag, record);
+    const worksheet = worksheetKey(source);
     try {
       const outcome = await record.run(
         this.#channel(source),
@@ -244,10 +246,13 @@ export class ExcelProvider implements LiveProvider {
         this.retryPolicy,
         push.signal,
         push.holdsLock,
+        this.#namesLeft.get(worksheet) ?? true,
       );
+      this.#namesLeft.set(worksheet, record.namesLeft);
       this.#pushes.delete(push.tag);
       return outcome;
     } catch (error) {
+      this.#namesLeft.set(worksheet, true);
       if (!(error instanceof Problem && error.code === 'upstream-outcome-unknown')) {
         this.#pushes.delete(push.tag);
       }
@@ -269,6 +274,8 @@ export class ExcelProvider implements LiveProvider {
   ): Promise<Settled> {
     const record = journal === undefined ? this.#pushes.get(tag) : await WorkbookPush.load(journal);
     if (record === undefined || record === null) return null;
+    // A push that failed may have left the names of its append.
+    this.#namesLeft.set(worksheetKey(excelSource(sheet.source)), true);
     const settled = await record.settle(
       this.#channel(excelSource(sheet.source)),
       deadline,
@@ -282,6 +289,13 @@ export class ExcelProvider implements LiveProvider {
     const record = await WorkbookPush.load(journal);
     await record?.cutOff(this.#channel(excelSource(sheet.source)), deadline);
   }
+
+  /**
+   * Per worksheet, whether names that anchor appends (see append-anchors.ts) may have been left
+   * on it by a push that failed: the next push lists the worksheet's names and deletes them.
+   * Unknown (so listed once) after a start, since another server or an earlier run may have.
+   */
+  readonly #namesLeft = new Map<string, boolean>();
 
   #channel(source: ExcelSource): PushChannel {
     const context = this.#worksheetContext(source);
@@ -321,6 +335,30 @@ export class ExcelProvider implements LiveProvider {
         }
         return answer;
       },
+      anchor: (anchor, drop, session, deadline) => {
+        let attempts = 0;
+        return this.#call(context, deadline, async (options) => {
+          // New names each attempt: an add whose answer was lost may have landed.
+          attempts++;
+          const names = anchor === null ? null : anchorNames(anchor.prefix);
+          const add =
+            anchor === null || names === null
+              ? []
+              : [
+                  { name: names.end, address: anchor.endAddress },
+                  { name: names.span, address: anchor.spanAddress },
+                ];
+          const { dropped } = await this.#workbook.anchor(source, add, drop, {
+            ...options,
+            session,
+          });
+          return { names, dropped, attempts };
+        });
+      },
+      names: (session, deadline) =>
+        this.#call(context, deadline, (options) =>
+          this.#workbook.names(source, { ...options, session }),
+        ),
       slot: () => this.#slots.take(),
       judge: (error, request) => {
         const verdict = judgeGraphError(error, context);
@@ -381,3 +419,6 @@ function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
     { 'retry-after': cause.headers['retry-after'] ?? '1' },
   );
 }
+
+const worksheetKey = (source: ExcelSource) =>
+  `${source.drive}/${source.item}/${source.worksheetId}`;

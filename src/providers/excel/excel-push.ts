@@ -37,6 +37,7 @@ import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
 import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
 import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
+import { anchoredIndex, anchorFirstAppend, anchorPrefix } from './append-anchors.ts';
 
 /**
  * How long after a push's deadline its sessions are surely gone even when Graph would not say
@@ -55,6 +56,17 @@ export class WorkbookPush {
   #ambiguous = false;
   /** The record as this server last saved or loaded it: a save replaces only that. */
   #saved: string | null;
+  /**
+   * The anchored append's names were added in this session and nothing failed since: they sit
+   * where the append goes. Any failure makes the push add new ones before the append is sent.
+   */
+  #anchored = false;
+  /** How many sets of names this server tried to add for the append (see append-anchors.ts). */
+  #anchorSets = 0;
+  /** The one set of names added was deleted with the append. */
+  #anchorsCleared = false;
+  /** Names earlier pushes left may still be on the worksheet: the listing or a delete failed. */
+  #pruneFailed = false;
 
   private constructor(
     record: ExcelPushRecord,
@@ -78,6 +90,7 @@ export class WorkbookPush {
     deadline: number,
     journal?: PushJournal,
   ): WorkbookPush {
+    anchorFirstAppend(steps);
     const images = [expected, ...steps.map((step) => step.after)];
     const marks = imageMarks(
       images,
@@ -111,6 +124,7 @@ export class WorkbookPush {
     policy: RetryPolicy,
     signal?: AbortSignal,
     holdsLock?: () => Promise<boolean>,
+    pruneNames = false,
   ): Promise<PushOutcome> {
     // Before the first request: what any server needs to settle the push. A plan made again
     // under the same push replaces the one before, whose sessions are kept to be closed.
@@ -122,10 +136,19 @@ export class WorkbookPush {
     await this.#save(channel, true);
     try {
       const session = await this.#open(channel, deadline);
+      // Before the read: the read then shows the names right below the rows planned on.
+      await this.#anchor(channel, session, deadline, pruneNames);
       const table = await channel.read(deadline, session);
       const planned = this.#expected ?? [];
       if (!sameHeader(table.columns, this.#record.columns) || !sameRows(table.rows, planned)) {
-        void channel.closeSession(session, deadline).catch(() => {});
+        // The names go with the plan (what a failure leaves is pruned by the next push).
+        const names = this.#namesInUse();
+        void (
+          names.length === 0 ? Promise.resolve() : channel.anchor(null, names, session, deadline)
+        )
+          .catch(() => {})
+          .then(() => channel.closeSession(session, deadline))
+          .catch(() => {});
         return { landed: false, table, mayLand: false };
       }
       const sent = await this.#send(channel, session, deadline, policy, signal, holdsLock);
@@ -159,15 +182,21 @@ export class WorkbookPush {
     let sent = 0;
     while (this.#record.done < operations.length) {
       const chunk = nextChunk(operations, this.#record.done);
+      const anchored = anchoredIndex(operations) - this.#record.done;
+      const carriesAnchor = anchored >= 0 && anchored < chunk.length;
       try {
         await this.#beforeOperation(channel, deadline, signal, holdsLock);
         if (sent++ > 0) await channel.slot();
+        if (carriesAnchor && !this.#anchored) await this.#anchor(channel, session, deadline, false);
         await sendChunk(channel, chunk, session, deadline, (landed) => {
           this.#record.done += landed;
         });
+        // The batch deleted the names in use; earlier sets, if any, are left to the next push.
+        if (carriesAnchor && this.#anchorSets === 1) this.#anchorsCleared = true;
         this.#ambiguous = false;
         continue;
       } catch (error) {
+        this.#anchored = false;
         if (error instanceof Problem && error.code === 'upstream-outcome-unknown') throw error;
         const verdict = channel.judge(error, 'write');
         const gone = sessionGone(error);
@@ -201,6 +230,57 @@ export class WorkbookPush {
     }
     void channel.closeSession(session, deadline).catch(() => {});
     return null;
+  }
+
+  /**
+   * Adds the names that anchor the push's append, when it has one not landed yet (new names
+   * each time), in `session`; with `prune`, first deletes the names earlier pushes on the sheet
+   * left behind, found by their prefix (best effort: what is not deleted now is next time).
+   */
+  async #anchor(
+    channel: PushChannel,
+    session: string,
+    deadline: number,
+    prune: boolean,
+  ): Promise<void> {
+    const operations = this.#record.operations;
+    const index = anchoredIndex(operations);
+    const operation = operations[index];
+    const anchor =
+      index >= this.#record.done && operation?.kind === 'write' ? (operation.anchor ?? null) : null;
+    let drop: string[] = [];
+    if (prune) {
+      try {
+        const names = await channel.names(session, deadline);
+        drop = names.filter((name) => name.startsWith(anchorPrefix));
+      } catch {
+        this.#pruneFailed = true;
+      }
+    }
+    if (anchor === null && drop.length === 0) return;
+    const { names, dropped, attempts } = await channel.anchor(anchor, drop, session, deadline);
+    if (!dropped) this.#pruneFailed = true;
+    if (anchor !== null && names !== null) {
+      anchor.end = names.end;
+      anchor.span = names.span;
+      this.#anchorSets += attempts;
+      this.#anchored = true;
+    }
+  }
+
+  /** The names last added for the push's append. */
+  #namesInUse(): string[] {
+    const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
+    const anchor = operation?.kind === 'write' ? operation.anchor : undefined;
+    return [anchor?.end, anchor?.span].filter((name) => name !== undefined);
+  }
+
+  /**
+   * Whether names this push added, or earlier pushes left, may still be on the worksheet: the
+   * next push on the sheet then lists the worksheet's names and deletes Sheetport's.
+   */
+  get namesLeft(): boolean {
+    return this.#pruneFailed || (this.#anchorSets > 0 && !this.#anchorsCleared);
   }
 
   /**

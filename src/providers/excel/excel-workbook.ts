@@ -3,6 +3,7 @@ import { Problem } from '../../errors/problem.ts';
 import type { ProviderTable } from '../provider.ts';
 import { tableFromGrid } from '../provider-table.ts';
 import { cellFromExcel } from './excel-cells.ts';
+import { anchorComment, referenceOf } from './append-anchors.ts';
 import type { Operation } from './excel-operations.ts';
 import {
   GraphFailure,
@@ -142,23 +143,14 @@ export class ExcelWorkbook {
     const owned = operations.flatMap((operation, index) =>
       requestsOf(source, operation).map((request) => ({ index, request })),
     );
-    const requests = owned.map(({ request }, i) => ({
-      id: String(i + 1),
-      method: request.method,
-      url: `/${request.path}`,
-      headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
-      body: request.body,
-      ...(i === 0 ? {} : { dependsOn: [String(i)] }),
-    }));
-    // The batch itself carries no session: each request inside it does.
-    const answer = (await this.client.call('POST', '$batch', {
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      body: { requests },
-    })) as { responses?: BatchResponse[] } | null;
-    const byId = new Map((answer?.responses ?? []).map((each) => [String(each.id), each]));
+    const byId = await this.#batch(
+      owned.map(({ request }, i) => ({ ...request, after: i === 0 ? undefined : i - 1 })),
+      options,
+    );
     for (let i = 0; i < owned.length; i++) {
-      const landed = owned[i]?.index ?? 0;
+      const own = owned[i];
+      // An operation whose insert and write landed has landed, whether its names went or not.
+      const landed = (own?.index ?? 0) + (own?.request.cleanup === true ? 1 : 0);
       const response = byId.get(String(i + 1));
       if (response === undefined) {
         return {
@@ -171,12 +163,103 @@ export class ExcelWorkbook {
     }
     return { landed: operations.length };
   }
+
+  /**
+   * Deletes the names `drop` (each on its own: one already gone is fine) and adds the names of
+   * `add` on the worksheet (the second after the first), in the session of `options`, as one
+   * request or one batch. Throws the failure of an add; answers whether every drop went.
+   */
+  async anchor(
+    source: ExcelSource,
+    add: { name: string; address: string }[],
+    drop: string[],
+    options: CallOptions & { session: string },
+  ): Promise<{ dropped: boolean }> {
+    const names = `${worksheetPath(source)}names`;
+    const requests: (GraphRequest & { after: number | undefined })[] = [
+      ...drop.map((name) => ({
+        method: 'DELETE',
+        path: `${names}/${segment(name)}`,
+        body: undefined,
+        after: undefined,
+      })),
+      ...add.map(({ name, address }, i) => ({
+        method: 'POST',
+        path: `${names}/add`,
+        body: { name, reference: referenceOf(source.tab, address), comment: anchorComment },
+        after: i === 0 ? undefined : drop.length + i - 1,
+      })),
+    ];
+    const [only] = requests;
+    if (requests.length === 0 || only === undefined) return { dropped: true };
+    if (requests.length === 1) {
+      try {
+        await this.client.call(only.method, only.path, { ...options, body: only.body });
+        return { dropped: true };
+      } catch (error) {
+        if (add.length === 0 && error instanceof GraphFailure && error.status === 404) {
+          return { dropped: true };
+        }
+        throw error;
+      }
+    }
+    const byId = await this.#batch(requests, options);
+    let dropped = true;
+    for (let i = 0; i < requests.length; i++) {
+      const response = byId.get(String(i + 1));
+      const ok = response !== undefined && response.status >= 200 && response.status < 300;
+      if (i < drop.length) dropped &&= ok || response?.status === 404;
+      else if (!ok) {
+        throw response === undefined
+          ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
+          : failureOf(response);
+      }
+    }
+    return { dropped };
+  }
+
+  /** The names of the worksheet's own scope. */
+  async names(source: ExcelSource, options: CallOptions & { session: string }): Promise<string[]> {
+    const answer = (await this.client.call('GET', `${worksheetPath(source)}names`, options)) as {
+      value?: { name?: string }[];
+    } | null;
+    return (answer?.value ?? []).flatMap((each) =>
+      typeof each.name === 'string' ? [each.name] : [],
+    );
+  }
+
+  /**
+   * One JSON batch in the session of `options`; each request depends on the one `after` names
+   * (its index), if any. The answers by id (`1`, `2`, … in the order given).
+   */
+  async #batch(
+    requests: (GraphRequest & { after: number | undefined })[],
+    options: CallOptions & { session: string },
+  ): Promise<Map<string, BatchResponse>> {
+    const body = requests.map((request, i) => ({
+      id: String(i + 1),
+      method: request.method,
+      url: `/${request.path}`,
+      headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
+      ...(request.body === undefined ? {} : { body: request.body }),
+      ...(request.after === undefined ? {} : { dependsOn: [String(request.after + 1)] }),
+    }));
+    // The batch itself carries no session: each request inside it does.
+    const answer = (await this.client.call('POST', '$batch', {
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      body: { requests: body },
+    })) as { responses?: BatchResponse[] } | null;
+    return new Map((answer?.responses ?? []).map((each) => [String(each.id), each]));
+  }
 }
 
 interface GraphRequest {
   method: string;
   path: string;
   body: unknown;
+  /** Deletes a name once the operation landed: its failure does not undo the operation. */
+  cleanup?: true;
 }
 
 /** The requests that apply one operation, in order. */
@@ -188,6 +271,25 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
   // Graph sets the number format before the values: text lands as text.
   const body = { numberFormat: operation.numberFormat, values: operation.values };
   const write = { method: 'PATCH', path: at(operation.address), body };
+  const { anchor } = operation;
+  if (anchor?.end !== undefined && anchor.span !== undefined) {
+    const named = (name: string) => `${worksheetPath(source)}names/${segment(name)}`;
+    // The span grew around the inserted rows: one row above them and one below, left as they are.
+    const unchanged = operation.values[0]?.map(() => null) ?? [];
+    return [
+      { method: 'POST', path: `${named(anchor.end)}/range/insert`, body: { shift: 'Down' } },
+      {
+        method: 'PATCH',
+        path: `${named(anchor.span)}/range`,
+        body: {
+          numberFormat: [unchanged, ...operation.numberFormat, unchanged],
+          values: [unchanged, ...operation.values, unchanged],
+        },
+      },
+      { method: 'DELETE', path: named(anchor.end), body: undefined, cleanup: true },
+      { method: 'DELETE', path: named(anchor.span), body: undefined, cleanup: true },
+    ];
+  }
   if (operation.insert === undefined) return [write];
   return [
     { method: 'POST', path: `${at(operation.insert)}/insert`, body: { shift: 'Down' } },

@@ -1,6 +1,7 @@
 import type { Problem } from '../../errors/problem.ts';
 import type { ProviderTable } from '../provider.ts';
 import type { Verdict } from '../retry.ts';
+import type { Anchor } from './append-anchors.ts';
 import { requestCount, type Operation } from './excel-operations.ts';
 
 /** What a push needs of the workbook: each request one attempt, failures thrown as they come. */
@@ -21,6 +22,20 @@ export interface PushChannel {
     session: string,
     deadline: number,
   ): Promise<{ landed: number; failure?: unknown }>;
+  /**
+   * In `session`, deletes the names `drop` (one already gone is fine) and adds new names for
+   * `anchor` at its addresses (see append-anchors.ts), retrying within the deadline: the names
+   * added (none without an anchor), whether every drop went, and how many attempts were sent
+   * (each added names of its own, which a failed one may have left).
+   */
+  anchor(
+    anchor: Anchor | null,
+    drop: string[],
+    session: string,
+    deadline: number,
+  ): Promise<{ names: { end: string; span: string } | null; dropped: boolean; attempts: number }>;
+  /** The names of the worksheet's own scope. */
+  names(session: string, deadline: number): Promise<string[]>;
   /** Waits for the next write slot (every request after the first is a write of its own). */
   slot(): Promise<void>;
   judge(error: unknown, request: 'read' | 'write'): Verdict;
@@ -36,7 +51,8 @@ export const batchLimit = 20;
 
 /**
  * The operations from `done` on that go in the next HTTP request: as many as fit in one batch
- * (an append takes two requests, its insert and its write), at least one.
+ * (an append takes two requests, its insert and its write, or four when anchored: the deletes
+ * of its two names too), at least one.
  */
 export function nextChunk(operations: Operation[], done: number): Operation[] {
   const chunk: Operation[] = [];

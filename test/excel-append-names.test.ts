@@ -1,0 +1,65 @@
+/**
+ * The defined names that anchor an Excel append (see docs/excel.md, "Where an append lands"):
+ * an append sent again after a failure takes new names, and names a failure left behind are
+ * deleted by the next push on the sheet. Checked on the worksheet and its names.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { call } from './helpers/build.ts';
+import { bothSides, connectPeople, excelApp } from './helpers/excel.ts';
+
+const names = (rows: (string | number | boolean)[][]) => rows.slice(1).map((row) => row[0]);
+
+test('names a failure left behind after the append landed are deleted by the next push', async (t) => {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel);
+  // The append lands; the delete of its first name is refused, the second's is not run (424).
+  excel.emulator.failNext(1, {
+    status: 429,
+    retryAfterSeconds: 0,
+    match: { method: 'DELETE', path: '/names/' },
+  });
+  const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
+  assert.equal(zoe.status, 201, zoe.text);
+  const left = excel.emulator.definedNames(excel.ref, 'People');
+  assert.equal(left.length, 2, `the two names stay: ${left.join(', ')}`);
+  assert.ok(left.every((name) => name.startsWith('Sheetport_')));
+  // An update (no append, no names of its own) prunes them.
+  const bob = await call(`${excel.url}/api/v1/${id}?name=Bob`, {
+    method: 'PATCH',
+    body: { age: 28 },
+  });
+  assert.equal(bob.status, 200, bob.text);
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
+  const sheet = excel.emulator.values(excel.ref, 'People');
+  assert.deepEqual(names(sheet), ['Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
+});
+
+test('an append whose insert landed and whose write was refused is sent again at new names: no blank row, the rows in order', async (t) => {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel);
+  excel.emulator.failNext(1, {
+    status: 503,
+    retryAfterSeconds: 0,
+    match: { method: 'PATCH', path: '/names/' },
+  });
+  // Right after the refused write, a person inserts a row at the top.
+  const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
+  assert.equal(zoe.status, 201, zoe.text);
+  const patches = excel.emulator
+    .requests()
+    .filter((r) => r.method === 'PATCH' && r.path.includes('/names/'));
+  assert.deepEqual(
+    patches.map((r) => r.status),
+    [503, 200],
+  );
+  const [first, second] = patches.map((r) => r.path);
+  assert.notEqual(first, second, 'the second attempt wrote at new names');
+  const ivy = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
+  assert.equal(ivy.status, 201, ivy.text);
+  const sheet = excel.emulator.values(excel.ref, 'People');
+  assert.deepEqual(names(sheet), ['Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe', 'Ivy']);
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
+  const { api, sheet: rows } = await bothSides(excel, id);
+  assert.deepEqual(api, rows);
+});
