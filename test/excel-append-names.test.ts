@@ -63,3 +63,51 @@ test('an append whose insert landed and whose write was refused is sent again at
   const { api, sheet: rows } = await bothSides(excel, id);
   assert.deepEqual(api, rows);
 });
+
+test('a person inserting a row right below the last row while Graph holds the append: the write no longer fits, nothing is written over, the outcome is 504, and the next push deletes the names', async (t) => {
+  const excel = await excelApp(t, { settings: { deadlineMs: 4000 }, app: { cacheSize: 0 } });
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch', holding: '/insert' } });
+  const answer = call(`${excel.url}/api/v1/${id}`, {
+    method: 'POST',
+    body: { name: 'Zoe', age: 19 },
+    headers: { 'idempotency-key': '"zoe"' },
+  });
+  for (let i = 0; i < 300 && excel.emulator.heldCount === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(excel.emulator.heldCount, 1, 'Graph holds the append');
+  excel.emulator.clearFaults();
+  // Row 7 is right below Max, the last row: inside the name the write goes through.
+  excel.emulator.insertRows(excel.ref, 'People', 7, [['Below', 0, false]]);
+  assert.equal(excel.emulator.applyHeld(), 1);
+  const answered = await answer;
+  assert.equal(answered.status, 504, answered.text);
+  const inside = excel.emulator.requests().filter((r) => r.path.includes('_span/range'));
+  assert.deepEqual(
+    inside.map((r) => r.status),
+    [400],
+    'Graph refused the write: its rows no longer fit the name',
+  );
+  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
+    'Ann',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+    'Below',
+  ]);
+  assert.equal(excel.emulator.definedNames(excel.ref, 'People').length, 2, 'the names stay');
+  const ivy = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
+  assert.equal(ivy.status, 201, ivy.text);
+  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
+    'Ann',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+    'Below',
+    'Ivy',
+  ]);
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
+});
