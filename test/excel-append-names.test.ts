@@ -111,3 +111,41 @@ test('a person inserting a row right below the last row while Graph holds the ap
   ]);
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
 });
+
+test('names added in a batch whose answer was lost: the push closes that session and anchors again in a new one, and the held batch is refused when Graph runs it', async (t) => {
+  const excel = await excelApp(t, { settings: { deadlineMs: 6000 } });
+  const id = await connectPeople(excel);
+  excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch', holding: '/names/add' } });
+  const zoe = call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
+  for (let i = 0; i < 300 && excel.emulator.heldCount === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(excel.emulator.heldCount, 1, 'Graph holds the first names');
+  // Graph runs the held batch while the push is still at work: right after the append's insert
+  // (the third write after it: the two names added again, then the insert).
+  let late: { applied: boolean }[] = [];
+  const release = () => {
+    const releasedAt = excel.emulator.requests().length;
+    excel.emulator.applyHeld();
+    late = excel.emulator.requests().slice(releasedAt);
+  };
+  excel.emulator.afterNext('write', () =>
+    excel.emulator.afterNext('write', () => excel.emulator.afterNext('write', release)),
+  );
+  const answered = await zoe;
+  assert.equal(answered.status, 201, answered.text);
+  assert.ok(late.length > 0, 'the held batch ran during the push');
+  assert.ok(
+    late.every((r) => !r.applied),
+    'refused: its session was closed',
+  );
+  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
+    'Ann',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+    'Zoe',
+  ]);
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
+});

@@ -15,6 +15,7 @@ import type {
 } from '../provider.ts';
 import {
   attemptTimeout,
+  Backoff,
   countedRead,
   defaultRetryPolicy,
   failedOutcome,
@@ -335,11 +336,12 @@ export class ExcelProvider implements LiveProvider {
         }
         return answer;
       },
-      anchor: (anchor, drop, session, deadline) => {
-        let attempts = 0;
-        return this.#call(context, deadline, async (options) => {
-          // New names each attempt: an add whose answer was lost may have landed.
-          attempts++;
+      anchor: async (anchor, drop, session, deadline) => {
+        // Sent again only when known not to have landed: an add whose answer was lost may land
+        // later in this session, which the push closes first (it gets the failure as it came).
+        const backoff = new Backoff(deadline, this.retryPolicy);
+        for (let attempts = 1; ; attempts++) {
+          // New names each attempt, so that names of one attempt are never added twice.
           const names = anchor === null ? null : anchorNames(anchor.prefix);
           const add =
             anchor === null || names === null
@@ -348,12 +350,20 @@ export class ExcelProvider implements LiveProvider {
                   { name: names.end, address: anchor.endAddress },
                   { name: names.span, address: anchor.spanAddress },
                 ];
-          const { dropped } = await this.#workbook.anchor(source, add, drop, {
-            ...options,
-            session,
-          });
-          return { names, dropped, attempts };
-        });
+          try {
+            const { dropped } = await this.#workbook.anchor(source, add, drop, {
+              session,
+              timeoutMs: attemptTimeout(deadline),
+            });
+            this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+            return { names, dropped, attempts };
+          } catch (error) {
+            const verdict = judgeGraphError(error, context);
+            if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
+            await backoff.wait(verdict);
+            this.onUpstream?.({ request: 'write', retry: true });
+          }
+        }
       },
       names: (session, deadline) =>
         this.#call(context, deadline, (options) =>

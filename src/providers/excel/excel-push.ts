@@ -135,9 +135,9 @@ export class WorkbookPush {
     }
     await this.#save(channel, true);
     try {
-      const session = await this.#open(channel, deadline);
+      const opened = await this.#open(channel, deadline);
       // Before the read: the read then shows the names right below the rows planned on.
-      await this.#anchor(channel, session, deadline, pruneNames);
+      const session = await this.#firstAnchor(channel, opened, deadline, policy, pruneNames);
       const table = await channel.read(deadline, session);
       const planned = this.#expected ?? [];
       if (!sameHeader(table.columns, this.#record.columns) || !sameRows(table.rows, planned)) {
@@ -265,6 +265,44 @@ export class WorkbookPush {
       anchor.span = names.span;
       this.#anchorSets += attempts;
       this.#anchored = true;
+    }
+  }
+
+  /**
+   * The first #anchor, in `session` or, when its answer was lost (its names may still be added
+   * late), in a new session once that one is closed: nothing the push sent before its read can
+   * land after it. Answers the session the push goes on in.
+   */
+  async #firstAnchor(
+    channel: PushChannel,
+    session: string,
+    deadline: number,
+    policy: RetryPolicy,
+    prune: boolean,
+  ): Promise<string> {
+    const backoff = new Backoff(deadline, policy);
+    for (let current = session; ;) {
+      try {
+        await this.#anchor(channel, current, deadline, prune);
+        return current;
+      } catch (error) {
+        if (error instanceof Problem) throw error;
+        // Names of that attempt may be there: the next push on the sheet looks for them.
+        this.#anchorSets++;
+        const verdict = channel.judge(error, 'write');
+        const gone = sessionGone(error);
+        if (verdict.mayHaveApplied !== true && !gone) throw verdict.problem;
+        try {
+          await channel.closeSession(current, deadline);
+          this.#closed(current);
+        } catch {
+          throw verdict.problem;
+        }
+        if (!verdict.retry && !gone) throw verdict.problem;
+        await backoff.wait(verdict);
+        channel.onRetry();
+        current = await this.#open(channel, deadline);
+      }
     }
   }
 
