@@ -1,19 +1,59 @@
 /**
  * The defined names that anchor an Excel append (see docs/excel.md, "Where an append lands"):
- * an append sent again after a failure takes new names, and names a failure left behind are
- * deleted by the next push on the sheet. Checked on the worksheet and its names.
+ * an append sent again after a failure takes new names and deletes those before, and names a
+ * failure left behind are deleted by an append once their push is long over, never a person's.
+ * Checked on the worksheet and the workbook's names.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call } from './helpers/build.ts';
 import { bothSides, connectPeople, excelApp } from './helpers/excel.ts';
+import { anchorComment, worksheetMarker } from '../src/providers/excel/append-anchors.ts';
+import { sessionLifetimeMs } from '../src/providers/excel/excel-push.ts';
 
 const names = (rows: (string | number | boolean)[][]) => rows.slice(1).map((row) => row[0]);
 
-test('names a failure left behind after the append landed are deleted by the next push', async (t) => {
+test("an append deletes the names Sheetport left on its worksheet by a push long over, and never a person's names, another worksheet's, or those of a push that may be at work", async (t) => {
   const excel = await excelApp(t);
   const id = await connectPeople(excel);
-  // The append lands; the delete of its first name is refused, the second's is not run (424).
+  const marker = worksheetMarker(excel.emulator.worksheetId(excel.ref, 'People'));
+  const long = (Date.now() - sessionLifetimeMs - 60_000).toString(36);
+  const soon = (Date.now() + 60_000).toString(36);
+  const named = (worksheet: string, deadline: string, kind = 'end') =>
+    `Sheetport_${worksheet}_${deadline}_0123456789abcdef_a1b2c3_${kind}`;
+  const seeded = [
+    { name: named(marker, long), comment: anchorComment, gone: true },
+    { name: named(marker, long, 'span'), comment: anchorComment, gone: true },
+    { name: named(marker, soon), comment: anchorComment, gone: false },
+    { name: named('0badc0de', long), comment: anchorComment, gone: false },
+    { name: named(marker, long).replace('_end', '_mine'), comment: anchorComment, gone: false },
+    { name: `${named(marker, long)}_x`, comment: anchorComment, gone: false },
+    { name: 'Sheetport_totals', comment: anchorComment, gone: false },
+    { name: `${named(marker, long)}`.replace('a1b2c3', 'ffffff'), comment: 'mine', gone: false },
+  ];
+  for (const { name, comment } of seeded) {
+    excel.emulator.defineName(excel.ref, 'People', name, 'A20:C20', comment);
+  }
+  const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
+  assert.equal(zoe.status, 201, zoe.text);
+  assert.deepEqual(
+    excel.emulator.definedNames(excel.ref, 'People'),
+    seeded.filter(({ gone }) => !gone).map(({ name }) => name),
+  );
+  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
+    'Ann',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+    'Zoe',
+  ]);
+});
+
+test('a name whose delete was refused after the append landed stays while its push may be at work, and the next append lists the names again', async (t) => {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel);
+  // The append lands; the delete of its first name is refused, the second's goes.
   excel.emulator.failNext(1, {
     status: 429,
     retryAfterSeconds: 0,
@@ -22,17 +62,30 @@ test('names a failure left behind after the append landed are deleted by the nex
   const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
   assert.equal(zoe.status, 201, zoe.text);
   const left = excel.emulator.definedNames(excel.ref, 'People');
-  assert.equal(left.length, 2, `the two names stay: ${left.join(', ')}`);
-  assert.ok(left.every((name) => name.startsWith('Sheetport_')));
-  // An update (no append, no names of its own) prunes them.
-  const bob = await call(`${excel.url}/api/v1/${id}?name=Bob`, {
-    method: 'PATCH',
-    body: { age: 28 },
-  });
-  assert.equal(bob.status, 200, bob.text);
-  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
-  const sheet = excel.emulator.values(excel.ref, 'People');
-  assert.deepEqual(names(sheet), ['Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe']);
+  assert.equal(left.length, 1, `one name stays: ${left.join(', ')}`);
+  assert.match(left[0] ?? '', /^Sheetport_[0-9a-f]{8}_[0-9a-z]+_[0-9a-f]{16}_[0-9a-f]{6}_end$/);
+  excel.emulator.resetRequests();
+  const ivy = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
+  assert.equal(ivy.status, 201, ivy.text);
+  const listings = excel.emulator
+    .requests()
+    .filter((r) => r.method === 'GET' && r.path.endsWith('/workbook/names'));
+  assert.equal(listings.length, 1, 'the names were listed with the next append');
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), left, 'its push is recent');
+  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
+    'Ann',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+    'Zoe',
+    'Ivy',
+  ]);
+  excel.emulator.resetRequests();
+  const lee = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Lea' } });
+  assert.equal(lee.status, 201, lee.text);
+  const again = excel.emulator.requests().filter((r) => r.path.endsWith('/workbook/names'));
+  assert.equal(again.length, 1, 'a name seen that stays for now is looked for again');
 });
 
 test('an append whose insert landed and whose write was refused is sent again at new names: no blank row, the rows in order', async (t) => {
@@ -64,7 +117,7 @@ test('an append whose insert landed and whose write was refused is sent again at
   assert.deepEqual(api, rows);
 });
 
-test('a person inserting a row right below the last row while Graph holds the append: the write no longer fits, nothing is written over, the outcome is 504, and the next push deletes the names', async (t) => {
+test('a person inserting a row right below the last row while Graph holds the append: the write no longer fits, nothing is written over, the outcome is 504, and the names stay while the push is recent', async (t) => {
   const excel = await excelApp(t, { settings: { deadlineMs: 4000 }, app: { cacheSize: 0 } });
   const id = await connectPeople(excel, { freshnessSeconds: 3600 });
   excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch', holding: '/insert' } });
@@ -109,7 +162,7 @@ test('a person inserting a row right below the last row while Graph holds the ap
     'Below',
     'Ivy',
   ]);
-  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
+  assert.equal(excel.emulator.definedNames(excel.ref, 'People').length, 2, 'only those two');
 });
 
 test('names added in a batch whose answer was lost: the push closes that session and anchors again in a new one, and the held batch is refused when Graph runs it', async (t) => {
@@ -148,4 +201,35 @@ test('names added in a batch whose answer was lost: the push closes that session
     'Zoe',
   ]);
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
+});
+
+test('an appending push takes four HTTP requests to Graph, its names inside its two batches: ten Graph requests when it lists the names (the first after a start), nine after', async (t) => {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  const push = async (name: string) => {
+    excel.emulator.resetRequests();
+    const answer = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name } });
+    assert.equal(answer.status, 201, answer.text);
+    // The session is closed once the answer is out.
+    const closed = () => excel.emulator.requests().some((r) => r.path.endsWith('/closeSession'));
+    for (let i = 0; i < 200 && !closed(); i++) await new Promise((r) => setTimeout(r, 10));
+    const workbook = excel.emulator
+      .requests()
+      .filter((r) => r.kind !== 'login' && !/\/items\/[^/]+$/.test(r.path));
+    const http = workbook.filter((r) => r.batchRequestId === undefined);
+    const graph = workbook.filter((r) => r.kind !== 'batch');
+    return {
+      http: http.map((r) => `${r.method} ${r.path.replace(/^.*\/workbook\//, '')}`),
+      graph: graph.length,
+    };
+  };
+  assert.deepEqual(await push('Zoe'), {
+    http: ['POST createSession', 'POST /v1.0/$batch', 'POST /v1.0/$batch', 'POST closeSession'],
+    graph: 10,
+  });
+  assert.deepEqual(await push('Ivy'), {
+    http: ['POST createSession', 'POST /v1.0/$batch', 'POST /v1.0/$batch', 'POST closeSession'],
+    graph: 9,
+  });
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), []);
 });

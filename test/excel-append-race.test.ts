@@ -71,8 +71,8 @@ test('a person inserts a row between the push reading the worksheet in its sessi
   });
   const sheet = sheetOf(table.source as ExcelSource, table.columns);
   // Right after the push's read in its own session, before its write is sent: the third read,
-  // after creating the session and listing the worksheet's names (the first push since the
-  // start looks for names a failure left behind).
+  // after creating the session, the worksheet read and, beside it in the same batch, the
+  // workbook's names listed (the first push since the start looks for names a failure left).
   setup.emulator.afterNext('read', () =>
     setup.emulator.afterNext('read', () =>
       setup.emulator.afterNext('read', () =>

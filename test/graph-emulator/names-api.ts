@@ -1,12 +1,12 @@
 /**
- * The workbook API on defined names: list, add, get and delete a name of the workbook or of a
- * worksheet, and read, write, insert or delete the cells it refers to, wherever they moved.
+ * The workbook API on defined names: list, add, get and delete a name of the workbook, and
+ * read, write, insert or delete the cells it refers to, wherever they moved.
  */
 import type { Workbook } from './drive.ts';
 import { invalidArgument, methodNotAllowed, workbookItemNotFound } from './errors.ts';
 import { checkName, nameResource, parseReference, type DefinedName } from './names.ts';
 import { patchRange } from './range-write.ts';
-import type { NameRoute, SheetRef } from './routes.ts';
+import type { NameRoute } from './routes.ts';
 import { findSheet, rangeAction, readBox, type Answer } from './workbook-api.ts';
 import type { Worksheet } from './worksheet.ts';
 
@@ -15,30 +15,17 @@ interface Found {
   sheet: Worksheet;
 }
 
-/** Every name of a scope (the workbook's: `null`), with the worksheet its cells are on. */
-function namesOf(workbook: Workbook, scope: string | null): Found[] {
+/** Every name of the workbook, with the worksheet its cells are on. */
+function namesOf(workbook: Workbook): Found[] {
   return workbook.worksheets.flatMap((sheet) =>
-    (sheet.names ?? [])
-      .filter((defined) => defined.scope === scope)
-      .map((defined) => ({ defined, sheet })),
+    (sheet.names ?? []).map((defined) => ({ defined, sheet })),
   );
 }
 
-/** A name of the scope, compared without case as Excel compares names. */
-export function findName(
-  workbook: Workbook,
-  scope: string | null,
-  name: string,
-): Found | undefined {
+/** A name of the workbook, compared without case as Excel compares names. */
+export function findName(workbook: Workbook, name: string): Found | undefined {
   const lower = name.toLowerCase();
-  return namesOf(workbook, scope).find((each) => each.defined.name.toLowerCase() === lower);
-}
-
-function scopeOf(workbook: Workbook, ref: SheetRef | undefined): Worksheet | null {
-  if (ref === undefined) return null;
-  const sheet = findSheet(workbook, ref);
-  if (!sheet) throw workbookItemNotFound(`worksheet '${ref.text}'`);
-  return sheet;
+  return namesOf(workbook).find((each) => each.defined.name.toLowerCase() === lower);
 }
 
 export function runOnNames(
@@ -47,16 +34,12 @@ export function runOnNames(
   method: string,
   body: Record<string, unknown>,
 ): Answer {
-  const scope = scopeOf(workbook, route.scope);
-  const scopeId = scope?.id ?? null;
   if (route.op === 'names') {
-    const value = namesOf(workbook, scopeId).map(({ defined, sheet }) =>
-      nameResource(defined, sheet.name),
-    );
+    const value = namesOf(workbook).map(({ defined, sheet }) => nameResource(defined, sheet.name));
     return { status: 200, body: { value } };
   }
-  if (route.op === 'nameAdd') return addName(workbook, scope, body);
-  const found = findName(workbook, scopeId, route.name);
+  if (route.op === 'nameAdd') return addName(workbook, body);
+  const found = findName(workbook, route.name);
   if (!found) throw workbookItemNotFound(`name '${route.name}'`);
   const { defined, sheet } = found;
   if (route.op === 'name') {
@@ -76,23 +59,19 @@ export function runOnNames(
   return rangeAction(sheet, defined.box, route.action, body);
 }
 
-function addName(
-  workbook: Workbook,
-  scope: Worksheet | null,
-  body: Record<string, unknown>,
-): Answer {
+function addName(workbook: Workbook, body: Record<string, unknown>): Answer {
   const name = checkName(body['name']);
   const comment = body['comment'] ?? '';
   if (typeof comment !== 'string') throw invalidArgument("The argument 'comment' is invalid.");
-  const reference = parseReference(body['reference'], scope?.name);
+  const reference = parseReference(body['reference']);
   const target = findSheet(workbook, { quoted: true, text: reference.sheet });
   if (!target) {
     throw invalidArgument(`The argument 'reference' names no worksheet: ${reference.sheet}.`);
   }
-  if (findName(workbook, scope?.id ?? null, name)) {
-    throw invalidArgument(`The name '${name}' is already in use in this scope.`);
+  if (findName(workbook, name)) {
+    throw invalidArgument(`The name '${name}' is already in use in this workbook.`);
   }
-  const defined: DefinedName = { name, scope: scope?.id ?? null, comment, box: reference.box };
+  const defined: DefinedName = { name, comment, box: reference.box };
   target.names = [...(target.names ?? []), defined];
   return { status: 200, body: nameResource(defined, target.name) };
 }

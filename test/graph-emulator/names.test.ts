@@ -1,4 +1,7 @@
-/** Defined names: added, listed, deleted, and moved by Excel with the cells they refer to. */
+/**
+ * Defined names of the workbook: added, listed, deleted, and moved by Excel with the cells they
+ * refer to.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { errorCode, useEmulator } from './test-support.ts';
@@ -8,9 +11,9 @@ const fixture = useEmulator();
 const rows = [['name'], ['Ann'], ['Bob'], ['Kim']];
 
 /** A workbook with Sheet1 (a header and three rows) and a name on it; its paths. */
-async function withName(reference: string, scope: 'sheet' | 'workbook' = 'sheet') {
+async function withName(reference: string) {
   const { ref, workbook } = fixture.create([{ name: 'Sheet1', rows }, { name: 'Other' }]);
-  const names = scope === 'sheet' ? `${workbook}worksheets/Sheet1/names` : `${workbook}names`;
+  const names = `${workbook}names`;
   const added = await fixture.call('POST', `${names}/add`, {
     name: 'Anchor',
     reference,
@@ -23,34 +26,58 @@ async function withName(reference: string, scope: 'sheet' | 'workbook' = 'sheet'
 }
 
 describe('defined names', () => {
-  it('are added with their reference and comment, listed per scope, and deleted', async () => {
+  it('are added with their reference and comment, listed, and deleted', async () => {
     const { workbook, names } = await withName('=Sheet1!$A$5:$A$6');
+    const other = await fixture.call('POST', `${names}/add`, {
+      name: 'Elsewhere',
+      reference: '=Other!$B$2',
+    });
+    assert.equal(other.status, 200, JSON.stringify(other.body));
     const listed = (await fixture.call('GET', names)).body as { value: unknown[] };
     assert.deepEqual(listed.value, [
       {
         name: 'Anchor',
         comment: 'what it is',
-        scope: 'Worksheet',
+        scope: 'Workbook',
         type: 'Range',
         value: '=Sheet1!$A$5:$A$6',
         visible: true,
       },
+      {
+        name: 'Elsewhere',
+        comment: '',
+        scope: 'Workbook',
+        type: 'Range',
+        value: '=Other!$B$2',
+        visible: true,
+      },
     ]);
-    const inWorkbook = (await fixture.call('GET', `${workbook}names`)).body as { value: [] };
-    assert.deepEqual(inWorkbook.value, [], 'a worksheet name is not a workbook name');
+    const sheetNames = await fixture.call('POST', `${workbook}worksheets/Sheet1/names/add`, {
+      name: 'Local',
+      reference: '=Sheet1!$A$1',
+    });
+    assert.equal(sheetNames.status, 400, 'names of a worksheet are not served');
     assert.equal((await fixture.call('DELETE', `${names}/anchor`)).status, 204);
     const gone = await fixture.call('GET', `${names}/Anchor`);
     assert.equal(gone.status, 404);
     assert.equal(errorCode(gone), 'ItemNotFound');
   });
 
-  it('refuse a name in use, a name that is a cell address, and a reference to no worksheet', async () => {
+  it('refuse a name in use anywhere in the workbook, a name that is a cell address, and a reference to no worksheet', async () => {
     const { names } = await withName('=Sheet1!$A$5');
-    const again = await fixture.call('POST', `${names}/add`, { name: 'ANCHOR', reference: 'A1' });
+    const again = await fixture.call('POST', `${names}/add`, {
+      name: 'ANCHOR',
+      reference: '=Other!$A$1',
+    });
     assert.equal(again.status, 400);
     assert.equal(errorCode(again), 'InvalidArgument');
-    const cell = await fixture.call('POST', `${names}/add`, { name: 'AB12', reference: 'A1' });
+    const cell = await fixture.call('POST', `${names}/add`, {
+      name: 'AB12',
+      reference: '=Sheet1!$A$1',
+    });
     assert.equal(errorCode(cell), 'InvalidArgument');
+    const noSheet = await fixture.call('POST', `${names}/add`, { name: 'Bare', reference: 'A1' });
+    assert.equal(errorCode(noSheet), 'InvalidArgument', 'a workbook name names its worksheet');
     const nowhere = await fixture.call('POST', `${names}/add`, {
       name: 'Lost',
       reference: '=Nowhere!$A$1',
@@ -93,8 +120,8 @@ describe('defined names', () => {
   });
 
   it('insert cells where the name now is, and a name the insert falls inside grows to be written whole', async () => {
-    // A workbook name: the documented path `workbook/names/{name}/range/insert`.
-    const end = await withName('=Sheet1!$A$5', 'workbook');
+    // The documented path `workbook/names/{name}/range/insert`.
+    const end = await withName('=Sheet1!$A$5');
     const { ref, workbook } = end;
     const span = await fixture.call('POST', `${workbook}names/add`, {
       name: 'Span',

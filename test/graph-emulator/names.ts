@@ -1,16 +1,14 @@
 /**
- * Defined names, as Excel keeps them: a name scoped to the workbook or to one worksheet that
- * refers to a box of cells, and moves with those cells when cells are inserted or deleted. Each
- * name is kept on the worksheet it refers to, so that a shift of that worksheet's cells adjusts
- * it in the same step.
+ * Defined names of the workbook, as Excel keeps them: a name that refers to a box of cells of
+ * one worksheet, and moves with those cells when cells are inserted or deleted. Each name is
+ * kept on the worksheet it refers to, so that a shift of that worksheet's cells adjusts it in
+ * the same step.
  */
 import { columnLetters, parseAddress, quoteSheet, type Box } from './a1.ts';
 import { invalidArgument } from './errors.ts';
 
 export interface DefinedName {
   name: string;
-  /** The id of the worksheet the name is scoped to; null for the workbook. */
-  scope: string | null;
   comment: string;
   /** The cells it refers to; null once all of them were deleted (`#REF!`). */
   box: Box | null;
@@ -34,15 +32,12 @@ export function checkName(name: unknown): string {
 
 /**
  * A reference as names/add takes it (`=Sheet1!$A$7:$C$8`, the `=` optional): the worksheet it
- * names (or `scopeSheet` when it names none and the name is a worksheet's) and the box.
+ * names (a workbook name's reference must name one) and the box.
  */
-export function parseReference(
-  reference: unknown,
-  scopeSheet: string | undefined,
-): { sheet: string; box: Box } {
+export function parseReference(reference: unknown): { sheet: string; box: Box } {
   const text = typeof reference === 'string' ? reference.replace(/^=/, '').trim() : '';
   const parsed = text === '' ? undefined : parseAddress(text);
-  const sheet = parsed?.sheet ?? scopeSheet;
+  const sheet = parsed?.sheet;
   if (!parsed || sheet === undefined) {
     throw invalidArgument(`The argument 'reference' is invalid: ${JSON.stringify(reference)}.`);
   }
@@ -60,7 +55,7 @@ export function nameResource(defined: DefinedName, sheetName: string) {
   return {
     name: defined.name,
     comment: defined.comment,
-    scope: defined.scope === null ? 'Workbook' : 'Worksheet',
+    scope: 'Workbook',
     type: defined.box === null ? 'Error' : 'Range',
     value: defined.box === null ? '=#REF!' : `=${quoteSheet(sheetName)}!${absolute(defined.box)}`,
     visible: true,

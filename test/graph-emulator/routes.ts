@@ -33,13 +33,13 @@ export type GraphRoute =
         | NameRoute
       ));
 
-/** The defined names of the workbook (no `scope`) or of one worksheet. */
+/** The defined names of the workbook (Graph documents range work through names at that scope). */
 export type NameRoute =
-  | { op: 'names'; scope?: SheetRef }
-  | { op: 'nameAdd'; scope?: SheetRef }
-  | { op: 'name'; scope?: SheetRef; name: string }
-  | { op: 'nameRange'; scope?: SheetRef; name: string }
-  | { op: 'nameRangeAction'; scope?: SheetRef; name: string; action: RangeAction };
+  | { op: 'names' }
+  | { op: 'nameAdd' }
+  | { op: 'name'; name: string }
+  | { op: 'nameRange'; name: string }
+  | { op: 'nameRangeAction'; name: string; action: RangeAction };
 
 export type Operation = GraphRoute['op'];
 
@@ -83,7 +83,7 @@ function workbookRoute(item: ItemRoute, rest: string[]): GraphRoute | undefined 
   }
   if (first === 'worksheets' && tail.length === 0) return { op: 'worksheets', ...item };
   if (first === 'names') {
-    const named = nameRoute(tail, undefined);
+    const named = nameRoute(tail);
     return named === undefined ? undefined : { ...named, ...item };
   }
   let sheet: SheetRef;
@@ -104,10 +104,6 @@ function workbookRoute(item: ItemRoute, rest: string[]): GraphRoute | undefined 
 function sheetRoute(item: ItemRoute, sheet: SheetRef, after: string[]): GraphRoute | undefined {
   const [first, action, ...extra] = after;
   if (first === undefined) return { op: 'worksheet', ...item, sheet };
-  if (first === 'names') {
-    const named = nameRoute(after.slice(1), sheet);
-    return named === undefined ? undefined : { ...named, ...item };
-  }
   if (extra.length > 0) return undefined;
   const used = USED_RANGE.exec(first);
   if (used && action === undefined) {
@@ -124,17 +120,16 @@ function sheetRoute(item: ItemRoute, sheet: SheetRef, after: string[]): GraphRou
 }
 
 /** `names`, `names/add`, `names/{name}`, `names/{name}/range`, `names/{name}/range/insert`. */
-function nameRoute(after: string[], scope: SheetRef | undefined): NameRoute | undefined {
+function nameRoute(after: string[]): NameRoute | undefined {
   const [name, range, action, ...extra] = after;
-  const scoped = scope === undefined ? {} : { scope };
   if (extra.length > 0) return undefined;
-  if (name === undefined) return { op: 'names', ...scoped };
-  if (name === 'add' && range === undefined) return { op: 'nameAdd', ...scoped };
-  if (range === undefined) return { op: 'name', ...scoped, name };
+  if (name === undefined) return { op: 'names' };
+  if (name === 'add' && range === undefined) return { op: 'nameAdd' };
+  if (range === undefined) return { op: 'name', name };
   if (range !== 'range') return undefined;
-  if (action === undefined) return { op: 'nameRange', ...scoped, name };
+  if (action === undefined) return { op: 'nameRange', name };
   if (action === 'insert' || action === 'delete' || action === 'clear') {
-    return { op: 'nameRangeAction', ...scoped, name, action };
+    return { op: 'nameRangeAction', name, action };
   }
   return undefined;
 }

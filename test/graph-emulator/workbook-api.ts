@@ -119,14 +119,11 @@ export function rangeAction(
   return { status: 200, body: read(sheet, box) };
 }
 
-/**
- * The box an address names: an A1 address, or a defined name (the worksheet's own, else the
- * workbook's) that refers to cells of this worksheet.
- */
+/** The box an address names: an A1 address, or a workbook name that refers to this worksheet. */
 function boxOf(workbook: Workbook, sheet: Worksheet, address: string): Box {
   const parsed = parseAddress(address);
   if (!parsed) {
-    const named = findName(workbook, sheet.id, address) ?? findName(workbook, null, address);
+    const named = findName(workbook, address);
     if (named?.sheet === sheet && named.defined.box !== null) return named.defined.box;
     throw invalidArgument('The argument is invalid or missing or has an incorrect format.');
   }

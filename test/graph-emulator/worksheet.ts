@@ -15,7 +15,7 @@ export interface Worksheet {
   visibility: 'Visible' | 'Hidden';
   /** Keyed by `row * MAX_COLUMNS + column`, both 0-based. */
   cells: Map<number, Cell>;
-  /** The defined names (of any scope) that refer to this worksheet's cells. */
+  /** The workbook's defined names that refer to this worksheet's cells. */
   names?: DefinedName[];
 }
 

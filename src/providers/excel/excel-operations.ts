@@ -35,11 +35,11 @@ export type Operation =
 
 /**
  * The Graph requests an operation takes: an anchored append's insert, write and the deletes of
- * its two names; another append's insert and write; else one.
+ * its two names and of the names it drops; another append's insert and write; else one.
  */
 export function requestCount(operation: Operation): number {
   if (operation.kind !== 'write' || operation.insert === undefined) return 1;
-  return operation.anchor === undefined ? 2 : 4;
+  return operation.anchor === undefined ? 2 : 4 + (operation.anchor.drop?.length ?? 0);
 }
 
 /**

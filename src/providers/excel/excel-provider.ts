@@ -28,9 +28,9 @@ import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.t
 import { planSteps } from './excel-operations.ts';
 import { WorkbookPush } from './excel-push.ts';
 import type { PushChannel } from './push-channel.ts';
-import { anchorNames } from './append-anchors.ts';
+import { anchorFirstAppend, anchorNames, pushPrefix } from './append-anchors.ts';
 import { ExcelWorkbook, tableOfRange, type RangeAnswer } from './excel-workbook.ts';
-import { GraphClient } from './graph-client.ts';
+import { GraphClient, GraphFailure } from './graph-client.ts';
 import type { GraphTokens } from './graph-tokens.ts';
 import type { MicrosoftSettings } from './microsoft-settings.ts';
 import { excelSource, type ExcelSource } from './excel-source.ts';
@@ -228,6 +228,7 @@ export class ExcelProvider implements LiveProvider {
     // The push moves the cTag: the worksheet is read at the next check, whatever lands.
     this.#versions.forget(source);
     const steps = planSteps(sheet.columns.length, push.expected.rows, effects);
+    anchorFirstAppend(steps, pushPrefix(source.worksheetId, push.deadline));
     const owners = push.owners ?? effects.map((_, i) => `#${i}`);
     const record = WorkbookPush.planned(
       push.plan,
@@ -293,8 +294,9 @@ export class ExcelProvider implements LiveProvider {
 
   /**
    * Per worksheet, whether names that anchor appends (see append-anchors.ts) may have been left
-   * on it by a push that failed: the next push lists the worksheet's names and deletes them.
-   * Unknown (so listed once) after a start, since another server or an earlier run may have.
+   * on it by a push that failed: the next push that appends lists the workbook's names and
+   * deletes those it may. Unknown (so listed once) after a start, since another server or an
+   * earlier run may have.
    */
   readonly #namesLeft = new Map<string, boolean>();
 
@@ -365,10 +367,38 @@ export class ExcelProvider implements LiveProvider {
           }
         }
       },
-      names: (session, deadline) =>
-        this.#call(context, deadline, (options) =>
-          this.#workbook.names(source, { ...options, session }),
-        ),
+      anchorAndRead: async (anchor, list, session, deadline) => {
+        const backoff = new Backoff(deadline, this.retryPolicy);
+        for (let attempts = 1; ; attempts++) {
+          const names = anchorNames(anchor.prefix);
+          const add = [
+            { name: names.end, address: anchor.endAddress },
+            { name: names.span, address: anchor.spanAddress },
+          ];
+          let answer;
+          try {
+            answer = await this.#workbook.anchorAndRead(source, add, list, {
+              session,
+              timeoutMs: attemptTimeout(deadline),
+            });
+          } catch (error) {
+            const verdict = judgeGraphError(error, context);
+            if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
+            await backoff.wait(verdict);
+            this.onUpstream?.({ request: 'write', retry: true });
+            continue;
+          }
+          this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+          // The names are in: a read Graph refused is sent again on its own.
+          const table =
+            answer.table instanceof GraphFailure
+              ? await this.#call(context, deadline, (options) =>
+                  this.#workbook.readTab(source, { ...options, session }),
+                )
+              : answer.table;
+          return { names, attempts, table, listed: answer.listed };
+        }
+      },
       slot: () => this.#slots.take(),
       judge: (error, request) => {
         const verdict = judgeGraphError(error, context);

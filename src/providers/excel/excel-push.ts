@@ -37,7 +37,7 @@ import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
 import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
 import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
-import { anchoredIndex, anchorFirstAppend, anchorPrefix } from './append-anchors.ts';
+import { anchoredIndex, namesToDrop, type Anchor } from './append-anchors.ts';
 
 /**
  * How long after a push's deadline its sessions are surely gone even when Graph would not say
@@ -45,6 +45,9 @@ import { anchoredIndex, anchorFirstAppend, anchorPrefix } from './append-anchors
  * starts after its deadline. Past it, a settle whose close keeps failing goes on without it.
  */
 export const sessionLifetimeMs = 6 * 60_000;
+
+/** At most this many names earlier pushes left go with one append (its batch holds 20). */
+const dropsPerAppend = 8;
 
 /** One push of one plan: its record, kept in the store, and what it knows in memory. */
 export class WorkbookPush {
@@ -61,12 +64,14 @@ export class WorkbookPush {
    * where the append goes. Any failure makes the push add new ones before the append is sent.
    */
   #anchored = false;
-  /** How many sets of names this server tried to add for the append (see append-anchors.ts). */
-  #anchorSets = 0;
-  /** The one set of names added was deleted with the append. */
-  #anchorsCleared = false;
-  /** Names earlier pushes left may still be on the worksheet: the listing or a delete failed. */
-  #pruneFailed = false;
+  /** The names in use for the append were added and not yet deleted with it. */
+  #namesInUseLeft = false;
+  /**
+   * Other names of Sheetport may still be on the worksheet: the listing or a delete failed, names
+   * were seen that may not be deleted yet, or an attempt of this push may have added names it
+   * does not know (an answer lost, or one of its two adds refused).
+   */
+  #namesKept = false;
 
   private constructor(
     record: ExcelPushRecord,
@@ -90,7 +95,6 @@ export class WorkbookPush {
     deadline: number,
     journal?: PushJournal,
   ): WorkbookPush {
-    anchorFirstAppend(steps);
     const images = [expected, ...steps.map((step) => step.after)];
     const marks = imageMarks(
       images,
@@ -124,7 +128,7 @@ export class WorkbookPush {
     policy: RetryPolicy,
     signal?: AbortSignal,
     holdsLock?: () => Promise<boolean>,
-    pruneNames = false,
+    listNames = false,
   ): Promise<PushOutcome> {
     // Before the first request: what any server needs to settle the push. A plan made again
     // under the same push replaces the one before, whose sessions are kept to be closed.
@@ -136,12 +140,10 @@ export class WorkbookPush {
     await this.#save(channel, true);
     try {
       const opened = await this.#open(channel, deadline);
-      // Before the read: the read then shows the names right below the rows planned on.
-      const session = await this.#firstAnchor(channel, opened, deadline, policy, pruneNames);
-      const table = await channel.read(deadline, session);
+      const { session, table } = await this.#read(channel, opened, deadline, policy, listNames);
       const planned = this.#expected ?? [];
       if (!sameHeader(table.columns, this.#record.columns) || !sameRows(table.rows, planned)) {
-        // The names go with the plan (what a failure leaves is pruned by the next push).
+        // The names go with the plan (what a failure leaves is deleted by a later push).
         const names = this.#namesInUse();
         void (
           names.length === 0 ? Promise.resolve() : channel.anchor(null, names, session, deadline)
@@ -187,12 +189,13 @@ export class WorkbookPush {
       try {
         await this.#beforeOperation(channel, deadline, signal, holdsLock);
         if (sent++ > 0) await channel.slot();
-        if (carriesAnchor && !this.#anchored) await this.#anchor(channel, session, deadline, false);
-        await sendChunk(channel, chunk, session, deadline, (landed) => {
+        if (carriesAnchor && !this.#anchored) await this.#anchor(channel, session, deadline);
+        const left = await sendChunk(channel, chunk, session, deadline, (landed) => {
           this.#record.done += landed;
         });
-        // The batch deleted the names in use; earlier sets, if any, are left to the next push.
-        if (carriesAnchor && this.#anchorSets === 1) this.#anchorsCleared = true;
+        // The batch deleted the names in use, unless a delete failed.
+        if (carriesAnchor) this.#namesInUseLeft = false;
+        if (left) this.#namesKept = true;
         this.#ambiguous = false;
         continue;
       } catch (error) {
@@ -233,62 +236,62 @@ export class WorkbookPush {
   }
 
   /**
-   * Adds the names that anchor the push's append, when it has one not landed yet (new names
-   * each time), in `session`; with `prune`, first deletes the names earlier pushes on the sheet
-   * left behind, found by their prefix (best effort: what is not deleted now is next time).
+   * Adds new names that anchor the push's append, when it has one not landed yet, in `session`
+   * (after a failure: the names in use may have been moved or deleted with a failed attempt).
    */
-  async #anchor(
-    channel: PushChannel,
-    session: string,
-    deadline: number,
-    prune: boolean,
-  ): Promise<void> {
+  async #anchor(channel: PushChannel, session: string, deadline: number): Promise<void> {
     const operations = this.#record.operations;
     const index = anchoredIndex(operations);
     const operation = operations[index];
     const anchor =
       index >= this.#record.done && operation?.kind === 'write' ? (operation.anchor ?? null) : null;
-    let drop: string[] = [];
-    if (prune) {
-      try {
-        const names = await channel.names(session, deadline);
-        drop = names.filter((name) => name.startsWith(anchorPrefix));
-      } catch {
-        this.#pruneFailed = true;
-      }
-    }
-    if (anchor === null && drop.length === 0) return;
-    const { names, dropped, attempts } = await channel.anchor(anchor, drop, session, deadline);
-    if (!dropped) this.#pruneFailed = true;
-    if (anchor !== null && names !== null) {
-      anchor.end = names.end;
-      anchor.span = names.span;
-      this.#anchorSets += attempts;
-      this.#anchored = true;
-    }
+    if (anchor === null) return;
+    // The names of the attempt before go in the same request (one already gone is fine).
+    const before = this.#namesInUse();
+    const { names, attempts, dropped } = await channel.anchor(anchor, before, session, deadline);
+    if (!dropped || attempts > 1) this.#namesKept = true;
+    if (names === null) return;
+    this.#use(anchor, names);
+  }
+
+  #use(anchor: Anchor, names: { end: string; span: string }): void {
+    anchor.end = names.end;
+    anchor.span = names.span;
+    this.#namesInUseLeft = true;
+    this.#anchored = true;
   }
 
   /**
-   * The first #anchor, in `session` or, when its answer was lost (its names may still be added
-   * late), in a new session once that one is closed: nothing the push sent before its read can
-   * land after it. Answers the session the push goes on in.
+   * The push's read in `session`, on which its writes go. A push that appends adds its names
+   * first, in the same `$batch`, so that the read shows them right below the rows planned on
+   * (see append-anchors.ts); with `list`, the workbook's names are listed beside them, and the
+   * names earlier pushes left are deleted with the append. When the answer of that batch was
+   * lost (its names may still be added late), the session is closed and the push starts again
+   * in a new one: nothing it sent before its read can land after it. Answers the session the
+   * push goes on in.
    */
-  async #firstAnchor(
+  async #read(
     channel: PushChannel,
     session: string,
     deadline: number,
     policy: RetryPolicy,
-    prune: boolean,
-  ): Promise<string> {
+    list: boolean,
+  ): Promise<{ session: string; table: ProviderTable }> {
+    const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
+    const anchor = operation?.kind === 'write' ? operation.anchor : undefined;
+    if (anchor === undefined) return { session, table: await channel.read(deadline, session) };
     const backoff = new Backoff(deadline, policy);
     for (let current = session; ;) {
       try {
-        await this.#anchor(channel, current, deadline, prune);
-        return current;
+        const answer = await channel.anchorAndRead(anchor, list, current, deadline);
+        this.#use(anchor, answer.names);
+        if (answer.attempts > 1) this.#namesKept = true;
+        if (list) this.#pickDrops(anchor, answer.listed);
+        return { session: current, table: answer.table };
       } catch (error) {
         if (error instanceof Problem) throw error;
-        // Names of that attempt may be there: the next push on the sheet looks for them.
-        this.#anchorSets++;
+        // Names of that attempt may be there: a later push deletes them.
+        this.#namesKept = true;
         const verdict = channel.judge(error, 'write');
         const gone = sessionGone(error);
         if (verdict.mayHaveApplied !== true && !gone) throw verdict.problem;
@@ -306,6 +309,17 @@ export class WorkbookPush {
     }
   }
 
+  /** Of the workbook's names, those the append deletes with it (see `namesToDrop`). */
+  #pickDrops(anchor: Anchor, listed: { name?: unknown; comment?: unknown }[] | null): void {
+    if (listed === null) {
+      this.#namesKept = true;
+      return;
+    }
+    const { drop, kept } = namesToDrop(listed, anchor.prefix, Date.now(), sessionLifetimeMs);
+    anchor.drop = drop.slice(0, dropsPerAppend);
+    if (kept > 0 || drop.length > dropsPerAppend) this.#namesKept = true;
+  }
+
   /** The names last added for the push's append. */
   #namesInUse(): string[] {
     const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
@@ -315,10 +329,11 @@ export class WorkbookPush {
 
   /**
    * Whether names this push added, or earlier pushes left, may still be on the worksheet: the
-   * next push on the sheet then lists the worksheet's names and deletes Sheetport's.
+   * next push on the sheet that appends then lists the workbook's names and deletes those of
+   * Sheetport's it may (see `namesToDrop`).
    */
   get namesLeft(): boolean {
-    return this.#pruneFailed || (this.#anchorSets > 0 && !this.#anchorsCleared);
+    return this.#namesKept || this.#namesInUseLeft;
   }
 
   /**

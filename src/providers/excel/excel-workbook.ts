@@ -139,35 +139,48 @@ export class ExcelWorkbook {
     source: ExcelSource,
     operations: Operation[],
     options: CallOptions & { session: string },
-  ): Promise<{ landed: number; failure?: GraphFailure }> {
+  ): Promise<{ landed: number; failure?: GraphFailure; namesLeft: boolean }> {
     const owned = operations.flatMap((operation, index) =>
       requestsOf(source, operation).map((request) => ({ index, request })),
     );
+    // Each request depends on the last one before it that is not a cleanup: a name's delete
+    // that fails (or finds the name gone) stops nothing after it.
+    let last: number | undefined;
     const byId = await this.#batch(
-      owned.map(({ request }, i) => ({ ...request, after: i === 0 ? undefined : i - 1 })),
+      owned.map(({ request }, i) => {
+        const after = last;
+        if (request.cleanup !== true) last = i;
+        return { ...request, after };
+      }),
       options,
     );
+    let namesLeft = false;
     for (let i = 0; i < owned.length; i++) {
       const own = owned[i];
-      // An operation whose insert and write landed has landed, whether its names went or not.
-      const landed = (own?.index ?? 0) + (own?.request.cleanup === true ? 1 : 0);
       const response = byId.get(String(i + 1));
+      if (own?.request.cleanup === true) {
+        namesLeft ||= response === undefined || !(ok(response) || response.status === 404);
+        continue;
+      }
+      const landed = own?.index ?? 0;
       if (response === undefined) {
         return {
           landed,
           failure: new GraphFailure('no answer in the batch', 502, undefined, undefined),
+          namesLeft: true,
         };
       }
-      if (response.status >= 200 && response.status < 300) continue;
-      return { landed, failure: failureOf(response) };
+      if (ok(response)) continue;
+      return { landed, failure: failureOf(response), namesLeft: true };
     }
-    return { landed: operations.length };
+    return { landed: operations.length, namesLeft };
   }
 
   /**
-   * Deletes the names `drop` (each on its own: one already gone is fine) and adds the names of
-   * `add` on the worksheet (the second after the first), in the session of `options`, as one
-   * request or one batch. Throws the failure of an add; answers whether every drop went.
+   * Deletes the workbook's names `drop` (each on its own: one already gone is fine) and adds the
+   * names of `add` over cells of the worksheet (the second after the first), in the session of
+   * `options`, as one request or one batch. Throws the failure of an add; answers whether every
+   * drop went.
    */
   async anchor(
     source: ExcelSource,
@@ -175,7 +188,7 @@ export class ExcelWorkbook {
     drop: string[],
     options: CallOptions & { session: string },
   ): Promise<{ dropped: boolean }> {
-    const names = `${worksheetPath(source)}names`;
+    const names = `${workbookPath(source)}names`;
     const requests: (GraphRequest & { after: number | undefined })[] = [
       ...drop.map((name) => ({
         method: 'DELETE',
@@ -183,12 +196,7 @@ export class ExcelWorkbook {
         body: undefined,
         after: undefined,
       })),
-      ...add.map(({ name, address }, i) => ({
-        method: 'POST',
-        path: `${names}/add`,
-        body: { name, reference: referenceOf(source.tab, address), comment: anchorComment },
-        after: i === 0 ? undefined : drop.length + i - 1,
-      })),
+      ...addRequests(source, add, drop.length),
     ];
     const [only] = requests;
     if (requests.length === 0 || only === undefined) return { dropped: true };
@@ -207,9 +215,9 @@ export class ExcelWorkbook {
     let dropped = true;
     for (let i = 0; i < requests.length; i++) {
       const response = byId.get(String(i + 1));
-      const ok = response !== undefined && response.status >= 200 && response.status < 300;
-      if (i < drop.length) dropped &&= ok || response?.status === 404;
-      else if (!ok) {
+      const done = response !== undefined && ok(response);
+      if (i < drop.length) dropped &&= done || response?.status === 404;
+      else if (!done) {
         throw response === undefined
           ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
           : failureOf(response);
@@ -218,14 +226,55 @@ export class ExcelWorkbook {
     return { dropped };
   }
 
-  /** The names of the worksheet's own scope. */
-  async names(source: ExcelSource, options: CallOptions & { session: string }): Promise<string[]> {
-    const answer = (await this.client.call('GET', `${worksheetPath(source)}names`, options)) as {
-      value?: { name?: string }[];
-    } | null;
-    return (answer?.value ?? []).flatMap((each) =>
-      typeof each.name === 'string' ? [each.name] : [],
-    );
+  /**
+   * A push's first step as one `$batch`: adds the names `add` (the second after the first), then
+   * reads the worksheet, after both; with `list`, lists the workbook's names beside them (null
+   * when that failed). Throws the failure of an add; a read that failed after the names were
+   * added answers its failure instead of the table.
+   */
+  async anchorAndRead(
+    source: ExcelSource,
+    add: { name: string; address: string }[],
+    list: boolean,
+    options: CallOptions & { session: string },
+  ): Promise<{
+    table: ProviderTable | GraphFailure;
+    listed: { name?: unknown; comment?: unknown }[] | null;
+  }> {
+    const read = {
+      method: 'GET',
+      path: `${worksheetPath(source)}usedRange(valuesOnly=true)`,
+      body: undefined,
+      after: add.length === 0 ? undefined : add.length - 1,
+    };
+    const names = { method: 'GET', path: `${workbookPath(source)}names`, body: undefined };
+    const requests = [
+      ...addRequests(source, add, 0),
+      read,
+      ...(list ? [{ ...names, after: undefined }] : []),
+    ];
+    const byId = await this.#batch(requests, options);
+    for (let i = 0; i < add.length; i++) {
+      const response = byId.get(String(i + 1));
+      if (response === undefined || !ok(response)) {
+        throw response === undefined
+          ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
+          : failureOf(response);
+      }
+    }
+    const answered = byId.get(String(add.length + 1));
+    const table =
+      answered === undefined
+        ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
+        : ok(answered)
+          ? tableOfRange(answered.body as RangeAnswer, source)
+          : failureOf(answered);
+    const listing = list ? byId.get(String(add.length + 2)) : undefined;
+    const value =
+      listing !== undefined && ok(listing)
+        ? (listing.body as { value?: unknown } | null | undefined)?.value
+        : undefined;
+    return { table, listed: Array.isArray(value) ? (value as { name?: unknown }[]) : null };
   }
 
   /**
@@ -273,7 +322,7 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
   const write = { method: 'PATCH', path: at(operation.address), body };
   const { anchor } = operation;
   if (anchor?.end !== undefined && anchor.span !== undefined) {
-    const named = (name: string) => `${worksheetPath(source)}names/${segment(name)}`;
+    const named = (name: string) => `${workbookPath(source)}names/${segment(name)}`;
     // The span grew around the inserted rows: one row above them and one below, left as they are.
     const unchanged = operation.values[0]?.map(() => null) ?? [];
     return [
@@ -286,8 +335,12 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
           values: [unchanged, ...operation.values, unchanged],
         },
       },
-      { method: 'DELETE', path: named(anchor.end), body: undefined, cleanup: true },
-      { method: 'DELETE', path: named(anchor.span), body: undefined, cleanup: true },
+      ...[anchor.end, anchor.span, ...(anchor.drop ?? [])].map((name) => ({
+        method: 'DELETE',
+        path: named(name),
+        body: undefined,
+        cleanup: true as const,
+      })),
     ];
   }
   if (operation.insert === undefined) return [write];
@@ -297,11 +350,27 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
   ];
 }
 
+/** The adds of names over cells of the worksheet, each after the one before (the first after `first - 1`). */
+function addRequests(
+  source: ExcelSource,
+  add: { name: string; address: string }[],
+  first: number,
+): (GraphRequest & { after: number | undefined })[] {
+  return add.map(({ name, address }, i) => ({
+    method: 'POST',
+    path: `${workbookPath(source)}names/add`,
+    body: { name, reference: referenceOf(source.tab, address), comment: anchorComment },
+    after: i === 0 ? undefined : first + i - 1,
+  }));
+}
+
+const ok = (response: BatchResponse): boolean => response.status >= 200 && response.status < 300;
+
 interface BatchResponse {
   id: string;
   status: number;
   headers?: Record<string, string>;
-  body?: { error?: GraphErrorBody } | null;
+  body?: ({ error?: GraphErrorBody } & Record<string, unknown>) | null;
 }
 
 /** A request of a batch that failed, as if it had been sent alone. */
