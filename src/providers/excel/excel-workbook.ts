@@ -5,14 +5,8 @@ import { tableFromGrid } from '../provider-table.ts';
 import { cellFromExcel } from './excel-cells.ts';
 import { anchorComment, referenceOf } from './append-anchors.ts';
 import type { Operation } from './excel-operations.ts';
-import {
-  GraphFailure,
-  innerCodes,
-  retryAfter,
-  type CallOptions,
-  type GraphClient,
-  type GraphErrorBody,
-} from './graph-client.ts';
+import { GraphFailure, type CallOptions, type GraphClient } from './graph-client.ts';
+import { failureOf, ok, sendBatch, type GraphRequest } from './graph-batch.ts';
 import {
   segment,
   shareIdOf,
@@ -146,7 +140,8 @@ export class ExcelWorkbook {
     // Each request depends on the last one before it that is not a cleanup: a name's delete
     // that fails (or finds the name gone) stops nothing after it.
     let last: number | undefined;
-    const byId = await this.#batch(
+    const byId = await sendBatch(
+      this.client,
       owned.map(({ request }, i) => {
         const after = last;
         if (request.cleanup !== true) last = i;
@@ -211,7 +206,7 @@ export class ExcelWorkbook {
         throw error;
       }
     }
-    const byId = await this.#batch(requests, options);
+    const byId = await sendBatch(this.client, requests, options);
     let dropped = true;
     for (let i = 0; i < requests.length; i++) {
       const response = byId.get(String(i + 1));
@@ -253,7 +248,7 @@ export class ExcelWorkbook {
       read,
       ...(list ? [{ ...names, after: undefined }] : []),
     ];
-    const byId = await this.#batch(requests, options);
+    const byId = await sendBatch(this.client, requests, options);
     for (let i = 0; i < add.length; i++) {
       const response = byId.get(String(i + 1));
       if (response === undefined || !ok(response)) {
@@ -276,39 +271,6 @@ export class ExcelWorkbook {
         : undefined;
     return { table, listed: Array.isArray(value) ? (value as { name?: unknown }[]) : null };
   }
-
-  /**
-   * One JSON batch in the session of `options`; each request depends on the one `after` names
-   * (its index), if any. The answers by id (`1`, `2`, … in the order given).
-   */
-  async #batch(
-    requests: (GraphRequest & { after: number | undefined })[],
-    options: CallOptions & { session: string },
-  ): Promise<Map<string, BatchResponse>> {
-    const body = requests.map((request, i) => ({
-      id: String(i + 1),
-      method: request.method,
-      url: `/${request.path}`,
-      headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
-      ...(request.body === undefined ? {} : { body: request.body }),
-      ...(request.after === undefined ? {} : { dependsOn: [String(request.after + 1)] }),
-    }));
-    // The batch itself carries no session: each request inside it does.
-    const answer = (await this.client.call('POST', '$batch', {
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      body: { requests: body },
-    })) as { responses?: BatchResponse[] } | null;
-    return new Map((answer?.responses ?? []).map((each) => [String(each.id), each]));
-  }
-}
-
-interface GraphRequest {
-  method: string;
-  path: string;
-  body: unknown;
-  /** Deletes a name once the operation landed: its failure does not undo the operation. */
-  cleanup?: true;
 }
 
 /** The requests that apply one operation, in order. */
@@ -350,7 +312,7 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
   ];
 }
 
-/** The adds of names over cells of the worksheet, each after the one before (the first after `first - 1`). */
+/** Adds of names over cells of the worksheet, each after the one before (the first after `first - 1`). */
 function addRequests(
   source: ExcelSource,
   add: { name: string; address: string }[],
@@ -362,31 +324,6 @@ function addRequests(
     body: { name, reference: referenceOf(source.tab, address), comment: anchorComment },
     after: i === 0 ? undefined : first + i - 1,
   }));
-}
-
-const ok = (response: BatchResponse): boolean => response.status >= 200 && response.status < 300;
-
-interface BatchResponse {
-  id: string;
-  status: number;
-  headers?: Record<string, string>;
-  body?: ({ error?: GraphErrorBody } & Record<string, unknown>) | null;
-}
-
-/** A request of a batch that failed, as if it had been sent alone. */
-function failureOf(response: BatchResponse): GraphFailure {
-  const error = response.body?.error;
-  const headers = Object.fromEntries(
-    Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-  );
-  return new GraphFailure(
-    error?.message ?? `status ${response.status}`,
-    response.status,
-    error?.code,
-    retryAfter(headers['retry-after'] ?? null),
-    false,
-    innerCodes(error),
-  );
 }
 
 /** A used range as a table; its source with the worksheet's current name. */
