@@ -233,3 +233,26 @@ test('an appending push takes four HTTP requests to Graph, its names inside its 
   });
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), []);
 });
+
+test('a worksheet renamed since the sheet last read it: Graph refuses the names, whose reference names the worksheet, and the append goes without them, below the last row', async (t) => {
+  const excel = await excelApp(t);
+  const id = await connectPeople(excel, { freshnessSeconds: 3600 });
+  excel.emulator.renameWorksheet(excel.ref, 'People', 'Folks');
+  const nia = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Nia' } });
+  assert.equal(nia.status, 201, nia.text);
+  const adds = excel.emulator.requests().filter((r) => r.path.endsWith('/names/add'));
+  assert.deepEqual(
+    adds.map((r) => r.status),
+    [400],
+    'the first name was refused (the second, depending on it, not run)',
+  );
+  assert.deepEqual(names(excel.emulator.values(excel.ref, 'Folks')), [
+    'Ann',
+    'Bob',
+    'Kim',
+    'Lee',
+    'Max',
+    'Nia',
+  ]);
+  assert.deepEqual(excel.emulator.definedNames(excel.ref, 'Folks'), []);
+});

@@ -360,6 +360,8 @@ export class ExcelProvider implements LiveProvider {
             this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
             return { names, dropped, attempts };
           } catch (error) {
+            if (anchor !== null && namesRefused(error))
+              return { names: null, dropped: false, attempts };
             const verdict = judgeGraphError(error, context);
             if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
             await backoff.wait(verdict);
@@ -382,6 +384,12 @@ export class ExcelProvider implements LiveProvider {
               timeoutMs: attemptTimeout(deadline),
             });
           } catch (error) {
+            if (namesRefused(error)) {
+              const table = await this.#call(context, deadline, (options) =>
+                this.#workbook.readTab(source, { ...options, session }),
+              );
+              return { names: null, attempts, table, listed: null };
+            }
             const verdict = judgeGraphError(error, context);
             if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
             await backoff.wait(verdict);
@@ -459,6 +467,13 @@ function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
     { 'retry-after': cause.headers['retry-after'] ?? '1' },
   );
 }
+
+/**
+ * Graph refused to add a name for good (400): the worksheet was renamed since the sheet last
+ * read its name, which the names' reference carries. The append then goes without names.
+ */
+const namesRefused = (error: unknown): boolean =>
+  error instanceof GraphFailure && error.status === 400;
 
 const worksheetKey = (source: ExcelSource) =>
   `${source.drive}/${source.item}/${source.worksheetId}`;

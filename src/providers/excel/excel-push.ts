@@ -32,7 +32,7 @@ import type { ProviderTable, PushJournal, PushOutcome, Settled } from '../provid
 import { sameHeader, sameRows } from '../provider-table.ts';
 import { Backoff, type RetryPolicy } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
-import type { Step } from './excel-operations.ts';
+import type { Operation, Step } from './excel-operations.ts';
 import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
 import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
@@ -250,8 +250,18 @@ export class WorkbookPush {
     const before = this.#namesInUse();
     const { names, attempts, dropped } = await channel.anchor(anchor, before, session, deadline);
     if (!dropped || attempts > 1) this.#namesKept = true;
-    if (names === null) return;
-    this.#use(anchor, names);
+    if (names === null) this.#unanchor(operation);
+    else this.#use(anchor, names);
+  }
+
+  /**
+   * Graph refused the names: the append goes without them, its cells inserted below the last
+   * row as planned (as before appends were anchored). A first add may have landed.
+   */
+  #unanchor(operation: Operation | undefined): void {
+    if (operation?.kind === 'write') delete operation.anchor;
+    this.#namesKept = true;
+    this.#anchored = false;
   }
 
   #use(anchor: Anchor, names: { end: string; span: string }): void {
@@ -284,9 +294,10 @@ export class WorkbookPush {
     for (let current = session; ;) {
       try {
         const answer = await channel.anchorAndRead(anchor, list, current, deadline);
-        this.#use(anchor, answer.names);
+        if (answer.names === null) this.#unanchor(operation);
+        else this.#use(anchor, answer.names);
         if (answer.attempts > 1) this.#namesKept = true;
-        if (list) this.#pickDrops(anchor, answer.listed);
+        if (list && answer.names !== null) this.#pickDrops(anchor, answer.listed);
         return { session: current, table: answer.table };
       } catch (error) {
         if (error instanceof Problem) throw error;

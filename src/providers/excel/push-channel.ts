@@ -38,6 +38,8 @@ export interface PushChannel {
    * A push's first step when it appends, one `$batch` in `session`: new names for `anchor`,
    * then the worksheet read after them, and with `list` the workbook's names (null when that
    * failed), retrying the adds within the deadline as `anchor` does. Throws as `anchor` does.
+   * Both answer no names when Graph refused them for good (400: the worksheet renamed since its
+   * name was read); the worksheet is then read on its own.
    */
   anchorAndRead(
     anchor: Anchor,
@@ -45,7 +47,7 @@ export interface PushChannel {
     session: string,
     deadline: number,
   ): Promise<{
-    names: { end: string; span: string };
+    names: { end: string; span: string } | null;
     attempts: number;
     table: ProviderTable;
     listed: { name?: unknown; comment?: unknown }[] | null;
