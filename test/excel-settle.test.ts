@@ -74,7 +74,7 @@ test('a push that landed while the store failed is settled as landed by another 
 });
 
 test('a group commit whose first write landed and second met 503 to the end: each write hears its own outcome, and each key keeps it', async (t) => {
-  const excel = await excelApp(t, { settings: { deadlineMs: 4000 }, app: { cacheSize: 0 } });
+  const excel = await excelApp(t, { settings: { deadlineMs: 1500 }, app: { cacheSize: 0 } });
   const id = await connectPeople(excel, { freshnessSeconds: 3600 });
   // Graph refuses a gone session with another top-level code: its second-level code says it.
   excel.emulator.sessionRefusalCode = 'itemNotFound';
