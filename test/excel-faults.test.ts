@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { call } from './helpers/build.ts';
 import { bothSides, connectPeople, excelApp, patchKimWhileInserting } from './helpers/excel.ts';
 
-const patch = { method: 'PATCH', path: "range(address='" };
+/** A range PATCH: at an address, or (an append) at one of its names. */
+const patch = { method: 'PATCH', path: '/range' };
 
 test('429 and 503 with Retry-After are absorbed: the write waits, is sent again and lands once', async (t) => {
   const excel = await excelApp(t);
@@ -60,7 +61,11 @@ test('a fault before the write applied, and one after it (answer lost): each wri
   const excel = await excelApp(t);
   const id = await connectPeople(excel);
   // An append is one `$batch`: its rows inserted, then written.
-  excel.emulator.failNext(1, { when: 'before', mode: 'reset', match: { only: 'batch' } });
+  excel.emulator.failNext(1, {
+    when: 'before',
+    mode: 'reset',
+    match: { only: 'batch', holding: '/insert' },
+  });
   const first = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
   assert.equal(first.status, 201, first.text);
   excel.emulator.failNext(1, { when: 'after', mode: 'reset', match: patch });

@@ -110,7 +110,8 @@ test('a group commit whose first write landed and second met 503 to the end: eac
   const [append, update] = await both;
   assert.equal((await opener).status, 201);
   const patches = excel.emulator.requests().filter((r) => r.method === 'PATCH');
-  const zed = patches.find((r) => r.path.includes("address='A8:C8'"));
+  // Zed's append, written at the names that anchor it (the last of the two appends).
+  const zed = patches.filter((r) => r.path.includes('/names/')).at(-1);
   const bob = patches.find((r) => r.path.includes("address='B3:B3'"));
   assert.ok(zed !== undefined && bob !== undefined, patches.map((r) => r.path).join(', '));
   assert.equal(zed.sessionId, bob.sessionId, 'the two writes went as one push');
@@ -146,7 +147,11 @@ test('while Graph will not close the session of a push, reads serve the workshee
   const id = await connectPeople(excel, { freshnessSeconds: 3600 });
   // The write (an append: one `$batch`) lands but its answer is lost; then Graph fails every
   // close of a session.
-  excel.emulator.failNext(1, { when: 'after', mode: 'reset', match: { only: 'batch' } });
+  excel.emulator.failNext(1, {
+    when: 'after',
+    mode: 'reset',
+    match: { only: 'batch', holding: '/insert' },
+  });
   excel.emulator.failNext(100_000, { status: 500, match: { path: 'closeSession' } });
   const first = await call(`${excel.url}/api/v1/${id}`, {
     method: 'POST',

@@ -19,7 +19,7 @@ test(
     const other = await secondServer(t, excel);
     // Graph holds the first server's write (an append: one `$batch`) unanswered, to apply it
     // when the test says.
-    excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch' } });
+    excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch', holding: '/insert' } });
     const first = call(`${excel.url}/api/v1/${id}`, {
       method: 'POST',
       body: { name: 'Zed' },

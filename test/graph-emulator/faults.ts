@@ -18,6 +18,8 @@ export interface FaultMatch {
    * (not the requests inside it), which no other rule does.
    */
   only?: 'reads' | 'writes' | 'all' | 'login' | 'batch';
+  /** A `$batch` holding a request whose URL contains this (or matches it): one batch of several. */
+  holding?: string | RegExp;
 }
 
 export type InjectedFailure = { match?: FaultMatch; when?: FaultMoment } & (
@@ -38,6 +40,8 @@ export interface Matched {
   kind: 'read' | 'write' | 'login' | 'batch';
   /** Inside a `$batch`, only status faults can be answered (in the batch's own responses). */
   inBatch: boolean;
+  /** For a `$batch`, the decoded URLs of the requests it holds. */
+  holds?: string[];
 }
 
 interface Rule {
@@ -70,7 +74,7 @@ export class Faults {
 }
 
 function matches(failure: InjectedFailure, request: Matched): boolean {
-  const { method, path, only = 'all' } = failure.match ?? {};
+  const { method, path, only = 'all', holding } = failure.match ?? {};
   if (request.inBatch && (failure.mode ?? 'status') !== 'status') return false;
   if (only === 'login' ? request.kind !== 'login' : request.kind === 'login') return false;
   if (only === 'batch' ? request.kind !== 'batch' : request.kind === 'batch') return false;
@@ -79,6 +83,13 @@ function matches(failure: InjectedFailure, request: Matched): boolean {
   if (method !== undefined && method.toUpperCase() !== request.method) return false;
   if (typeof path === 'string' && !request.path.includes(path)) return false;
   if (path instanceof RegExp && !path.test(request.path)) return false;
+  if (holding !== undefined) {
+    const holds = request.holds ?? [];
+    const found = holds.some((url) =>
+      typeof holding === 'string' ? url.includes(holding) : holding.test(url),
+    );
+    if (!found) return false;
+  }
   return true;
 }
 

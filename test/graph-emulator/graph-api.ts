@@ -21,6 +21,7 @@ import {
 } from './errors.ts';
 import type { Principal } from './identity.ts';
 import type { GraphRoute } from './routes.ts';
+import { runOnNames } from './names-api.ts';
 import { listWorksheets, runOnSheet, type Answer } from './workbook-api.ts';
 
 export interface DriveState {
@@ -91,6 +92,18 @@ export function execute(state: DriveState, call: GraphCall): Ran {
   }
   const target = session?.copy ?? workbook;
   if (route.op === 'worksheets') return { ...listWorksheets(target), applied: false };
+  if (
+    route.op === 'names' ||
+    route.op === 'nameAdd' ||
+    route.op === 'name' ||
+    route.op === 'nameRange' ||
+    route.op === 'nameRangeAction'
+  ) {
+    const named = runOnNames(target, route, call.method, call.body);
+    if (call.method === 'GET') return { ...named, applied: false };
+    if (target === workbook) touch(item, call.now);
+    return { ...named, applied: true };
+  }
   if (call.method === 'GET')
     return { ...runOnSheet(target, route, 'GET', call.body), applied: false };
   const answer = runOnSheet(target, route, call.method, call.body);

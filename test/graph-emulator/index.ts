@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_COLUMNS } from './a1.ts';
+import { MAX_COLUMNS, parseAddress } from './a1.ts';
 import {
   addItem,
   findItem,
@@ -40,6 +40,7 @@ import {
   type WorksheetInput,
 } from './workbook-input.ts';
 import { deleteUp, insertDown, moveRow, type Worksheet } from './worksheet.ts';
+import { checkName } from './names.ts';
 
 export type { AppCredentials, Principal } from './identity.ts';
 export type { CellInput, CellView, WorksheetInput } from './workbook-input.ts';
@@ -209,6 +210,25 @@ export class GraphEmulator {
       insertDown(ws, wholeRows(before, rows.length));
       setCells(ws, `A${before}`, rows);
     });
+  }
+
+  /** The workbook's defined names that refer to cells of the worksheet. */
+  definedNames(ref: ItemRef, sheet: string): string[] {
+    return (this.sheet(ref, sheet).names ?? []).map((defined) => defined.name);
+  }
+
+  /** A person adding a name of the workbook over `a1` of the worksheet (the Name Manager). */
+  defineName(ref: ItemRef, sheet: string, name: string, a1: string, comment = ''): void {
+    const box = parseAddress(a1)?.box;
+    if (box === undefined) throw new Error(`not an address: ${a1}`);
+    this.edit(ref, sheet, (ws) => {
+      ws.names = [...(ws.names ?? []), { name: checkName(name), comment, box }];
+    });
+  }
+
+  /** The worksheet's id, which Graph keeps across renames. */
+  worksheetId(ref: ItemRef, sheet: string): string {
+    return this.sheet(ref, sheet).id;
   }
 
   /** A person deleting `count` whole rows from row `from` (1-based). */

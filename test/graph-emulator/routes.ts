@@ -30,7 +30,16 @@ export type GraphRoute =
         | { op: 'usedRange'; sheet: SheetRef; valuesOnly: boolean }
         | { op: 'range'; sheet: SheetRef; address: string }
         | { op: 'rangeAction'; sheet: SheetRef; address: string; action: RangeAction }
+        | NameRoute
       ));
+
+/** The defined names of the workbook (Graph documents range work through names at that scope). */
+export type NameRoute =
+  | { op: 'names' }
+  | { op: 'nameAdd' }
+  | { op: 'name'; name: string }
+  | { op: 'nameRange'; name: string }
+  | { op: 'nameRangeAction'; name: string; action: RangeAction };
 
 export type Operation = GraphRoute['op'];
 
@@ -73,6 +82,10 @@ function workbookRoute(item: ItemRoute, rest: string[]): GraphRoute | undefined 
     return { op: first, ...item };
   }
   if (first === 'worksheets' && tail.length === 0) return { op: 'worksheets', ...item };
+  if (first === 'names') {
+    const named = nameRoute(tail);
+    return named === undefined ? undefined : { ...named, ...item };
+  }
   let sheet: SheetRef;
   let after: string[];
   const quoted = first === undefined ? null : QUOTED_SHEET.exec(first);
@@ -106,6 +119,21 @@ function sheetRoute(item: ItemRoute, sheet: SheetRef, after: string[]): GraphRou
   return undefined;
 }
 
+/** `names`, `names/add`, `names/{name}`, `names/{name}/range`, `names/{name}/range/insert`. */
+function nameRoute(after: string[]): NameRoute | undefined {
+  const [name, range, action, ...extra] = after;
+  if (extra.length > 0) return undefined;
+  if (name === undefined) return { op: 'names' };
+  if (name === 'add' && range === undefined) return { op: 'nameAdd' };
+  if (range === undefined) return { op: 'name', name };
+  if (range !== 'range') return undefined;
+  if (action === undefined) return { op: 'nameRange', name };
+  if (action === 'insert' || action === 'delete' || action === 'clear') {
+    return { op: 'nameRangeAction', name, action };
+  }
+  return undefined;
+}
+
 /** Which HTTP methods each operation answers, and whether it changes the workbook. */
 export const METHODS: Record<Operation, { methods: string[]; write: boolean }> = {
   batch: { methods: ['POST'], write: false },
@@ -120,6 +148,11 @@ export const METHODS: Record<Operation, { methods: string[]; write: boolean }> =
   usedRange: { methods: ['GET'], write: false },
   range: { methods: ['GET', 'PATCH'], write: true },
   rangeAction: { methods: ['POST'], write: true },
+  names: { methods: ['GET'], write: false },
+  nameAdd: { methods: ['POST'], write: true },
+  name: { methods: ['GET', 'DELETE'], write: true },
+  nameRange: { methods: ['GET', 'PATCH'], write: true },
+  nameRangeAction: { methods: ['POST'], write: true },
 };
 
 /** Whether this request changes cells (a range PATCH or an insert/delete/clear). */

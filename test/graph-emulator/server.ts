@@ -126,7 +126,16 @@ function batchWithFaults(
   },
 ): Outcome {
   const { body, principal, at, path, method } = batch;
-  const fault = deps.traffic.faults.take({ method, path, kind: 'batch', inBatch: false });
+  const requests = Array.isArray(body['requests']) ? (body['requests'] as unknown[]) : [];
+  const holds = requests.map((request) => {
+    const url = (request as { url?: unknown } | null)?.url;
+    try {
+      return typeof url === 'string' ? decodeURIComponent(url) : '';
+    } catch {
+      return String(url);
+    }
+  });
+  const fault = deps.traffic.faults.take({ method, path, kind: 'batch', inBatch: false, holds });
   const record = { kind: 'batch' as const, clientId: principal.clientId, user: principal.user };
   const attempt = (now: number) => runBatch(deps, { body, principal, at: now, path });
   if (fault?.mode === 'late') {

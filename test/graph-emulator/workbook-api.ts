@@ -12,6 +12,7 @@ import {
   rangeExceedsLimit,
   workbookItemNotFound,
 } from './errors.ts';
+import { findName } from './names-api.ts';
 import { patchRange } from './range-write.ts';
 import type { GraphRoute, SheetRef } from './routes.ts';
 import {
@@ -68,7 +69,7 @@ export function runOnSheet(
     };
     return { status: 200, body: read(sheet, box) };
   }
-  const box = boxOf(sheet, route.address);
+  const box = boxOf(workbook, sheet, route.address);
   if (route.op === 'range') {
     if (method === 'GET') return { status: 200, body: read(sheet, box) };
     if (method !== 'PATCH') throw methodNotAllowed();
@@ -78,7 +79,7 @@ export function runOnSheet(
   return rangeAction(sheet, box, route.action, body);
 }
 
-function rangeAction(
+export function rangeAction(
   sheet: Worksheet,
   box: Box,
   action: 'insert' | 'delete' | 'clear',
@@ -118,15 +119,21 @@ function rangeAction(
   return { status: 200, body: read(sheet, box) };
 }
 
-function boxOf(sheet: Worksheet, address: string): Box {
+/** The box an address names: an A1 address, or a workbook name that refers to this worksheet. */
+function boxOf(workbook: Workbook, sheet: Worksheet, address: string): Box {
   const parsed = parseAddress(address);
-  if (!parsed)
+  if (!parsed) {
+    const named = findName(workbook, address);
+    if (named?.sheet === sheet && named.defined.box !== null) return named.defined.box;
     throw invalidArgument('The argument is invalid or missing or has an incorrect format.');
+  }
   if (parsed.sheet !== undefined && parsed.sheet.toLowerCase() !== sheet.name.toLowerCase()) {
     throw invalidArgument(`The address ${address} is not on worksheet ${sheet.name}.`);
   }
   return parsed.box;
 }
+
+export const readBox = (sheet: Worksheet, box: Box) => read(sheet, box);
 
 function read(sheet: Worksheet, box: Box) {
   checkReadable(sheet, box);

@@ -5,6 +5,7 @@
 import { formatAddress, MAX_COLUMNS, type Box } from './a1.ts';
 import { emptyCell, isUsed, jsonValue, valueType, type Cell, type Scalar } from './cell.ts';
 import { evaluate } from './formula.ts';
+import { namesAfterDelete, namesAfterInsert, namesAfterMove, type DefinedName } from './names.ts';
 import { formatText } from './number-format.ts';
 
 export interface Worksheet {
@@ -14,6 +15,8 @@ export interface Worksheet {
   visibility: 'Visible' | 'Hidden';
   /** Keyed by `row * MAX_COLUMNS + column`, both 0-based. */
   cells: Map<number, Cell>;
+  /** The workbook's defined names that refer to this worksheet's cells. */
+  names?: DefinedName[];
 }
 
 const key = (row: number, column: number): number => row * MAX_COLUMNS + column;
@@ -37,6 +40,7 @@ export function putCell(sheet: Worksheet, row: number, column: number, cell: Cel
 export const copySheet = (sheet: Worksheet): Worksheet => ({
   ...sheet,
   cells: new Map(sheet.cells),
+  names: (sheet.names ?? []).map((defined) => ({ ...defined })),
 });
 
 /** The value a cell shows: its constant, or its formula worked out on the sheet as it is now. */
@@ -114,6 +118,7 @@ export type RangeResource = ReturnType<typeof rangeResource>;
 export function insertDown(sheet: Worksheet, box: Box): void {
   const height = box.endRow - box.startRow;
   moveCells(sheet, box, (row) => (row >= box.startRow ? row + height : row));
+  namesAfterInsert(sheet.names ?? [], box);
 }
 
 /** Drops the box's cells and moves the cells below it in its columns up by its height. */
@@ -122,6 +127,7 @@ export function deleteUp(sheet: Worksheet, box: Box): void {
   moveCells(sheet, box, (row) =>
     row < box.startRow ? row : row < box.endRow ? undefined : row - height,
   );
+  namesAfterDelete(sheet.names ?? [], box);
 }
 
 /** `Contents` keeps formats, `Formats` keeps contents, `All` keeps nothing. */
@@ -156,14 +162,17 @@ const inBox = (box: Box, row: number, column: number): boolean =>
 
 /** Row `from` taken out and put back so that it is row `to` afterwards (both 0-based). */
 export function moveRow(sheet: Worksheet, from: number, target: number): void {
+  const follow = (row: number): number => {
+    if (row === from) return target;
+    if (from < row && row <= target) return row - 1;
+    if (target <= row && row < from) return row + 1;
+    return row;
+  };
   const moved = new Map<number, Cell>();
   for (const [k, cell] of sheet.cells) {
     const { row, column } = position(k);
-    let next = row;
-    if (row === from) next = target;
-    else if (from < row && row <= target) next = row - 1;
-    else if (target <= row && row < from) next = row + 1;
-    moved.set(key(next, column), cell);
+    moved.set(key(follow(row), column), cell);
   }
   sheet.cells = moved;
+  namesAfterMove(sheet.names ?? [], follow);
 }

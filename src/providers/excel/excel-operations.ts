@@ -1,6 +1,7 @@
 import type { Cell } from '../../cells/cell.ts';
 import { columnLetter } from '../../files/header.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
+import type { Anchor } from './append-anchors.ts';
 import { cellToExcel, type GraphValue } from './excel-cells.ts';
 
 /**
@@ -23,12 +24,22 @@ export type Operation =
        * inserted, and whole rows are 16,384 cells wide.
        */
       insert?: string;
+      /**
+       * Where the insert and the write go instead of `insert` and `address`: defined names that
+       * Excel moves with a person's inserts above (see append-anchors.ts). The write then
+       * covers the inserted rows and one row above and below them, left as they are.
+       */
+      anchor?: Anchor;
     }
   | { kind: 'delete'; address: string };
 
-/** The Graph requests an operation takes: an append's insert and its write, else one. */
+/**
+ * The Graph requests an operation takes: an anchored append's insert, write and the deletes of
+ * its two names and of the names it drops; another append's insert and write; else one.
+ */
 export function requestCount(operation: Operation): number {
-  return operation.kind === 'write' && operation.insert !== undefined ? 2 : 1;
+  if (operation.kind !== 'write' || operation.insert === undefined) return 1;
+  return operation.anchor === undefined ? 2 : 4 + (operation.anchor.drop?.length ?? 0);
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
 } from '../provider.ts';
 import {
   attemptTimeout,
+  Backoff,
   countedRead,
   defaultRetryPolicy,
   failedOutcome,
@@ -27,8 +28,9 @@ import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.t
 import { planSteps } from './excel-operations.ts';
 import { WorkbookPush } from './excel-push.ts';
 import type { PushChannel } from './push-channel.ts';
+import { anchorFirstAppend, anchorNames, pushPrefix } from './append-anchors.ts';
 import { ExcelWorkbook, tableOfRange, type RangeAnswer } from './excel-workbook.ts';
-import { GraphClient } from './graph-client.ts';
+import { GraphClient, GraphFailure } from './graph-client.ts';
 import type { GraphTokens } from './graph-tokens.ts';
 import type { MicrosoftSettings } from './microsoft-settings.ts';
 import { excelSource, type ExcelSource } from './excel-source.ts';
@@ -226,6 +228,7 @@ export class ExcelProvider implements LiveProvider {
     // The push moves the cTag: the worksheet is read at the next check, whatever lands.
     this.#versions.forget(source);
     const steps = planSteps(sheet.columns.length, push.expected.rows, effects);
+    anchorFirstAppend(steps, pushPrefix(source.worksheetId, push.deadline));
     const owners = push.owners ?? effects.map((_, i) => `#${i}`);
     const record = WorkbookPush.planned(
       push.plan,
@@ -237,6 +240,7 @@ export class ExcelProvider implements LiveProvider {
       push.journal,
     );
     if (push.journal === undefined) this.#pushes.set(push.tag, record);
+    const worksheet = worksheetKey(source);
     try {
       const outcome = await record.run(
         this.#channel(source),
@@ -244,10 +248,13 @@ export class ExcelProvider implements LiveProvider {
         this.retryPolicy,
         push.signal,
         push.holdsLock,
+        this.#namesLeft.get(worksheet) ?? true,
       );
+      this.#namesLeft.set(worksheet, record.namesLeft);
       this.#pushes.delete(push.tag);
       return outcome;
     } catch (error) {
+      this.#namesLeft.set(worksheet, true);
       if (!(error instanceof Problem && error.code === 'upstream-outcome-unknown')) {
         this.#pushes.delete(push.tag);
       }
@@ -269,6 +276,8 @@ export class ExcelProvider implements LiveProvider {
   ): Promise<Settled> {
     const record = journal === undefined ? this.#pushes.get(tag) : await WorkbookPush.load(journal);
     if (record === undefined || record === null) return null;
+    // A push that failed may have left the names of its append.
+    this.#namesLeft.set(worksheetKey(excelSource(sheet.source)), true);
     const settled = await record.settle(
       this.#channel(excelSource(sheet.source)),
       deadline,
@@ -282,6 +291,14 @@ export class ExcelProvider implements LiveProvider {
     const record = await WorkbookPush.load(journal);
     await record?.cutOff(this.#channel(excelSource(sheet.source)), deadline);
   }
+
+  /**
+   * Per worksheet, whether names that anchor appends (see append-anchors.ts) may have been left
+   * on it by a push that failed: the next push that appends lists the workbook's names and
+   * deletes those it may. Unknown (so listed once) after a start, since another server or an
+   * earlier run may have.
+   */
+  readonly #namesLeft = new Map<string, boolean>();
 
   #channel(source: ExcelSource): PushChannel {
     const context = this.#worksheetContext(source);
@@ -320,6 +337,75 @@ export class ExcelProvider implements LiveProvider {
           this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
         }
         return answer;
+      },
+      anchor: async (anchor, drop, session, deadline) => {
+        // Sent again only when known not to have landed: an add whose answer was lost may land
+        // later in this session, which the push closes first (it gets the failure as it came).
+        const backoff = new Backoff(deadline, this.retryPolicy);
+        for (let attempts = 1; ; attempts++) {
+          // New names each attempt, so that names of one attempt are never added twice.
+          const names = anchor === null ? null : anchorNames(anchor.prefix);
+          const add =
+            anchor === null || names === null
+              ? []
+              : [
+                  { name: names.end, address: anchor.endAddress },
+                  { name: names.span, address: anchor.spanAddress },
+                ];
+          try {
+            const { dropped } = await this.#workbook.anchor(source, add, drop, {
+              session,
+              timeoutMs: attemptTimeout(deadline),
+            });
+            this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+            return { names, dropped, attempts };
+          } catch (error) {
+            if (anchor !== null && namesRefused(error))
+              return { names: null, dropped: false, attempts };
+            const verdict = judgeGraphError(error, context);
+            if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
+            await backoff.wait(verdict);
+            this.onUpstream?.({ request: 'write', retry: true });
+          }
+        }
+      },
+      anchorAndRead: async (anchor, list, session, deadline) => {
+        const backoff = new Backoff(deadline, this.retryPolicy);
+        for (let attempts = 1; ; attempts++) {
+          const names = anchorNames(anchor.prefix);
+          const add = [
+            { name: names.end, address: anchor.endAddress },
+            { name: names.span, address: anchor.spanAddress },
+          ];
+          let answer;
+          try {
+            answer = await this.#workbook.anchorAndRead(source, add, list, {
+              session,
+              timeoutMs: attemptTimeout(deadline),
+            });
+          } catch (error) {
+            if (namesRefused(error)) {
+              const table = await this.#call(context, deadline, (options) =>
+                this.#workbook.readTab(source, { ...options, session }),
+              );
+              return { names: null, attempts, table, listed: null };
+            }
+            const verdict = judgeGraphError(error, context);
+            if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
+            await backoff.wait(verdict);
+            this.onUpstream?.({ request: 'write', retry: true });
+            continue;
+          }
+          this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
+          // The names are in: a read Graph refused is sent again on its own.
+          const table =
+            answer.table instanceof GraphFailure
+              ? await this.#call(context, deadline, (options) =>
+                  this.#workbook.readTab(source, { ...options, session }),
+                )
+              : answer.table;
+          return { names, attempts, table, listed: answer.listed };
+        }
       },
       slot: () => this.#slots.take(),
       judge: (error, request) => {
@@ -381,3 +467,13 @@ function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
     { 'retry-after': cause.headers['retry-after'] ?? '1' },
   );
 }
+
+/**
+ * Graph refused to add a name for good (400): the worksheet was renamed since the sheet last
+ * read its name, which the names' reference carries. The append then goes without names.
+ */
+const namesRefused = (error: unknown): boolean =>
+  error instanceof GraphFailure && error.status === 400;
+
+const worksheetKey = (source: ExcelSource) =>
+  `${source.drive}/${source.item}/${source.worksheetId}`;

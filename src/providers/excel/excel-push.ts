@@ -32,11 +32,12 @@ import type { ProviderTable, PushJournal, PushOutcome, Settled } from '../provid
 import { sameHeader, sameRows } from '../provider-table.ts';
 import { Backoff, type RetryPolicy } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
-import type { Step } from './excel-operations.ts';
+import type { Operation, Step } from './excel-operations.ts';
 import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
 import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
 import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
+import { anchoredIndex, namesToDrop, type Anchor } from './append-anchors.ts';
 
 /**
  * How long after a push's deadline its sessions are surely gone even when Graph would not say
@@ -44,6 +45,9 @@ import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-r
  * starts after its deadline. Past it, a settle whose close keeps failing goes on without it.
  */
 export const sessionLifetimeMs = 6 * 60_000;
+
+/** At most this many names earlier pushes left go with one append (its batch holds 20). */
+const dropsPerAppend = 8;
 
 /** One push of one plan: its record, kept in the store, and what it knows in memory. */
 export class WorkbookPush {
@@ -55,6 +59,19 @@ export class WorkbookPush {
   #ambiguous = false;
   /** The record as this server last saved or loaded it: a save replaces only that. */
   #saved: string | null;
+  /**
+   * The anchored append's names were added in this session and nothing failed since: they sit
+   * where the append goes. Any failure makes the push add new ones before the append is sent.
+   */
+  #anchored = false;
+  /** The names in use for the append were added and not yet deleted with it. */
+  #namesInUseLeft = false;
+  /**
+   * Other names of Sheetport may still be on the worksheet: the listing or a delete failed, names
+   * were seen that may not be deleted yet, or an attempt of this push may have added names it
+   * does not know (an answer lost, or one of its two adds refused).
+   */
+  #namesKept = false;
 
   private constructor(
     record: ExcelPushRecord,
@@ -111,6 +128,7 @@ export class WorkbookPush {
     policy: RetryPolicy,
     signal?: AbortSignal,
     holdsLock?: () => Promise<boolean>,
+    listNames = false,
   ): Promise<PushOutcome> {
     // Before the first request: what any server needs to settle the push. A plan made again
     // under the same push replaces the one before, whose sessions are kept to be closed.
@@ -121,11 +139,18 @@ export class WorkbookPush {
     }
     await this.#save(channel, true);
     try {
-      const session = await this.#open(channel, deadline);
-      const table = await channel.read(deadline, session);
+      const opened = await this.#open(channel, deadline);
+      const { session, table } = await this.#read(channel, opened, deadline, policy, listNames);
       const planned = this.#expected ?? [];
       if (!sameHeader(table.columns, this.#record.columns) || !sameRows(table.rows, planned)) {
-        void channel.closeSession(session, deadline).catch(() => {});
+        // The names go with the plan (what a failure leaves is deleted by a later push).
+        const names = this.#namesInUse();
+        void (
+          names.length === 0 ? Promise.resolve() : channel.anchor(null, names, session, deadline)
+        )
+          .catch(() => {})
+          .then(() => channel.closeSession(session, deadline))
+          .catch(() => {});
         return { landed: false, table, mayLand: false };
       }
       const sent = await this.#send(channel, session, deadline, policy, signal, holdsLock);
@@ -159,15 +184,22 @@ export class WorkbookPush {
     let sent = 0;
     while (this.#record.done < operations.length) {
       const chunk = nextChunk(operations, this.#record.done);
+      const anchored = anchoredIndex(operations) - this.#record.done;
+      const carriesAnchor = anchored >= 0 && anchored < chunk.length;
       try {
         await this.#beforeOperation(channel, deadline, signal, holdsLock);
         if (sent++ > 0) await channel.slot();
-        await sendChunk(channel, chunk, session, deadline, (landed) => {
+        if (carriesAnchor && !this.#anchored) await this.#anchor(channel, session, deadline);
+        const left = await sendChunk(channel, chunk, session, deadline, (landed) => {
           this.#record.done += landed;
         });
+        // The batch deleted the names in use, unless a delete failed.
+        if (carriesAnchor) this.#namesInUseLeft = false;
+        if (left) this.#namesKept = true;
         this.#ambiguous = false;
         continue;
       } catch (error) {
+        this.#anchored = false;
         if (error instanceof Problem && error.code === 'upstream-outcome-unknown') throw error;
         const verdict = channel.judge(error, 'write');
         const gone = sessionGone(error);
@@ -201,6 +233,118 @@ export class WorkbookPush {
     }
     void channel.closeSession(session, deadline).catch(() => {});
     return null;
+  }
+
+  /**
+   * Adds new names that anchor the push's append, when it has one not landed yet, in `session`
+   * (after a failure: the names in use may have been moved or deleted with a failed attempt).
+   */
+  async #anchor(channel: PushChannel, session: string, deadline: number): Promise<void> {
+    const operations = this.#record.operations;
+    const index = anchoredIndex(operations);
+    const operation = operations[index];
+    const anchor =
+      index >= this.#record.done && operation?.kind === 'write' ? (operation.anchor ?? null) : null;
+    if (anchor === null) return;
+    // The names of the attempt before go in the same request (one already gone is fine).
+    const before = this.#namesInUse();
+    const { names, attempts, dropped } = await channel.anchor(anchor, before, session, deadline);
+    if (!dropped || attempts > 1) this.#namesKept = true;
+    if (names === null) this.#unanchor(operation);
+    else this.#use(anchor, names);
+  }
+
+  /**
+   * Graph refused the names: the append goes without them, its cells inserted below the last
+   * row as planned (as before appends were anchored). A first add may have landed.
+   */
+  #unanchor(operation: Operation | undefined): void {
+    if (operation?.kind === 'write') delete operation.anchor;
+    this.#namesKept = true;
+    this.#anchored = false;
+  }
+
+  #use(anchor: Anchor, names: { end: string; span: string }): void {
+    anchor.end = names.end;
+    anchor.span = names.span;
+    this.#namesInUseLeft = true;
+    this.#anchored = true;
+  }
+
+  /**
+   * The push's read in `session`, on which its writes go. A push that appends adds its names
+   * first, in the same `$batch`, so that the read shows them right below the rows planned on
+   * (see append-anchors.ts); with `list`, the workbook's names are listed beside them, and the
+   * names earlier pushes left are deleted with the append. When the answer of that batch was
+   * lost (its names may still be added late), the session is closed and the push starts again
+   * in a new one: nothing it sent before its read can land after it. Answers the session the
+   * push goes on in.
+   */
+  async #read(
+    channel: PushChannel,
+    session: string,
+    deadline: number,
+    policy: RetryPolicy,
+    list: boolean,
+  ): Promise<{ session: string; table: ProviderTable }> {
+    const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
+    const anchor = operation?.kind === 'write' ? operation.anchor : undefined;
+    if (anchor === undefined) return { session, table: await channel.read(deadline, session) };
+    const backoff = new Backoff(deadline, policy);
+    for (let current = session; ;) {
+      try {
+        const answer = await channel.anchorAndRead(anchor, list, current, deadline);
+        if (answer.names === null) this.#unanchor(operation);
+        else this.#use(anchor, answer.names);
+        if (answer.attempts > 1) this.#namesKept = true;
+        if (list && answer.names !== null) this.#pickDrops(anchor, answer.listed);
+        return { session: current, table: answer.table };
+      } catch (error) {
+        if (error instanceof Problem) throw error;
+        // Names of that attempt may be there: a later push deletes them.
+        this.#namesKept = true;
+        const verdict = channel.judge(error, 'write');
+        const gone = sessionGone(error);
+        if (verdict.mayHaveApplied !== true && !gone) throw verdict.problem;
+        try {
+          await channel.closeSession(current, deadline);
+          this.#closed(current);
+        } catch {
+          throw verdict.problem;
+        }
+        if (!verdict.retry && !gone) throw verdict.problem;
+        await backoff.wait(verdict);
+        channel.onRetry();
+        current = await this.#open(channel, deadline);
+      }
+    }
+  }
+
+  /** Of the workbook's names, those the append deletes with it (see `namesToDrop`). */
+  #pickDrops(anchor: Anchor, listed: { name?: unknown; comment?: unknown }[] | null): void {
+    if (listed === null) {
+      this.#namesKept = true;
+      return;
+    }
+    const { drop, kept } = namesToDrop(listed, anchor.prefix, Date.now(), sessionLifetimeMs);
+    anchor.drop = drop.slice(0, dropsPerAppend);
+    if (kept > 0 || drop.length > dropsPerAppend) this.#namesKept = true;
+  }
+
+  /** The names last added for the push's append. */
+  #namesInUse(): string[] {
+    const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
+    const anchor = operation?.kind === 'write' ? operation.anchor : undefined;
+    return [anchor?.end, anchor?.span].filter((name) => name !== undefined);
+  }
+
+  /**
+   * Whether names this push added, or earlier pushes left, may still be on the worksheet: the
+   * next push on the sheet that appends then lists the workbook's names and deletes those of
+   * Sheetport's it may (see `namesToDrop`).
+   */
+  get namesLeft(): boolean {
+    return this.#namesKept || this.#namesInUseLeft;
   }
 
   /**

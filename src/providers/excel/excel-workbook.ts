@@ -3,15 +3,10 @@ import { Problem } from '../../errors/problem.ts';
 import type { ProviderTable } from '../provider.ts';
 import { tableFromGrid } from '../provider-table.ts';
 import { cellFromExcel } from './excel-cells.ts';
+import { anchorComment, referenceOf } from './append-anchors.ts';
 import type { Operation } from './excel-operations.ts';
-import {
-  GraphFailure,
-  innerCodes,
-  retryAfter,
-  type CallOptions,
-  type GraphClient,
-  type GraphErrorBody,
-} from './graph-client.ts';
+import { GraphFailure, type CallOptions, type GraphClient } from './graph-client.ts';
+import { failureOf, ok, sendBatch, type GraphRequest } from './graph-batch.ts';
 import {
   segment,
   shareIdOf,
@@ -138,45 +133,144 @@ export class ExcelWorkbook {
     source: ExcelSource,
     operations: Operation[],
     options: CallOptions & { session: string },
-  ): Promise<{ landed: number; failure?: GraphFailure }> {
+  ): Promise<{ landed: number; failure?: GraphFailure; namesLeft: boolean }> {
     const owned = operations.flatMap((operation, index) =>
       requestsOf(source, operation).map((request) => ({ index, request })),
     );
-    const requests = owned.map(({ request }, i) => ({
-      id: String(i + 1),
-      method: request.method,
-      url: `/${request.path}`,
-      headers: { 'content-type': 'application/json', 'workbook-session-id': options.session },
-      body: request.body,
-      ...(i === 0 ? {} : { dependsOn: [String(i)] }),
-    }));
-    // The batch itself carries no session: each request inside it does.
-    const answer = (await this.client.call('POST', '$batch', {
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      body: { requests },
-    })) as { responses?: BatchResponse[] } | null;
-    const byId = new Map((answer?.responses ?? []).map((each) => [String(each.id), each]));
+    // Each request depends on the last one before it that is not a cleanup: a name's delete
+    // that fails (or finds the name gone) stops nothing after it.
+    let last: number | undefined;
+    const byId = await sendBatch(
+      this.client,
+      owned.map(({ request }, i) => {
+        const after = last;
+        if (request.cleanup !== true) last = i;
+        return { ...request, after };
+      }),
+      options,
+    );
+    let namesLeft = false;
     for (let i = 0; i < owned.length; i++) {
-      const landed = owned[i]?.index ?? 0;
+      const own = owned[i];
       const response = byId.get(String(i + 1));
+      if (own?.request.cleanup === true) {
+        namesLeft ||= response === undefined || !(ok(response) || response.status === 404);
+        continue;
+      }
+      const landed = own?.index ?? 0;
       if (response === undefined) {
         return {
           landed,
           failure: new GraphFailure('no answer in the batch', 502, undefined, undefined),
+          namesLeft: true,
         };
       }
-      if (response.status >= 200 && response.status < 300) continue;
-      return { landed, failure: failureOf(response) };
+      if (ok(response)) continue;
+      return { landed, failure: failureOf(response), namesLeft: true };
     }
-    return { landed: operations.length };
+    return { landed: operations.length, namesLeft };
   }
-}
 
-interface GraphRequest {
-  method: string;
-  path: string;
-  body: unknown;
+  /**
+   * Deletes the workbook's names `drop` (each on its own: one already gone is fine) and adds the
+   * names of `add` over cells of the worksheet (the second after the first), in the session of
+   * `options`, as one request or one batch. Throws the failure of an add; answers whether every
+   * drop went.
+   */
+  async anchor(
+    source: ExcelSource,
+    add: { name: string; address: string }[],
+    drop: string[],
+    options: CallOptions & { session: string },
+  ): Promise<{ dropped: boolean }> {
+    const names = `${workbookPath(source)}names`;
+    const requests: (GraphRequest & { after: number | undefined })[] = [
+      ...drop.map((name) => ({
+        method: 'DELETE',
+        path: `${names}/${segment(name)}`,
+        body: undefined,
+        after: undefined,
+      })),
+      ...addRequests(source, add, drop.length),
+    ];
+    const [only] = requests;
+    if (requests.length === 0 || only === undefined) return { dropped: true };
+    if (requests.length === 1) {
+      try {
+        await this.client.call(only.method, only.path, { ...options, body: only.body });
+        return { dropped: true };
+      } catch (error) {
+        if (add.length === 0 && error instanceof GraphFailure && error.status === 404) {
+          return { dropped: true };
+        }
+        throw error;
+      }
+    }
+    const byId = await sendBatch(this.client, requests, options);
+    let dropped = true;
+    for (let i = 0; i < requests.length; i++) {
+      const response = byId.get(String(i + 1));
+      const done = response !== undefined && ok(response);
+      if (i < drop.length) dropped &&= done || response?.status === 404;
+      else if (!done) {
+        throw response === undefined
+          ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
+          : failureOf(response);
+      }
+    }
+    return { dropped };
+  }
+
+  /**
+   * A push's first step as one `$batch`: adds the names `add` (the second after the first), then
+   * reads the worksheet, after both; with `list`, lists the workbook's names beside them (null
+   * when that failed). Throws the failure of an add; a read that failed after the names were
+   * added answers its failure instead of the table.
+   */
+  async anchorAndRead(
+    source: ExcelSource,
+    add: { name: string; address: string }[],
+    list: boolean,
+    options: CallOptions & { session: string },
+  ): Promise<{
+    table: ProviderTable | GraphFailure;
+    listed: { name?: unknown; comment?: unknown }[] | null;
+  }> {
+    const read = {
+      method: 'GET',
+      path: `${worksheetPath(source)}usedRange(valuesOnly=true)`,
+      body: undefined,
+      after: add.length === 0 ? undefined : add.length - 1,
+    };
+    const names = { method: 'GET', path: `${workbookPath(source)}names`, body: undefined };
+    const requests = [
+      ...addRequests(source, add, 0),
+      read,
+      ...(list ? [{ ...names, after: undefined }] : []),
+    ];
+    const byId = await sendBatch(this.client, requests, options);
+    for (let i = 0; i < add.length; i++) {
+      const response = byId.get(String(i + 1));
+      if (response === undefined || !ok(response)) {
+        throw response === undefined
+          ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
+          : failureOf(response);
+      }
+    }
+    const answered = byId.get(String(add.length + 1));
+    const table =
+      answered === undefined
+        ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
+        : ok(answered)
+          ? tableOfRange(answered.body as RangeAnswer, source)
+          : failureOf(answered);
+    const listing = list ? byId.get(String(add.length + 2)) : undefined;
+    const value =
+      listing !== undefined && ok(listing)
+        ? (listing.body as { value?: unknown } | null | undefined)?.value
+        : undefined;
+    return { table, listed: Array.isArray(value) ? (value as { name?: unknown }[]) : null };
+  }
 }
 
 /** The requests that apply one operation, in order. */
@@ -188,6 +282,29 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
   // Graph sets the number format before the values: text lands as text.
   const body = { numberFormat: operation.numberFormat, values: operation.values };
   const write = { method: 'PATCH', path: at(operation.address), body };
+  const { anchor } = operation;
+  if (anchor?.end !== undefined && anchor.span !== undefined) {
+    const named = (name: string) => `${workbookPath(source)}names/${segment(name)}`;
+    // The span grew around the inserted rows: one row above them and one below, left as they are.
+    const unchanged = operation.values[0]?.map(() => null) ?? [];
+    return [
+      { method: 'POST', path: `${named(anchor.end)}/range/insert`, body: { shift: 'Down' } },
+      {
+        method: 'PATCH',
+        path: `${named(anchor.span)}/range`,
+        body: {
+          numberFormat: [unchanged, ...operation.numberFormat, unchanged],
+          values: [unchanged, ...operation.values, unchanged],
+        },
+      },
+      ...[anchor.end, anchor.span, ...(anchor.drop ?? [])].map((name) => ({
+        method: 'DELETE',
+        path: named(name),
+        body: undefined,
+        cleanup: true as const,
+      })),
+    ];
+  }
   if (operation.insert === undefined) return [write];
   return [
     { method: 'POST', path: `${at(operation.insert)}/insert`, body: { shift: 'Down' } },
@@ -195,27 +312,18 @@ function requestsOf(source: ExcelSource, operation: Operation): GraphRequest[] {
   ];
 }
 
-interface BatchResponse {
-  id: string;
-  status: number;
-  headers?: Record<string, string>;
-  body?: { error?: GraphErrorBody } | null;
-}
-
-/** A request of a batch that failed, as if it had been sent alone. */
-function failureOf(response: BatchResponse): GraphFailure {
-  const error = response.body?.error;
-  const headers = Object.fromEntries(
-    Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
-  );
-  return new GraphFailure(
-    error?.message ?? `status ${response.status}`,
-    response.status,
-    error?.code,
-    retryAfter(headers['retry-after'] ?? null),
-    false,
-    innerCodes(error),
-  );
+/** Adds of names over cells of the worksheet, each after the one before (the first after `first - 1`). */
+function addRequests(
+  source: ExcelSource,
+  add: { name: string; address: string }[],
+  first: number,
+): (GraphRequest & { after: number | undefined })[] {
+  return add.map(({ name, address }, i) => ({
+    method: 'POST',
+    path: `${workbookPath(source)}names/add`,
+    body: { name, reference: referenceOf(source.tab, address), comment: anchorComment },
+    after: i === 0 ? undefined : first + i - 1,
+  }));
 }
 
 /** A used range as a table; its source with the worksheet's current name. */
