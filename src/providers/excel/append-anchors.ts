@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Operation, Step } from './excel-operations.ts';
 
-/**
+/*
  * Where an append lands when a person inserts rows above while Graph holds it: at the end of the
  * rows, as Excel moves it. Graph has no conditional write, but Excel moves a defined name with the
  * cells it refers to. Before the push's session read (which then shows the names right below the
@@ -20,18 +20,6 @@ import type { Operation, Step } from './excel-operations.ts';
  * whose it is without a lookup (see `namesToDrop`). A push that adds them again (after a
  * failure) takes new ones under the same prefix.
  */
-export interface Anchor {
-  /** The prefix of every name of this push's appends (see `pushPrefix`). */
-  prefix: string;
-  /** Worksheet cells the names refer to when added: the rows appended, and the span. */
-  endAddress: string;
-  spanAddress: string;
-  /** The names in use now; absent until they are added. */
-  end?: string;
-  span?: string;
-  /** Names earlier pushes left on the worksheet, deleted in the append's `$batch`. */
-  drop?: string[];
-}
 
 /** Every name Sheetport adds starts with this: recognisable in the Name Manager. */
 export const anchorPrefix = 'Sheetport_';

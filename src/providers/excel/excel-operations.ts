@@ -1,7 +1,6 @@
 import type { Cell } from '../../cells/cell.ts';
 import { columnLetter } from '../../files/header.ts';
 import type { WriteEffect } from '../../model/write-effect.ts';
-import type { Anchor } from './append-anchors.ts';
 import { cellToExcel, type GraphValue } from './excel-cells.ts';
 
 /**
@@ -188,3 +187,17 @@ const range = (low: number, high: number) =>
 
 const padded = (row: Cell[], width: number): Cell[] =>
   Array.from({ length: width }, (_, i) => row[i] ?? null);
+
+/** The names that anchor an append where Excel moves it (see append-anchors.ts). */
+export interface Anchor {
+  /** The prefix of every name of this push's appends (see `pushPrefix`). */
+  prefix: string;
+  /** Worksheet cells the names refer to when added: the rows appended, and the span. */
+  endAddress: string;
+  spanAddress: string;
+  /** The names in use now; absent until they are added. */
+  end?: string;
+  span?: string;
+  /** Names earlier pushes left on the worksheet, deleted in the append's `$batch`. */
+  drop?: string[];
+}

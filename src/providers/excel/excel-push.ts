@@ -32,12 +32,12 @@ import type { ProviderTable, PushJournal, PushOutcome, Settled } from '../provid
 import { sameHeader, sameRows } from '../provider-table.ts';
 import { Backoff, type RetryPolicy } from '../retry.ts';
 import { sessionGone } from './excel-errors.ts';
-import type { Operation, Step } from './excel-operations.ts';
+import type { Anchor, Operation, Step } from './excel-operations.ts';
 import { nextChunk, sendChunk, type PushChannel } from './push-channel.ts';
 import { appendBlocks, appendsLanded } from './append-blocks.ts';
 import { imageMarks, landedUpTo } from './push-images.ts';
 import { parseRecord, recordOf, verdictOf, type ExcelPushRecord } from './push-record.ts';
-import { anchoredIndex, namesToDrop, type Anchor } from './append-anchors.ts';
+import { anchoredIndex, namesToDrop } from './append-anchors.ts';
 
 /**
  * How long after a push's deadline its sessions are surely gone even when Graph would not say

@@ -1,8 +1,7 @@
 import type { Problem } from '../../errors/problem.ts';
 import type { ProviderTable } from '../provider.ts';
 import type { Verdict } from '../retry.ts';
-import type { Anchor } from './append-anchors.ts';
-import { requestCount, type Operation } from './excel-operations.ts';
+import { requestCount, type Anchor, type Operation } from './excel-operations.ts';
 
 /** What a push needs of the workbook: each request one attempt, failures thrown as they come. */
 export interface PushChannel {
