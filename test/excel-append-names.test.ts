@@ -96,7 +96,6 @@ test('an append whose insert landed and whose write was refused is sent again at
     retryAfterSeconds: 0,
     match: { method: 'PATCH', path: '/names/' },
   });
-  // Right after the refused write, a person inserts a row at the top.
   const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
   assert.equal(zoe.status, 201, zoe.text);
   const patches = excel.emulator
