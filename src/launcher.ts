@@ -66,8 +66,8 @@ function keepCacheLater() {
   const keep = () => {
     if (kept) return;
     kept = true;
+    const temporary = `${cacheFile}.${process.pid}`;
     try {
-      const temporary = `${cacheFile}.${process.pid}`;
       writeFileSync(temporary, script.createCachedData());
       // Renamed into place, so that a start never reads half a file another one is writing.
       renameSync(temporary, cacheFile);
@@ -82,6 +82,7 @@ function keepCacheLater() {
       }
     } catch {
       // A package directory this process may not write to: starts compile the bundle instead.
+      rmSync(temporary, { force: true });
     }
   };
   setTimeout(keep, 2000).unref();
