@@ -237,6 +237,8 @@ describe('console: the grid of rows', { skip: skipReason }, () => {
     await page.getByText('Saved the row “Bob, Braga”.').waitFor();
     assert.deepEqual(rowsNowNames(await rowsNow()), ['Bob', 'Joan', 'Ivo']);
     assert.deepEqual(((await rowsNow()) as object[])[0], { name: 'Bob', city: 'Braga', age: 27 });
+    // The save reads the rows again: Joan is row 1 once the grid shows them.
+    assert.deepEqual(await column(page, 1, 3), ['Bob', 'Joan', 'Ivo']);
 
     // Someone changes Joan while her edit is open: the save is refused, and the grid says so.
     await page.getByRole('button', { name: 'Edit row 1' }).click();
