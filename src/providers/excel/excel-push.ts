@@ -240,12 +240,8 @@ export class WorkbookPush {
    * (after a failure: the names in use may have been moved or deleted with a failed attempt).
    */
   async #anchor(channel: PushChannel, session: string, deadline: number): Promise<void> {
-    const operations = this.#record.operations;
-    const index = anchoredIndex(operations);
-    const operation = operations[index];
-    const anchor =
-      index >= this.#record.done && operation?.kind === 'write' ? (operation.anchor ?? null) : null;
-    if (anchor === null) return;
+    const { index, operation, anchor } = this.#anchorOf();
+    if (anchor === undefined || index < this.#record.done) return;
     // The names of the attempt before go in the same request (one already gone is fine).
     const before = this.#namesInUse();
     const { names, attempts, dropped } = await channel.anchor(anchor, before, session, deadline);
@@ -287,8 +283,7 @@ export class WorkbookPush {
     policy: RetryPolicy,
     list: boolean,
   ): Promise<{ session: string; table: ProviderTable }> {
-    const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
-    const anchor = operation?.kind === 'write' ? operation.anchor : undefined;
+    const { operation, anchor } = this.#anchorOf();
     if (anchor === undefined) return { session, table: await channel.read(deadline, session) };
     const backoff = new Backoff(deadline, policy);
     for (let current = session; ;) {
@@ -333,9 +328,15 @@ export class WorkbookPush {
 
   /** The names last added for the push's append. */
   #namesInUse(): string[] {
-    const operation = this.#record.operations[anchoredIndex(this.#record.operations)];
-    const anchor = operation?.kind === 'write' ? operation.anchor : undefined;
+    const { anchor } = this.#anchorOf();
     return [anchor?.end, anchor?.span].filter((name) => name !== undefined);
+  }
+
+  /** The operation that carries the push's anchor, its index and the anchor (none: -1). */
+  #anchorOf(): { index: number; operation: Operation | undefined; anchor: Anchor | undefined } {
+    const index = anchoredIndex(this.#record.operations);
+    const operation = this.#record.operations[index];
+    return { index, operation, anchor: operation?.kind === 'write' ? operation.anchor : undefined };
   }
 
   /**
