@@ -236,3 +236,20 @@ test(`${backend}: an append after a re-read that changed the last blocks starts 
     model,
   );
 });
+
+test(`${backend}: a sheet made after the last one was deleted reads its own blocks, not those read of the deleted one`, async (t) => {
+  const { store, dispose } = await openTestStore({ indexThreshold: 0 });
+  t.after(dispose);
+  // Both sheets are at their first version, and on SQLite the second takes the first's key.
+  const first = Array.from({ length: 70 }, (_, n) => row(n, 'first '));
+  await store.createSheet(scratchSheet('first', columns), [first.map((cells) => [...cells])]);
+  assert.equal((await both(store, 'first')).fromBlocks.length, 70);
+  await store.deleteSheet('first');
+  const second = Array.from({ length: 50 }, (_, n) => row(n, 'second '));
+  await store.createSheet(scratchSheet('second', columns), [second.map((cells) => [...cells])]);
+  const { fromBlocks } = await both(store, 'second');
+  assert.deepEqual(
+    fromBlocks.map((object) => columns.map((column) => object[column] ?? null)),
+    second,
+  );
+});
