@@ -31,6 +31,8 @@ export function redactUrl(url: string): string {
 
 /** Text fit for a log (a path segment, a header), with anything shaped like an API key replaced. */
 export function redactKeys(text: string): string {
+  // A key's `sp_` has an underscore or a percent escape: most text has neither, and no key.
+  if (!text.includes('_') && !text.includes('%')) return text;
   return text.replace(apiKey, redacted);
 }
 

@@ -64,16 +64,21 @@ function loggedHeaders(headers: FastifyRequest['headers']): Record<string, unkno
   const logged: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    const text = (one: string) =>
+    // Chosen once for the header, not made afresh for each of its values.
+    const redact =
       secretHeaders.includes(name) || secretHeaderName.test(name)
-        ? redacted
+        ? redactWhole
         : // The page a request came from may carry secrets in its own URL.
           name === 'referer'
-          ? redactUrl(one)
-          : redactKeys(one);
-    logged[name] = Array.isArray(value) ? value.map(text) : text(value);
+          ? redactUrl
+          : redactKeys;
+    logged[name] = Array.isArray(value) ? value.map((one) => redact(one)) : redact(value);
   }
   return logged;
+}
+
+function redactWhole(): string {
+  return redacted;
 }
 
 /** pino's levels by name (info is 30, error 50), to tell whether a line would be written. */
