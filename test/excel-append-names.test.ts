@@ -7,11 +7,33 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call } from './helpers/build.ts';
-import { bothSides, connectPeople, excelApp } from './helpers/excel.ts';
+import { bothSides, connectPeople, excelApp, type ExcelApp } from './helpers/excel.ts';
 import { anchorComment, worksheetMarker } from '../src/providers/excel/append-anchors.ts';
 import { sessionLifetimeMs } from '../src/providers/excel/excel-push.ts';
 
-const names = (rows: (string | number | boolean)[][]) => rows.slice(1).map((row) => row[0]);
+/** The people `connectPeople` starts the worksheet with, in order. */
+const people = ['Ann', 'Bob', 'Kim', 'Lee', 'Max'];
+
+/** The first column of a worksheet, below its header. */
+const namesIn = (excel: ExcelApp, worksheet = 'People') =>
+  excel.emulator
+    .values(excel.ref, worksheet)
+    .slice(1)
+    .map((row) => row[0]);
+
+/** POSTs a row with this name, which must be created. */
+async function post(excel: ExcelApp, id: string, name: string): Promise<void> {
+  const answer = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name } });
+  assert.equal(answer.status, 201, answer.text);
+}
+
+/** Waits for Graph to hold a batch back, and checks it holds one. */
+async function heldBack(excel: ExcelApp, what: string): Promise<void> {
+  for (let i = 0; i < 300 && excel.emulator.heldCount === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(excel.emulator.heldCount, 1, what);
+}
 
 test("an append deletes the names Sheetport left on its worksheet by a push long over, and never a person's names, another worksheet's, or those of a push that may be at work", async (t) => {
   const excel = await excelApp(t);
@@ -34,20 +56,12 @@ test("an append deletes the names Sheetport left on its worksheet by a push long
   for (const { name, comment } of seeded) {
     excel.emulator.defineName(excel.ref, 'People', name, 'A20:C20', comment);
   }
-  const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
-  assert.equal(zoe.status, 201, zoe.text);
+  await post(excel, id, 'Zoe');
   assert.deepEqual(
     excel.emulator.definedNames(excel.ref, 'People'),
     seeded.filter(({ gone }) => !gone).map(({ name }) => name),
   );
-  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
-    'Ann',
-    'Bob',
-    'Kim',
-    'Lee',
-    'Max',
-    'Zoe',
-  ]);
+  assert.deepEqual(namesIn(excel), [...people, 'Zoe']);
 });
 
 test('a name whose delete was refused after the append landed stays while its push may be at work, and the next append lists the names again', async (t) => {
@@ -59,31 +73,20 @@ test('a name whose delete was refused after the append landed stays while its pu
     retryAfterSeconds: 0,
     match: { method: 'DELETE', path: '/names/' },
   });
-  const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
-  assert.equal(zoe.status, 201, zoe.text);
+  await post(excel, id, 'Zoe');
   const left = excel.emulator.definedNames(excel.ref, 'People');
   assert.equal(left.length, 1, `one name stays: ${left.join(', ')}`);
   assert.match(left[0] ?? '', /^Sheetport_[0-9a-f]{8}_[0-9a-z]+_[0-9a-f]{16}_[0-9a-f]{6}_end$/);
   excel.emulator.resetRequests();
-  const ivy = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
-  assert.equal(ivy.status, 201, ivy.text);
+  await post(excel, id, 'Ivy');
   const listings = excel.emulator
     .requests()
     .filter((r) => r.method === 'GET' && r.path.endsWith('/workbook/names'));
   assert.equal(listings.length, 1, 'the names were listed with the next append');
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), left, 'its push is recent');
-  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
-    'Ann',
-    'Bob',
-    'Kim',
-    'Lee',
-    'Max',
-    'Zoe',
-    'Ivy',
-  ]);
+  assert.deepEqual(namesIn(excel), [...people, 'Zoe', 'Ivy']);
   excel.emulator.resetRequests();
-  const lee = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Lea' } });
-  assert.equal(lee.status, 201, lee.text);
+  await post(excel, id, 'Lea');
   const again = excel.emulator.requests().filter((r) => r.path.endsWith('/workbook/names'));
   assert.equal(again.length, 1, 'a name seen that stays for now is looked for again');
 });
@@ -96,8 +99,7 @@ test('an append whose insert landed and whose write was refused is sent again at
     retryAfterSeconds: 0,
     match: { method: 'PATCH', path: '/names/' },
   });
-  const zoe = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
-  assert.equal(zoe.status, 201, zoe.text);
+  await post(excel, id, 'Zoe');
   const patches = excel.emulator
     .requests()
     .filter((r) => r.method === 'PATCH' && r.path.includes('/names/'));
@@ -107,10 +109,8 @@ test('an append whose insert landed and whose write was refused is sent again at
   );
   const [first, second] = patches.map((r) => r.path);
   assert.notEqual(first, second, 'the second attempt wrote at new names');
-  const ivy = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
-  assert.equal(ivy.status, 201, ivy.text);
-  const sheet = excel.emulator.values(excel.ref, 'People');
-  assert.deepEqual(names(sheet), ['Ann', 'Bob', 'Kim', 'Lee', 'Max', 'Zoe', 'Ivy']);
+  await post(excel, id, 'Ivy');
+  assert.deepEqual(namesIn(excel), [...people, 'Zoe', 'Ivy']);
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
   const { api, sheet: rows } = await bothSides(excel, id);
   assert.deepEqual(api, rows);
@@ -125,10 +125,7 @@ test('a person inserting a row right below the last row while Graph holds the ap
     body: { name: 'Zoe', age: 19 },
     headers: { 'idempotency-key': '"zoe"' },
   });
-  for (let i = 0; i < 300 && excel.emulator.heldCount === 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.equal(excel.emulator.heldCount, 1, 'Graph holds the append');
+  await heldBack(excel, 'Graph holds the append');
   excel.emulator.clearFaults();
   // Row 7 is right below Max, the last row: inside the name the write goes through.
   excel.emulator.insertRows(excel.ref, 'People', 7, [['Below', 0, false]]);
@@ -141,26 +138,10 @@ test('a person inserting a row right below the last row while Graph holds the ap
     [400],
     'Graph refused the write: its rows no longer fit the name',
   );
-  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
-    'Ann',
-    'Bob',
-    'Kim',
-    'Lee',
-    'Max',
-    'Below',
-  ]);
+  assert.deepEqual(namesIn(excel), [...people, 'Below']);
   assert.equal(excel.emulator.definedNames(excel.ref, 'People').length, 2, 'the names stay');
-  const ivy = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Ivy' } });
-  assert.equal(ivy.status, 201, ivy.text);
-  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
-    'Ann',
-    'Bob',
-    'Kim',
-    'Lee',
-    'Max',
-    'Below',
-    'Ivy',
-  ]);
+  await post(excel, id, 'Ivy');
+  assert.deepEqual(namesIn(excel), [...people, 'Below', 'Ivy']);
   assert.equal(excel.emulator.definedNames(excel.ref, 'People').length, 2, 'only those two');
 });
 
@@ -169,10 +150,7 @@ test('names added in a batch whose answer was lost: the push closes that session
   const id = await connectPeople(excel);
   excel.emulator.failNext(1, { mode: 'late', match: { only: 'batch', holding: '/names/add' } });
   const zoe = call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Zoe' } });
-  for (let i = 0; i < 300 && excel.emulator.heldCount === 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.equal(excel.emulator.heldCount, 1, 'Graph holds the first names');
+  await heldBack(excel, 'Graph holds the first names');
   // Graph runs the held batch while the push is still at work: right after the append's insert
   // (the third write after it: the two names added again, then the insert).
   let late: { applied: boolean }[] = [];
@@ -191,14 +169,7 @@ test('names added in a batch whose answer was lost: the push closes that session
     late.every((r) => !r.applied),
     'refused: its session was closed',
   );
-  assert.deepEqual(names(excel.emulator.values(excel.ref, 'People')), [
-    'Ann',
-    'Bob',
-    'Kim',
-    'Lee',
-    'Max',
-    'Zoe',
-  ]);
+  assert.deepEqual(namesIn(excel), [...people, 'Zoe']);
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'People'), [], 'no name left');
 });
 
@@ -207,8 +178,7 @@ test('an appending push takes four HTTP requests to Graph, its names inside its 
   const id = await connectPeople(excel, { freshnessSeconds: 3600 });
   const push = async (name: string) => {
     excel.emulator.resetRequests();
-    const answer = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name } });
-    assert.equal(answer.status, 201, answer.text);
+    await post(excel, id, name);
     // The session is closed once the answer is out.
     const closed = () => excel.emulator.requests().some((r) => r.path.endsWith('/closeSession'));
     for (let i = 0; i < 200 && !closed(); i++) await new Promise((r) => setTimeout(r, 10));
@@ -237,21 +207,13 @@ test('a worksheet renamed since the sheet last read it: Graph refuses the names,
   const excel = await excelApp(t);
   const id = await connectPeople(excel, { freshnessSeconds: 3600 });
   excel.emulator.renameWorksheet(excel.ref, 'People', 'Folks');
-  const nia = await call(`${excel.url}/api/v1/${id}`, { method: 'POST', body: { name: 'Nia' } });
-  assert.equal(nia.status, 201, nia.text);
+  await post(excel, id, 'Nia');
   const adds = excel.emulator.requests().filter((r) => r.path.endsWith('/names/add'));
   assert.deepEqual(
     adds.map((r) => r.status),
     [400],
     'the first name was refused (the second, depending on it, not run)',
   );
-  assert.deepEqual(names(excel.emulator.values(excel.ref, 'Folks')), [
-    'Ann',
-    'Bob',
-    'Kim',
-    'Lee',
-    'Max',
-    'Nia',
-  ]);
+  assert.deepEqual(namesIn(excel, 'Folks'), [...people, 'Nia']);
   assert.deepEqual(excel.emulator.definedNames(excel.ref, 'Folks'), []);
 });
