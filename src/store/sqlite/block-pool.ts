@@ -23,7 +23,7 @@ export class BlockPool {
   /** `limit`: the bytes kept in all; a sheet larger than a quarter of it is not kept. */
   constructor(private readonly limit: number) {}
 
-  /** The blocks kept for this version of the sheet, most recently read last. */
+  /** The blocks kept for this version of the sheet, if any: the sheet is then the last to go. */
   get(key: number, id: string, version: number): Buffer[] | null {
     const kept = this.#sheets.get(key);
     if (kept === undefined || kept.id !== id || kept.version !== version) return null;

@@ -11,7 +11,10 @@ import type { SqliteSql } from './sqlite-sql.ts';
 
 type Db = Database.Database;
 
-/** The bytes of blocks the pool keeps, besides the read cache's; a sheet of 100,000 rows of four columns takes 7 MB. */
+/**
+ * The bytes of blocks the pool keeps, besides the read cache's: a sheet of 100,000 rows of four
+ * short columns takes about 7.5 MB.
+ */
 const pooledBlockBytes = 64 * 1024 * 1024;
 
 /**
@@ -122,8 +125,8 @@ export function sqliteBlocks(sql: SqliteSql): BlockStatements {
       driverCall((db: Db) => {
         const sheet = sql
           .statement(db, 'SELECT id, version, row_count AS rows FROM sheets WHERE key = ?')
-          .get(key) as { id: string; version: number; rows: number };
-        if (sheet.rows > maxRows) return null;
+          .get(key) as { id: string; version: number; rows: number } | undefined;
+        if (sheet === undefined || sheet.rows > maxRows) return null;
         // Inside a write, the blocks may have changed ahead of the sheet's version.
         const committed = !db.inTransaction || db.readonly;
         const kept = committed ? pool.get(key, sheet.id, sheet.version) : null;
