@@ -25,7 +25,7 @@ import {
 import { TabVersions } from '../tab-versions.ts';
 import { WriteSlots } from '../write-slots.ts';
 import { judgeGraphError, sessionGone, type CallContext } from './excel-errors.ts';
-import { planSteps } from './excel-operations.ts';
+import { planSteps, type Anchor } from './excel-operations.ts';
 import { WorkbookPush } from './excel-push.ts';
 import type { PushChannel } from './push-channel.ts';
 import { anchorFirstAppend, anchorNames, pushPrefix } from './append-anchors.ts';
@@ -345,13 +345,7 @@ export class ExcelProvider implements LiveProvider {
         for (let attempts = 1; ; attempts++) {
           // New names each attempt, so that names of one attempt are never added twice.
           const names = anchor === null ? null : anchorNames(anchor.prefix);
-          const add =
-            anchor === null || names === null
-              ? []
-              : [
-                  { name: names.end, address: anchor.endAddress },
-                  { name: names.span, address: anchor.spanAddress },
-                ];
+          const add = anchor === null || names === null ? [] : namesAt(anchor, names);
           try {
             const { dropped } = await this.#workbook.anchor(source, add, drop, {
               session,
@@ -370,25 +364,22 @@ export class ExcelProvider implements LiveProvider {
         }
       },
       anchorAndRead: async (anchor, list, session, deadline) => {
+        const readAlone = () =>
+          this.#call(context, deadline, (options) =>
+            this.#workbook.readTab(source, { ...options, session }),
+          );
         const backoff = new Backoff(deadline, this.retryPolicy);
         for (let attempts = 1; ; attempts++) {
           const names = anchorNames(anchor.prefix);
-          const add = [
-            { name: names.end, address: anchor.endAddress },
-            { name: names.span, address: anchor.spanAddress },
-          ];
           let answer;
           try {
-            answer = await this.#workbook.anchorAndRead(source, add, list, {
+            answer = await this.#workbook.anchorAndRead(source, namesAt(anchor, names), list, {
               session,
               timeoutMs: attemptTimeout(deadline),
             });
           } catch (error) {
             if (namesRefused(error)) {
-              const table = await this.#call(context, deadline, (options) =>
-                this.#workbook.readTab(source, { ...options, session }),
-              );
-              return { names: null, attempts, table, listed: null };
+              return { names: null, attempts, table: await readAlone(), listed: null };
             }
             const verdict = judgeGraphError(error, context);
             if (!verdict.retry || verdict.mayHaveApplied === true) throw error;
@@ -398,12 +389,7 @@ export class ExcelProvider implements LiveProvider {
           }
           this.onUpstream?.({ request: 'write', retry: false, outcome: 'ok' });
           // The names are in: a read Graph refused is sent again on its own.
-          const table =
-            answer.table instanceof GraphFailure
-              ? await this.#call(context, deadline, (options) =>
-                  this.#workbook.readTab(source, { ...options, session }),
-                )
-              : answer.table;
+          const table = answer.table instanceof GraphFailure ? await readAlone() : answer.table;
           return { names, attempts, table, listed: answer.listed };
         }
       },
@@ -474,6 +460,12 @@ function outcomeUnknown(source: ExcelSource, cause: Problem): Problem {
  */
 const namesRefused = (error: unknown): boolean =>
   error instanceof GraphFailure && error.status === 400;
+
+/** The two names of one attempt, each over the cells it anchors. */
+const namesAt = (anchor: Anchor, names: { end: string; span: string }) => [
+  { name: names.end, address: anchor.endAddress },
+  { name: names.span, address: anchor.spanAddress },
+];
 
 const worksheetKey = (source: ExcelSource) =>
   `${source.drive}/${source.item}/${source.worksheetId}`;

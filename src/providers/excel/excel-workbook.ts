@@ -157,16 +157,8 @@ export class ExcelWorkbook {
         namesLeft ||= response === undefined || !(ok(response) || response.status === 404);
         continue;
       }
-      const landed = own?.index ?? 0;
-      if (response === undefined) {
-        return {
-          landed,
-          failure: new GraphFailure('no answer in the batch', 502, undefined, undefined),
-          namesLeft: true,
-        };
-      }
-      if (ok(response)) continue;
-      return { landed, failure: failureOf(response), namesLeft: true };
+      if (response !== undefined && ok(response)) continue;
+      return { landed: own?.index ?? 0, failure: failureOf(response), namesLeft: true };
     }
     return { landed: operations.length, namesLeft };
   }
@@ -212,11 +204,7 @@ export class ExcelWorkbook {
       const response = byId.get(String(i + 1));
       const done = response !== undefined && ok(response);
       if (i < drop.length) dropped &&= done || response?.status === 404;
-      else if (!done) {
-        throw response === undefined
-          ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
-          : failureOf(response);
-      }
+      else if (!done) throw failureOf(response);
     }
     return { dropped };
   }
@@ -251,19 +239,13 @@ export class ExcelWorkbook {
     const byId = await sendBatch(this.client, requests, options);
     for (let i = 0; i < add.length; i++) {
       const response = byId.get(String(i + 1));
-      if (response === undefined || !ok(response)) {
-        throw response === undefined
-          ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
-          : failureOf(response);
-      }
+      if (response === undefined || !ok(response)) throw failureOf(response);
     }
     const answered = byId.get(String(add.length + 1));
     const table =
-      answered === undefined
-        ? new GraphFailure('no answer in the batch', 502, undefined, undefined)
-        : ok(answered)
-          ? tableOfRange(answered.body as RangeAnswer, source)
-          : failureOf(answered);
+      answered !== undefined && ok(answered)
+        ? tableOfRange(answered.body as RangeAnswer, source)
+        : failureOf(answered);
     const listing = list ? byId.get(String(add.length + 2)) : undefined;
     const value =
       listing !== undefined && ok(listing)

@@ -52,8 +52,14 @@ export async function sendBatch(
 export const ok = (response: BatchResponse): boolean =>
   response.status >= 200 && response.status < 300;
 
-/** A request of a batch that failed, as if it had been sent alone. */
-export function failureOf(response: BatchResponse): GraphFailure {
+/**
+ * A request of a batch that failed, as if it had been sent alone; one the batch's answer left
+ * out (undefined) as a 502.
+ */
+export function failureOf(response: BatchResponse | undefined): GraphFailure {
+  if (response === undefined) {
+    return new GraphFailure('no answer in the batch', 502, undefined, undefined);
+  }
   const error = response.body?.error;
   const headers = Object.fromEntries(
     Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
