@@ -54,6 +54,7 @@ export interface WatchObserver {
 interface TabState {
   /** When the tab was last found unchanged or read. */
   checkedAt: number;
+  /** When its last values read ended, or failed: the next waits the shortest gap from then. */
   readAt: number;
   /** The spreadsheet's version the copy is known to hold; null when unknown. */
   version: string | null;
@@ -204,7 +205,10 @@ export class TabWatcher {
     try {
       const read = await this.deps.refresh(sheet.id);
       const changed = read.version !== sheet.version;
-      this.#tabs.set(sheet.id, { checkedAt: Date.now(), readAt: now, version, stale: false });
+      // The gap runs from the read's end: its request may have waited for the sheet's turn
+      // before it left, and the next must not reach Google sooner than the gap after it.
+      const end = Date.now();
+      this.#tabs.set(sheet.id, { checkedAt: end, readAt: end, version, stale: false });
       this.observer?.read(changed ? 'changed' : 'unchanged');
       if (changed) {
         this.observer?.lag((Date.now() - (version === null ? now : detectedAt)) / 1000);
@@ -217,7 +221,7 @@ export class TabWatcher {
       // Checked again at the next tick, no sooner than the shortest gap between reads.
       this.#tabs.set(sheet.id, {
         checkedAt: state?.checkedAt ?? 0,
-        readAt: now,
+        readAt: Date.now(),
         version: null,
         stale: true,
       });
