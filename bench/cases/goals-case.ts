@@ -293,13 +293,18 @@ async function hitRate(dir: string, sheetId: string, timing: LoadPlan): Promise<
   }
 }
 
+/**
+ * The cache's lookups so far. A result not yet counted has no line of its own (prom-client
+ * writes a label's line once it is first counted): a short warm-up, as `BENCH_QUICK`'s, that
+ * asks no name a third time has no hit yet, which is zero hits, not an unknown.
+ */
 async function lookups(server: Server): Promise<{ hit: number; miss: number }> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const count = (result: string) =>
     Number(
       new RegExp(`^sheetport_read_cache_lookups_total\\{result="${result}"\\} (\\d+)`, 'm').exec(
         text,
-      )?.[1] ?? Number.NaN,
+      )?.[1] ?? 0,
     );
   return { hit: count('hit'), miss: count('miss') };
 }
