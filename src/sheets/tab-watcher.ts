@@ -211,7 +211,7 @@ export class TabWatcher {
       this.#tabs.set(sheet.id, { checkedAt: end, readAt: end, version, stale: false });
       this.observer?.read(changed ? 'changed' : 'unchanged');
       if (changed) {
-        this.observer?.lag((Date.now() - (version === null ? now : detectedAt)) / 1000);
+        this.observer?.lag((end - (version === null ? now : detectedAt)) / 1000);
         this.deps.notify(sheet.id);
       }
     } catch (error) {
