@@ -26,3 +26,9 @@ function randomPart(bytes: number): string {
 export function newEventId(now = Date.now()): string {
   return `evt_${now.toString(36).padStart(9, '0')}${randomPart(12)}`;
 }
+
+/** The time in milliseconds an event id made by `newEventId` starts with; null for another id. */
+export function eventIdTime(id: string): number | null {
+  const time = /^evt_([0-9a-z]{9})/.exec(id)?.[1];
+  return time === undefined ? null : parseInt(time, 36);
+}

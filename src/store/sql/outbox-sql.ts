@@ -58,16 +58,36 @@ export interface OutboxStatements {
   eventsExist(ids: string[]): DbWork<boolean>;
 }
 
-/** The outbox's statements over a dialect's driver, written once for both databases. */
-export function outboxSql(sql: Sql): Omit<OutboxStatements, 'insertEvents'> {
+/** Where the event `id` (of sheet `sheetId`) is in the outbox; null when it is not kept. */
+export type EventPosition = (id: string, sheetId: string) => DbWork<number | null>;
+
+/** An event's position looked up by its id, which a unique index on the ids answers. */
+function positionById(sql: Sql): EventPosition {
+  return function* (id) {
+    const [row] = yield* sql.rows<{ seq: number | string }>(
+      'SELECT seq FROM events WHERE id = $1',
+      [id],
+    );
+    return row === undefined ? null : Number(row.seq);
+  };
+}
+
+/**
+ * The outbox's statements over a dialect's driver, written once for both databases; a dialect
+ * whose events have no index on their ids finds them its own way (`positionOf`).
+ */
+export function outboxSql(
+  sql: Sql,
+  positionOf: EventPosition = positionById(sql),
+): Omit<OutboxStatements, 'insertEvents'> {
   const { flavor } = sql;
   const event = (row: EventRow) => toEvent(flavor, row);
   return {
     *eventsAfter(sheetId: string, after: string | null, limit: number): DbWork<StoredEvent[]> {
+      const seq = after === null ? 0 : ((yield* positionOf(after, sheetId)) ?? 0);
       const rows = yield* sql.rows<EventRow>(
-        `SELECT ${eventColumns} FROM events WHERE sheet_id = $1
-           AND seq > coalesce((SELECT seq FROM events WHERE id = $2), 0) ORDER BY seq LIMIT $3`,
-        [sheetId, after, limit],
+        `SELECT ${eventColumns} FROM events WHERE sheet_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [sheetId, seq, limit],
       );
       return rows.map(event);
     },
@@ -97,9 +117,11 @@ export function outboxSql(sql: Sql): Omit<OutboxStatements, 'insertEvents'> {
     },
 
     *eventSeq(sheetId: string, id: string, notBefore: string): DbWork<number | null> {
+      const seq = yield* positionOf(id, sheetId);
+      if (seq === null) return null;
       const [row] = yield* sql.rows<{ seq: number | string }>(
-        'SELECT seq FROM events WHERE id = $1 AND sheet_id = $2 AND created_at >= $3',
-        [id, sheetId, notBefore],
+        'SELECT seq FROM events WHERE seq = $1 AND sheet_id = $2 AND created_at >= $3',
+        [seq, sheetId, notBefore],
       );
       return row === undefined ? null : Number(row.seq);
     },
@@ -169,10 +191,15 @@ export function pruneEvents(
   const through = throughSeq === null ? '' : 'seq <= $4 AND ';
   return sql.changes(
     `DELETE FROM events WHERE seq IN (
-       SELECT seq FROM events WHERE ${through}created_at < $1 AND NOT (created_at >= $2 AND EXISTS (
-         SELECT 1 FROM webhooks WHERE webhooks.sheet_id = events.sheet_id
-           AND webhooks.disabled_at IS NULL AND webhooks.cursor < events.seq))
-       LIMIT $3)`,
+       SELECT seq FROM events WHERE ${through}${pastRetention} LIMIT $3)`,
     throughSeq === null ? [olderThan, heldSince, limit] : [olderThan, heldSince, limit, throughSeq],
   );
 }
+
+/**
+ * Whether an event may go: made before `$1`, and not held for an enabled webhook of its sheet
+ * that has still to send it, unless made before `$2` as well.
+ */
+export const pastRetention = `created_at < $1 AND NOT (created_at >= $2 AND EXISTS (
+  SELECT 1 FROM webhooks WHERE webhooks.sheet_id = events.sheet_id
+    AND webhooks.disabled_at IS NULL AND webhooks.cursor < events.seq))`;

@@ -15,7 +15,7 @@ import type { HeldLock } from '../store-records.ts';
 import { runSync, type DbWork } from '../db-work.ts';
 import { migrate } from './sqlite-migrations.ts';
 import { SqliteSql } from './sqlite-sql.ts';
-import { pruneEventsByPosition } from './sqlite-outbox.ts';
+import { eventsExistFromNewest, positionByTime, pruneEventsByPosition } from './sqlite-outbox.ts';
 import { sqliteBlocks, sqliteRows, sqliteSheets } from './sqlite-rows.ts';
 import { privateDatabaseFile, privateDirectory } from './private-files.ts';
 
@@ -73,7 +73,7 @@ export class SqliteDialect implements Dialect {
     this.blocks = sqliteBlocks(sql);
     this.credentials = credentialSql(sql);
     this.outbox = {
-      ...outboxSql(sql),
+      ...outboxSql(sql, positionByTime(sql)),
       // One prepared statement run for each event.
       insertEvents: (events) =>
         sql.each(
@@ -82,6 +82,7 @@ export class SqliteDialect implements Dialect {
           (event) => [event.id, event.sheetId, event.type, event.body, event.createdAt],
         ),
       pruneEvents: pruneEventsByPosition(sql),
+      eventsExist: (ids) => eventsExistFromNewest(sql, ids),
     };
     this.pushes = pushSql(sql);
     this.webhooks = webhookSql(sql);

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SqliteDialect } from './sqlite-dialect.ts';
-import type { Database as Db } from 'better-sqlite3';
+import Database, { type Database as Db } from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newEventId } from '../event-id.ts';
 import { driverCall } from '../db-work.ts';
 
@@ -67,9 +70,9 @@ test('the pruner removes at most its batch at a time, oldest first', async () =>
   await dialect.close();
 });
 
-test('a SQLite store keeps no index on the events’ time, which every commit would write', async () => {
-  const dialect = new SqliteDialect({ path: ':memory:', synchronous: 'full', indexThreshold: 64 });
-  const indexes = await dialect.read(() =>
+/** The names of the indexes on the events table. */
+function eventIndexes(dialect: SqliteDialect): Promise<unknown[]> {
+  return dialect.read(() =>
     driverCall((db: Db) =>
       db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
@@ -77,6 +80,155 @@ test('a SQLite store keeps no index on the events’ time, which every commit wo
         .all(),
     ),
   );
-  assert.deepEqual((indexes as string[]).sort(), ['events_by_sheet', 'sqlite_autoindex_events_1']);
+}
+
+test('a SQLite store keeps no index on the events’ time or ids, which every commit would write', async () => {
+  const dialect = new SqliteDialect({ path: ':memory:', synchronous: 'full', indexThreshold: 64 });
+  assert.deepEqual(await eventIndexes(dialect), ['events_by_sheet']);
   await dialect.close();
+});
+
+/** The position the next event takes: one event more, made now. */
+async function nextPosition(dialect: SqliteDialect, sheetId = 'sheet'): Promise<number> {
+  const event = { sheetId, type: 'rows.created', body: '{}', createdAt: new Date().toISOString() };
+  await dialect.write(() => dialect.outbox.insertEvents([{ ...event, id: newEventId() }]));
+  const [latest] = await dialect.read(() => dialect.outbox.latestEventSeqs([sheetId]));
+  return latest?.seq ?? 0;
+}
+
+test('positions only grow: the pruned newest event keeps its place, hidden from every sheet', async () => {
+  const { dialect, kept, prune } = await outboxAt([1, 2, 3]);
+  assert.equal(await prune(10), 3);
+  assert.deepEqual(await kept(), []);
+  assert.equal(await prune(10), 0, 'the emptied event is not counted again');
+  assert.equal(await nextPosition(dialect), 4);
+  // A newer event lets the emptied one go.
+  assert.equal(await prune(10), 1);
+  assert.deepEqual(await kept(), [new Date().getUTCMinutes()]);
+  await dialect.close();
+});
+
+test('an event is found by its id among many made in the same millisecond, and no other is', async () => {
+  const dialect = new SqliteDialect({ path: ':memory:', synchronous: 'full', indexThreshold: 64 });
+  const times = [Date.UTC(2026, 0, 1, 10), Date.UTC(2026, 0, 1, 10, 0, 0, 1)];
+  // 150 events in each of two milliseconds, more than one read's worth each, two sheets mixed.
+  const events = times.flatMap((ms) =>
+    Array.from({ length: 150 }, (_, i) => ({
+      id: newEventId(ms),
+      sheetId: i % 2 === 0 ? 'even' : 'odd',
+      type: 'rows.created',
+      body: `{"i":${i}}`,
+      createdAt: new Date(ms).toISOString(),
+    })),
+  );
+  await dialect.write(() => dialect.outbox.insertEvents(events));
+  const positions = await dialect.read(() => dialect.outbox.eventsAfter('even', null, 1000));
+  for (const [i, event] of events.entries()) {
+    if (i % 37 !== 0 && i !== events.length - 1) continue;
+    const position = await dialect.read(() =>
+      dialect.outbox.eventSeq(event.sheetId, event.id, '2026-01-01T00:00:00.000Z'),
+    );
+    assert.equal(position, i + 1, `event ${i}`);
+    const after = await dialect.read(() => dialect.outbox.eventsAfter('even', event.id, 1000));
+    assert.deepEqual(
+      after.map((e) => e.id),
+      positions.filter((e) => e.seq > i + 1).map((e) => e.id),
+    );
+  }
+  const missing = [newEventId(times[0]), newEventId(Date.UTC(2027, 0, 1)), 'evt_zz', 'not-an-id'];
+  for (const id of missing) {
+    assert.equal(await dialect.read(() => dialect.outbox.eventSeq('even', id, '2026-01-01')), null);
+    assert.equal(
+      (await dialect.read(() => dialect.outbox.eventsAfter('even', id, 1000))).length,
+      positions.length,
+      `${id}: all of the sheet's events`,
+    );
+  }
+  assert.equal(
+    await dialect.read(() => dialect.outbox.eventsExist([missing[0] as string, events[3]!.id])),
+    true,
+  );
+  assert.equal(
+    await dialect.read(() => dialect.outbox.eventsExist(missing.slice(0, 2) as string[])),
+    false,
+  );
+  await dialect.close();
+});
+
+test('an event with an id that carries no time is found among its sheet’s events', async () => {
+  const dialect = new SqliteDialect({ path: ':memory:', synchronous: 'full', indexThreshold: 64 });
+  const createdAt = new Date().toISOString();
+  const old = ['legacy-1', 'legacy-2'].map((id) => ({
+    id,
+    sheetId: 'sheet',
+    type: 'rows.created',
+    body: '{}',
+    createdAt,
+  }));
+  await dialect.write(() => dialect.outbox.insertEvents(old));
+  assert.equal(
+    await dialect.read(() => dialect.outbox.eventSeq('sheet', 'legacy-1', createdAt)),
+    1,
+  );
+  assert.deepEqual(
+    (await dialect.read(() => dialect.outbox.eventsAfter('sheet', 'legacy-1', 10))).map(
+      (e) => e.id,
+    ),
+    ['legacy-2'],
+  );
+  assert.equal(
+    await dialect.read(() => dialect.outbox.eventSeq('other', 'legacy-1', createdAt)),
+    null,
+  );
+  await dialect.close();
+});
+
+test('a store whose events had AUTOINCREMENT keeps their positions, and gives none again', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'sheetport-events-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'store.db');
+  const options = { path, synchronous: 'full', indexThreshold: 64 } as const;
+  await new SqliteDialect(options).close();
+  // The events table as migration 20 left it, with five events of which the last two are gone.
+  const raw = new Database(path);
+  raw.exec(`
+    DROP TABLE events;
+    CREATE TABLE events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      sheet_id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX events_by_sheet ON events (sheet_id, seq);
+    DELETE FROM schema_migrations WHERE version = 21;
+  `);
+  const createdAt = new Date().toISOString();
+  const ids = [1, 2, 3, 4, 5].map(() => newEventId());
+  for (const id of ids) {
+    raw
+      .prepare(
+        "INSERT INTO events (id, sheet_id, type, body, created_at) VALUES (?, 's', 't', '{}', ?)",
+      )
+      .run(id, createdAt);
+  }
+  raw.exec('DELETE FROM events WHERE seq > 3');
+  raw.close();
+
+  const dialect = new SqliteDialect(options);
+  t.after(() => dialect.close());
+  const kept = await dialect.read(() => dialect.outbox.eventsAfter('s', null, 10));
+  assert.deepEqual(
+    kept.map((event) => [event.seq, event.id]),
+    ids.slice(0, 3).map((id, i) => [i + 1, id]),
+  );
+  assert.equal(
+    await dialect.read(() => dialect.outbox.eventSeq('s', ids[1] as string, createdAt)),
+    2,
+  );
+  const next = { id: newEventId(), sheetId: 's', type: 't', body: '{}', createdAt };
+  await dialect.write(() => dialect.outbox.insertEvents([next]));
+  assert.equal(await dialect.read(() => dialect.outbox.maxEventSeq('s')), 6);
+  assert.deepEqual(await eventIndexes(dialect), ['events_by_sheet']);
 });

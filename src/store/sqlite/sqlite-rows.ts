@@ -7,6 +7,7 @@ import { sheetSql, type SheetStatements } from '../sql/sheet-sql.ts';
 import { driverCall, type DbWork } from '../db-work.ts';
 import { BlockPool } from './block-pool.ts';
 import { entryValues } from './sqlite-cells.ts';
+import { retireNewest } from './sqlite-outbox.ts';
 import type { SqliteSql } from './sqlite-sql.ts';
 
 type Db = Database.Database;
@@ -23,8 +24,14 @@ const pooledBlockBytes = 64 * 1024 * 1024;
  * serialised, so no one else takes it.
  */
 export function sqliteSheets(sql: SqliteSql): SheetStatements {
+  const shared = sheetSql(sql, '');
   return {
-    ...sheetSql(sql, ''),
+    ...shared,
+    *deleteSheet(key: number): DbWork<void> {
+      // Its newest event, if the newest of all, keeps its position (see sqlite-outbox.ts).
+      yield* retireNewest(sql, 'sheet_id = (SELECT id FROM sheets WHERE key = $1)', [key]);
+      yield* shared.deleteSheet(key);
+    },
     *newSheetKey(): DbWork<number> {
       const [row] = yield* sql.rows<{ key: number }>(
         'SELECT coalesce(max(key), 0) + 1 AS key FROM sheets',
