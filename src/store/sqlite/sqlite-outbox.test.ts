@@ -104,7 +104,11 @@ test('positions only grow: the pruned newest event keeps its place, hidden from 
   assert.equal(await nextPosition(dialect), 4);
   // A newer event lets the emptied one go.
   assert.equal(await prune(10), 1);
-  assert.deepEqual(await kept(), [new Date().getUTCMinutes()]);
+  const left = await dialect.read(() => dialect.outbox.eventsAfter('sheet', null, 10));
+  assert.deepEqual(
+    left.map((event) => event.seq),
+    [4],
+  );
   await dialect.close();
 });
 
