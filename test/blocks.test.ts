@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import type { Cell } from '../src/cells/cell.ts';
 import type { ReadPlan } from '../src/query/plan.ts';
@@ -253,3 +255,58 @@ test(`${backend}: a sheet made after the last one was deleted reads its own bloc
     second,
   );
 });
+
+test(
+  `${backend}: rows POSTed wait after the blocks, which a commit of one row leaves as they are, until about 8 KB of them join at once`,
+  {
+    skip: backend !== 'sqlite' && 'reads the SQLite file',
+  },
+  async (t) => {
+    const { store, env, dispose } = await openTestStore({ indexThreshold: 0 });
+    t.after(dispose);
+    const model = Array.from({ length: 70 }, (_, n) => row(n));
+    await store.createSheet(scratchSheet('waiting', columns), [model.map((cells) => [...cells])]);
+    const file = new Database(join(env.SHEETPORT_DATA_DIR as string, 'sheetport.db'), {
+      readonly: true,
+    });
+    t.after(() => file.close());
+    const blocks = () =>
+      file.prepare('SELECT block, count, json FROM blocks ORDER BY block').all() as {
+        count: number;
+      }[];
+    const held = () => blocks().reduce((sum, block) => sum + block.count, 0);
+    const write = async (request: WriteRequest, change: () => void) => {
+      const results = await store.writeRows('waiting', [request]);
+      assert.ok(results.every((result) => !(result instanceof Error)));
+      change();
+      const { fromBlocks, fromRows } = await both(store, 'waiting');
+      assert.deepEqual(fromRows, model);
+      assert.deepEqual(
+        fromBlocks.map((object) => columns.map((column) => object[column] ?? null)),
+        model,
+      );
+    };
+    const append = (n: number) =>
+      write({ op: { kind: 'append', rows: [row(n)] }, ifMatch: null }, () => model.push(row(n)));
+    const before = blocks();
+    assert.equal(held(), 70);
+    // Rows of about 600 bytes: thirteen wait, the fourteenth makes 8 KB of them.
+    for (let n = 100; n < 113; n++) await append(n);
+    assert.deepEqual(blocks(), before);
+    await append(113);
+    assert.equal(held(), 84);
+    // A change by position lets the rows waiting join first, then counts them in their blocks.
+    for (let n = 114; n < 117; n++) await append(n);
+    assert.equal(held(), 84);
+    const cells = new Map<number, Cell>([[1, 'changed']]);
+    await write({ op: { kind: 'patch', selection: { ids: [85] }, cells }, ifMatch: null }, () => {
+      (model[85] as Cell[])[1] = 'changed';
+    });
+    assert.equal(held(), 87);
+    await write({ op: { kind: 'delete', selection: { ids: [86, 3] } }, ifMatch: null }, () => {
+      model.splice(86, 1);
+      model.splice(3, 1);
+    });
+    assert.equal(held(), 85);
+  },
+);

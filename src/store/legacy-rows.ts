@@ -19,7 +19,7 @@ export function* moveLegacyRows(
 ): DbWork<{ rowCount: number; nextRid: number; indexed: boolean }> {
   const codec = new RowCodec(columns);
   const indexed = rows.length > indexThreshold;
-  const blocks = new RowBlocks(db.blocks, key);
+  const blocks = new RowBlocks(db.blocks, db.rows, key);
   for (let start = 0; start < rows.length; start += 5000) {
     const part = rows.slice(start, start + 5000);
     const stored = part.map((cells, i) => ({

@@ -1,4 +1,5 @@
 import type { BlockStatements } from './sql/block-sql.ts';
+import type { RowStatements } from './sql/row-sql.ts';
 import type { StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
 export type { BlockHead } from './store-records.ts';
@@ -16,8 +17,26 @@ export const inlineBytes = 900;
 const smallBytes = blockBytes / 2;
 /** The last blocks an append reads; the tail is joined before it outgrows half of them. */
 const tailReach = 32;
+/**
+ * Rows appended wait past the last block, read from the rows themselves, until about this many
+ * bytes of them wait (or `waitingRows` of them): then they join the blocks in one go. A commit
+ * of a few rows so writes no block at all, where rewriting the last block cost it a statement
+ * and a page; a whole read takes the waiting rows in one more statement over at most this much.
+ */
+const waitingBytes = blockBytes / 2;
+const waitingRows = 256;
 
-/** The blocks of one sheet within a write transaction, changed as its rows are. */
+/** Where a sheet's blocks end: the last blocks' heads, if known, and the rows all blocks hold. */
+export interface BlockEnd {
+  last: BlockHead[] | null;
+  rows: number;
+}
+
+/**
+ * The blocks of one sheet within a write transaction, changed as its rows are. The blocks hold
+ * the rows from the first to some position; the rows after it wait to join them (see
+ * `waitingBytes`), and a read of every row takes those from the rows themselves.
+ */
 export class RowBlocks {
   /** Every block's head, read once a write needs more than the tail. */
   #heads: BlockHead[] | null = null;
@@ -26,27 +45,61 @@ export class RowBlocks {
    * block lives on its own pages), which grew a one-row append with the sheet.
    */
   #last: BlockHead[] | null = null;
+  /** The rows the blocks hold, while not every head is read. */
+  #held: number | null = null;
 
   constructor(
     private readonly blocks: BlockStatements,
+    private readonly rows: Pick<RowStatements, 'rowsBetween'>,
     private readonly key: number,
-    /** The last blocks' heads as a write that just committed left them, if known. */
-    last: BlockHead[] | null = null,
+    /** Where the blocks ended when a write that just committed left them, if known. */
+    end: BlockEnd | null = null,
   ) {
-    this.#last = last;
+    this.#last = end?.last ?? null;
+    this.#held = end?.rows ?? null;
   }
 
-  /** The last blocks' heads as this transaction leaves them, if it came to know them. */
-  get lastHeads(): BlockHead[] | null {
-    return this.#heads?.slice(-tailReach) ?? this.#last;
+  /** Where the blocks end as this transaction leaves them, if it came to know it. */
+  get end(): BlockEnd | null {
+    if (this.#heads !== null)
+      return { last: this.#heads.slice(-tailReach), rows: held(this.#heads) };
+    return this.#held === null ? null : { last: this.#last, rows: this.#held };
   }
 
   /**
-   * Rows appended at the end: into the last block while it stays inline, then into new blocks.
-   * Once the small blocks at the end hold a full block's worth, they are joined into one, so a
-   * sheet grown by single-row POSTs is read in as few blocks as an imported one.
+   * Rows appended at the end. They wait past the blocks until enough of them do; then, with the
+   * rows that waited before them, they go into the last block while it stays inline, then into
+   * new blocks.
    */
   *appended(rows: StoredRow[]): DbWork<void> {
+    const [first] = rows;
+    if (first === undefined) return;
+    const from = yield* this.#heldRows();
+    const waiting = first.pos + rows.length - from;
+    // The waiting rows' size, guessed from these rows': the others are not read to know it.
+    const bytes = rows.reduce((sum, row) => sum + row.json.length + 1, 0);
+    if (waiting < waitingRows && (bytes / rows.length) * waiting < waitingBytes) return;
+    const before = from < first.pos ? yield* this.rows.rowsBetween(this.key, from, first.pos) : [];
+    yield* this.#append([...before, ...rows]);
+  }
+
+  /**
+   * Before rows are changed by position: the rows waiting past the blocks join them, so that
+   * every row has a block to be counted in. `rowCount`: the rows stored now.
+   */
+  *holdAll(rowCount: number): DbWork<void> {
+    const from = yield* this.#heldRows();
+    if (from < rowCount)
+      yield* this.#append(yield* this.rows.rowsBetween(this.key, from, rowCount));
+  }
+
+  /**
+   * Rows at the end, after every row the blocks hold: into the last block while it stays
+   * inline, then into new blocks. Once the small blocks at the end hold a full block's worth,
+   * they are joined into one, so a sheet grown by single-row POSTs is read in as few blocks as
+   * an imported one.
+   */
+  *#append(rows: StoredRow[]): DbWork<void> {
     const [first] = rows;
     if (first === undefined) return;
     const last = yield* this.#lastHeads();
@@ -94,6 +147,7 @@ export class RowBlocks {
     if (this.#heads !== null)
       this.#heads.splice(this.#heads.length - tail.length, tail.length, ...grown);
     this.#last = [...last.slice(0, last.length - tail.length), ...grown].slice(-tailReach);
+    this.#held = first.pos + rows.length;
   }
 
   /** Rows changed in place: their blocks are joined again. */
@@ -159,7 +213,7 @@ export class RowBlocks {
   *inserted(at: number, rows: StoredRow[]): DbWork<void> {
     const heads = yield* this.#loaded();
     if (heads.length === 0) {
-      yield* this.appended(rows);
+      yield* this.#append(rows);
       return;
     }
     const index = at === 0 ? 0 : indexOf(heads, at - 1);
@@ -190,6 +244,13 @@ export class RowBlocks {
     }
   }
 
+  /** The rows the blocks hold: from every head if they were read. */
+  *#heldRows(): DbWork<number> {
+    if (this.#heads !== null) return held(this.#heads);
+    this.#held ??= yield* this.blocks.heldRows(this.key);
+    return this.#held;
+  }
+
   /** The last blocks' heads, in order: every head if they were read, else the last few. */
   *#lastHeads(): DbWork<BlockHead[]> {
     if (this.#heads !== null) return this.#heads.slice(-tailReach);
@@ -201,6 +262,10 @@ export class RowBlocks {
     this.#heads ??= yield* this.blocks.blockHeads(this.key);
     return this.#heads;
   }
+}
+
+function held(heads: BlockHead[]): number {
+  return heads.reduce((sum, head) => sum + head.count, 0);
 }
 
 /** The small blocks at the end of `heads`, which appends grow and then join. */
@@ -241,27 +306,29 @@ function group(rows: StoredRow[], first: number): { block: number; count: number
 }
 
 /**
- * The last blocks' heads of the sheets this server appended to, by sheet and version: the next
- * append to a sheet still at that version starts from them instead of reading them (a read of
- * up to 32 blocks, each on pages of its own, was a tenth of a small commit). Every change to a
- * sheet's blocks comes with a new version, so a version that matches means blocks that match;
- * a transaction that rolls back leaves the entry as it was, since each is handed out as a copy.
+ * Where the blocks end, for the sheets this server appended to, by sheet and version: the next
+ * append to a sheet still at that version starts from it instead of reading it (a read of up to
+ * 32 blocks, each on pages of its own, was a tenth of a small commit). Every change to a sheet's
+ * blocks comes with a new version, so a version that matches means blocks that match; a
+ * transaction that rolls back leaves the entry as it was, since each is handed out as a copy.
  */
 export class BlockTails {
-  readonly #tails = new Map<number, { version: number; heads: BlockHead[] }>();
+  readonly #tails = new Map<number, { version: number; end: BlockEnd }>();
 
   constructor(private readonly size: number) {}
 
-  get(key: number, version: number): BlockHead[] | null {
+  get(key: number, version: number): BlockEnd | null {
     const known = this.#tails.get(key);
-    return known?.version === version ? known.heads.map((head) => ({ ...head })) : null;
+    if (known?.version !== version) return null;
+    const { last, rows } = known.end;
+    return { last: last?.map((head) => ({ ...head })) ?? null, rows };
   }
 
-  /** After a commit: its heads, which nothing changes once its transaction is over. */
-  set(key: number, version: number, heads: BlockHead[] | null): void {
+  /** After a commit: where it left the blocks, which nothing changes once it is over. */
+  set(key: number, version: number, end: BlockEnd | null): void {
     this.#tails.delete(key);
-    if (heads === null) return;
-    this.#tails.set(key, { version, heads });
+    if (end === null) return;
+    this.#tails.set(key, { version, end });
     if (this.#tails.size > this.size) this.#tails.delete(this.#tails.keys().next().value as number);
   }
 

@@ -69,7 +69,7 @@ const wholePieces = 5;
 const outcomeDeadlineMs = 10_000;
 /** Sheets kept in memory by a store that one process owns. */
 const cachedSheets = 10_000;
-/** Sheets whose last blocks a server remembers between appends (see BlockTails). */
+/** Sheets whose blocks' end a server remembers between appends (see BlockTails). */
 const appendedSheets = 1_000;
 
 /**
@@ -318,7 +318,7 @@ export class RowStore extends StoreConcerns implements SheetStore {
     const events: RowEvent[] = [];
     const tails = this.#tails;
     const began = performance.now();
-    const { results, record, lastHeads, from, appended } = await this.#commit(events, function* () {
+    const { results, record, blockEnd, from, appended } = await this.#commit(events, function* () {
       events.length = 0;
       // The clock is read once for the commit's events and the sheet's `updatedAt`.
       const at = eventTime();
@@ -345,11 +345,11 @@ export class RowStore extends StoreConcerns implements SheetStore {
         }
       }
       yield* saveSheetAndEvents(db, source, events);
-      const { record, lastHeads, appendedOnly: appended } = source;
-      return { results, record, lastHeads, from, appended };
+      const { record, blockEnd, appendedOnly: appended } = source;
+      return { results, record, blockEnd, from, appended };
     });
     this.#remember(record);
-    tails.set(record.key, record.version, lastHeads);
+    tails.set(record.key, record.version, blockEnd);
     if (appended !== null && appended.length > 0) {
       const rows = { sheetId, from, to: record.version, rows: appended, began };
       for (const listener of this.#appendListeners) listener(rows);

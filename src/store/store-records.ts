@@ -218,7 +218,8 @@ export interface IdempotencyRecord extends KeyId {
  * A large sheet's rows also live joined, in blocks of consecutive rows: each block holds its
  * rows' JSON joined by commas, kept current by every write, so that reading the whole sheet
  * joins a hundred blocks rather than ten thousand rows. A block covers `count` rows, from where
- * the blocks before it end; numbers order the blocks and may have gaps.
+ * the blocks before it end; numbers order the blocks and may have gaps. The last rows appended
+ * may wait after the blocks, to join them a few kilobytes at a time (see row-blocks.ts).
  */
 export interface BlockHead {
   block: number;

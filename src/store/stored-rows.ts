@@ -6,8 +6,7 @@ import { filterColumns, rowEntries } from './cell-index.ts';
 import type { Dialect } from './dialect.ts';
 import type { SheetRecord } from './store-records.ts';
 import { checkPositions, type RowSource } from './plan-write.ts';
-import { RowBlocks } from './row-blocks.ts';
-import { type BlockHead } from './store-records.ts';
+import { RowBlocks, type BlockEnd } from './row-blocks.ts';
 import { RowCodec, withPositionAndKey, type StoredRow } from './row-json.ts';
 import type { DbWork } from './db-work.ts';
 import { keysNotFound, ridOfKey, rowEtag } from '../query/row-key.ts';
@@ -55,16 +54,16 @@ export class StoredRows implements RowSource {
     private readonly indexThreshold: number,
     /** Imports keep no record of their rows: a new sheet has no row events. */
     private readonly recordChanges = true,
-    /** The last blocks' heads, when known from the write before (see BlockTails). */
-    lastHeads: BlockHead[] | null = null,
+    /** Where the blocks end, when known from the write before (see BlockTails). */
+    blockEnd: BlockEnd | null = null,
   ) {
     this.codec = new RowCodec(record.columns);
-    this.#blocks = new RowBlocks(dialect.blocks, record.key, lastHeads);
+    this.#blocks = new RowBlocks(dialect.blocks, dialect.rows, record.key, blockEnd);
   }
 
-  /** The last blocks' heads as this transaction leaves them, if it came to know them. */
-  get lastHeads(): BlockHead[] | null {
-    return this.#blocks.lastHeads;
+  /** Where the blocks end as this transaction leaves them, if it came to know it. */
+  get blockEnd(): BlockEnd | null {
+    return this.#blocks.end;
   }
 
   get name(): string {
@@ -138,6 +137,8 @@ export class StoredRows implements RowSource {
     if (effect.kind !== 'append') {
       this.appendedOnly = null;
       yield* this.#storeAppended();
+      // Blocks are changed by the positions of rows from here: every row must be in one.
+      if (this.record.indexed) yield* this.#blocks.holdAll(this.rowCount);
     }
     switch (effect.kind) {
       case 'append':

@@ -145,15 +145,22 @@ export function postgresBlocks(): BlockStatements {
      */
     jsonOfBlocks(key: number, maxRows: number): DbWork<Buffer[] | null> {
       return driverCall<Query, Buffer[] | null>(async (db) => {
-        // A sheet of more rows than asked for answers nothing, without sending its blocks.
-        const blocks = await copyFirstColumn(
+        // A sheet of more rows than asked for answers nothing, without sending its blocks. One
+        // that answers sends a null first, then its blocks, then the rows waiting after them.
+        const pieces = await copyFirstColumn(
           db,
-          `SELECT blocks.json FROM sheets LEFT JOIN blocks ON blocks.sheet = sheets.key
-           WHERE sheets.key = ${integer(key)} AND sheets.row_count <= ${integer(maxRows)}
-           ORDER BY blocks.block`,
+          `WITH sheet AS (
+             SELECT key FROM sheets WHERE key = ${integer(key)} AND row_count <= ${integer(maxRows)}
+           )
+           SELECT piece FROM (
+             SELECT 0 AS part, 0 AS n, NULL::text AS piece FROM sheet
+             UNION ALL SELECT 1, block, json FROM blocks JOIN sheet ON blocks.sheet = sheet.key
+             UNION ALL SELECT 2, pos, json FROM rows JOIN sheet ON rows.sheet = sheet.key
+               WHERE pos >= (SELECT coalesce(sum(count), 0) FROM blocks WHERE blocks.sheet = sheet.key)
+           ) AS pieces ORDER BY part, n`,
         );
-        if (blocks.length === 0) return null;
-        return blocks.filter((block): block is Buffer => block !== null);
+        if (pieces.length === 0) return null;
+        return pieces.filter((piece): piece is Buffer => piece !== null);
       });
     },
   };

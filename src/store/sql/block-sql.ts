@@ -5,6 +5,8 @@ import type { Sql } from './sql.ts';
 /** A large sheet's rows joined, a run of consecutive rows each (see ../row-blocks.ts). */
 export interface BlockStatements {
   blockHeads(key: number): DbWork<BlockHead[]>;
+  /** The rows all of a sheet's blocks hold (those after them wait to join them). */
+  heldRows(key: number): DbWork<number>;
   /** The last `limit` blocks' heads, in order: all an append needs, without walking every block. */
   lastBlockHeads(key: number, limit: number): DbWork<BlockHead[]>;
   insertBlocks(key: number, blocks: { block: number; count: number; json: string }[]): DbWork<void>;
@@ -15,8 +17,9 @@ export interface BlockStatements {
   deleteBlocks(key: number, blocks: number[]): DbWork<void>;
   deleteAllBlocks(key: number): DbWork<void>;
   /**
-   * Every row, from the blocks, one piece each (to be joined by commas): null when the sheet
-   * has more rows than `maxRows` by now, so the read must take its rows from the rows themselves.
+   * Every row, from the blocks and then the rows waiting to join them, one piece each (to be
+   * joined by commas): null when the sheet has more rows than `maxRows` by now, so the read must
+   * take its rows from the rows themselves.
    */
   jsonOfBlocks(key: number, maxRows: number): DbWork<Buffer[] | null>;
 }
@@ -31,6 +34,14 @@ export function blockSql(sql: Sql): Omit<BlockStatements, 'insertBlocks' | 'json
         `SELECT block, count, octet_length(json) AS bytes FROM blocks WHERE sheet = $1 ORDER BY block`,
         [key],
       );
+    },
+
+    *heldRows(key: number): DbWork<number> {
+      const [row] = yield* sql.rows<{ rows: number | string }>(
+        'SELECT coalesce(sum(count), 0) AS rows FROM blocks WHERE sheet = $1',
+        [key],
+      );
+      return Number((row as { rows: number | string }).rows);
     },
 
     lastBlockHeads(key: number, limit: number): DbWork<BlockHead[]> {

@@ -138,10 +138,25 @@ export function sqliteBlocks(sql: SqliteSql): BlockStatements {
         const committed = !db.inTransaction || db.readonly;
         const kept = committed ? pool.get(key, sheet.id, sheet.version) : null;
         if (kept !== null) return kept;
-        const blocks = sql
-          .statement(db, 'SELECT CAST(json AS BLOB) FROM blocks WHERE sheet = ?')
-          .pluck()
-          .all(key) as Buffer[];
+        const blocks: Buffer[] = [];
+        let held = 0;
+        for (const [count, json] of sql
+          .statement(db, 'SELECT count, CAST(json AS BLOB) FROM blocks WHERE sheet = ?')
+          .raw()
+          .iterate(key) as Iterable<[number, Buffer]>) {
+          blocks.push(json);
+          held += count;
+        }
+        if (held < sheet.rows) {
+          const waiting = sql
+            .statement(
+              db,
+              `SELECT CAST(group_concat(${rowJson(false)}, ',') AS BLOB) FROM rows WHERE sheet = ? AND pos >= ?`,
+            )
+            .pluck()
+            .get(key, held) as Buffer | null;
+          if (waiting !== null) blocks.push(waiting);
+        }
         if (committed) pool.set(key, sheet.id, sheet.version, blocks);
         return blocks;
       }),
