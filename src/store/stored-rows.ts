@@ -44,7 +44,7 @@ export class StoredRows implements RowSource {
   #fetched = new Map<number, { stored: StoredRow; cells: Cell[] }>();
   /**
    * Rows appended but not yet stored: the appends of one commit (many POSTs of single rows,
-   * usually) reach the database as one insert, and the last block is rewritten once.
+   * usually) reach the database as one insert, and the blocks are told of them once.
    */
   #appended: { stored: StoredRow[]; cells: Cell[][] } = { stored: [], cells: [] };
 
