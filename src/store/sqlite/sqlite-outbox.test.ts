@@ -90,8 +90,14 @@ test('a SQLite store keeps no index on the events’ time or ids, which every co
 
 /** The position the next event takes: one event more, made now. */
 async function nextPosition(dialect: SqliteDialect, sheetId = 'sheet'): Promise<number> {
-  const event = { sheetId, type: 'rows.created', body: '{}', createdAt: new Date().toISOString() };
-  await dialect.write(() => dialect.outbox.insertEvents([{ ...event, id: newEventId() }]));
+  const now = Date.now();
+  const event = {
+    sheetId,
+    type: 'rows.created',
+    body: '{}',
+    createdAt: new Date(now).toISOString(),
+  };
+  await dialect.write(() => dialect.outbox.insertEvents([{ ...event, id: newEventId(now) }]));
   const [latest] = await dialect.read(() => dialect.outbox.latestEventSeqs([sheetId]));
   return latest?.seq ?? 0;
 }
@@ -208,8 +214,10 @@ test('a store whose events had AUTOINCREMENT keeps their positions, and gives no
     CREATE INDEX events_by_sheet ON events (sheet_id, seq);
     DELETE FROM schema_migrations WHERE version = 21;
   `);
-  const createdAt = new Date().toISOString();
-  const ids = [1, 2, 3, 4, 5].map(() => newEventId());
+  // One clock reading for the ids and their events' time, as a commit takes it.
+  const now = Date.now();
+  const createdAt = new Date(now).toISOString();
+  const ids = [1, 2, 3, 4, 5].map(() => newEventId(now));
   for (const id of ids) {
     raw
       .prepare(
@@ -231,7 +239,7 @@ test('a store whose events had AUTOINCREMENT keeps their positions, and gives no
     await dialect.read(() => dialect.outbox.eventSeq('s', ids[1] as string, createdAt)),
     2,
   );
-  const next = { id: newEventId(), sheetId: 's', type: 't', body: '{}', createdAt };
+  const next = { id: newEventId(now), sheetId: 's', type: 't', body: '{}', createdAt };
   await dialect.write(() => dialect.outbox.insertEvents([next]));
   assert.equal(await dialect.read(() => dialect.outbox.maxEventSeq('s')), 6);
   assert.deepEqual(await eventIndexes(dialect), ['events_by_sheet']);
