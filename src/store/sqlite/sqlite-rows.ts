@@ -47,21 +47,8 @@ export function sqliteSheets(sql: SqliteSql): SheetStatements {
  * and answers joined by SQLite itself and handed over as bytes, with no per-row work here.
  */
 export function sqliteRows(sql: SqliteSql): RowStatements {
-  /**
-   * The primary key range scan yields rows in position order, which is the order joined; an
-   * ORDER BY inside group_concat would sort them again, at five times the cost.
-   */
   const json = (where: string, params: unknown[], withIds: boolean): DbWork<Buffer> =>
-    driverCall((db: Db) => {
-      const joined = sql
-        .statement(
-          db,
-          `SELECT CAST(group_concat(${rowJson(withIds)}, ',') AS BLOB) FROM rows WHERE sheet = ? AND ${where}`,
-        )
-        .pluck()
-        .get(...params) as Buffer | null;
-      return joined ?? Buffer.alloc(0);
-    });
+    driverCall((db: Db) => joinedRows(sql, db, where, params, withIds));
   return {
     ...rowSql(sql),
 
@@ -148,19 +135,36 @@ export function sqliteBlocks(sql: SqliteSql): BlockStatements {
           held += count;
         }
         if (held < sheet.rows) {
-          const waiting = sql
-            .statement(
-              db,
-              `SELECT CAST(group_concat(${rowJson(false)}, ',') AS BLOB) FROM rows WHERE sheet = ? AND pos >= ?`,
-            )
-            .pluck()
-            .get(key, held) as Buffer | null;
-          if (waiting !== null) blocks.push(waiting);
+          const waiting = joinedRows(sql, db, 'pos >= ?', [key, held], false);
+          if (waiting.length > 0) blocks.push(waiting);
         }
         if (committed) pool.set(key, sheet.id, sheet.version, blocks);
         return blocks;
       }),
   };
+}
+
+/**
+ * The JSON of a sheet's rows where `where` holds (its parameters after the sheet's key), joined
+ * by commas, as bytes: empty when there are none. The primary key range scan yields rows in
+ * position order, which is the order joined; an ORDER BY inside group_concat would sort them
+ * again, at five times the cost.
+ */
+function joinedRows(
+  sql: SqliteSql,
+  db: Db,
+  where: string,
+  params: unknown[],
+  withIds: boolean,
+): Buffer {
+  const joined = sql
+    .statement(
+      db,
+      `SELECT CAST(group_concat(${rowJson(withIds)}, ',') AS BLOB) FROM rows WHERE sheet = ? AND ${where}`,
+    )
+    .pluck()
+    .get(...params) as Buffer | null;
+  return joined ?? Buffer.alloc(0);
 }
 
 function* entriesOf(rows: RowEntries[]) {
