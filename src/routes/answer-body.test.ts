@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
-import { bodyOf, joined, payloadOf, withRowsAppended, type AnswerBody } from './answer-body.ts';
+import { bodyOf, fewPieces, payloadOf, withRowsAppended, type AnswerBody } from './answer-body.ts';
 
 const text = (body: AnswerBody) => Buffer.concat(body.pieces).toString();
 const big = (char: string) => Buffer.alloc(70 * 1024, char);
@@ -22,10 +22,25 @@ test('a small body is joined into one buffer; a large one keeps its pieces, empt
   assert.equal(large.pieces.length, 3);
   assert.equal(large.pieces[1], rows, 'the rows read are not copied');
   assert.equal(large.bytes, rows.length + 2);
-  const kept = joined(large);
-  assert.equal(kept.pieces.length, 1);
-  assert.equal(text(kept), text(large));
-  assert.equal(kept.bytes, large.bytes);
+});
+
+test('a body is kept in few pieces: as it is, unless it has more than 64, never copying a large one', () => {
+  const rows = big('x');
+  const large = bodyOf([Buffer.from('['), rows, Buffer.from(']')]);
+  assert.equal(fewPieces(large), large, 'a body of few pieces is kept as it was read');
+  // A sheet's blocks, commas between them, then rows one by one.
+  const blocks = Array.from({ length: 80 }, (_, i) => Buffer.alloc(16 * 1024, 97 + (i % 26)));
+  const many = bodyOf([
+    Buffer.from('['),
+    ...blocks.flatMap((block) => [block, Buffer.from(',')]),
+    ...Array.from({ length: 100 }, (_, i) => Buffer.from(`${i},`)),
+    Buffer.from(']'),
+  ]);
+  const kept = fewPieces(many);
+  assert.ok(kept.pieces.length < many.pieces.length, `${kept.pieces.length} pieces`);
+  for (const block of blocks) assert.ok(kept.pieces.includes(block), 'no block is copied');
+  assert.equal(text(kept), text(many));
+  assert.equal(kept.bytes, many.bytes);
 });
 
 test('rows appended go before the closing bracket, with a comma after any row before them', () => {

@@ -1,5 +1,5 @@
 import type { RowsAppended } from '../store/store.ts';
-import { joined, withRowsAppended, type AnswerBody } from './answer-body.ts';
+import { fewPieces, withRowsAppended, type AnswerBody } from './answer-body.ts';
 
 /** An answer as sent: its body, and how many rows matched before paging. */
 export interface CachedAnswer {
@@ -156,14 +156,16 @@ export class ReadCache {
   }
 
   /**
-   * Keeps an answer read by now, joined into one buffer, as it may be sent many times; returns
-   * the body to send, the one kept if it was kept.
+   * Keeps an answer read by now, in few pieces (see `fewPieces`), as it may be sent many times;
+   * returns the body to send, the one kept if it was kept. Its pieces are not copied: a body's
+   * buffers are never written to once read, and those of a whole sheet are shared with the store's
+   * pool of blocks.
    */
   set(at: AnswerKey, { body, total }: CachedAnswer): AnswerBody {
     const key = keyOf(at);
     // One answer may take at most a quarter of the budget, so a few huge reads cannot flush the rest.
     if (body.bytes > this.maxBytes / 4 || this.#entries.has(key)) return body;
-    const kept = joined(body);
+    const kept = fewPieces(body);
     this.#keep({
       at,
       body: kept,
