@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
-import { bodyOf, fewPieces, payloadOf, withRowsAppended, type AnswerBody } from './answer-body.ts';
+import {
+  bodyOf,
+  fewPieces,
+  joined,
+  payloadOf,
+  withRowsAppended,
+  type AnswerBody,
+} from './answer-body.ts';
 
 const text = (body: AnswerBody) => Buffer.concat(body.pieces).toString();
 const big = (char: string) => Buffer.alloc(70 * 1024, char);
@@ -22,6 +29,10 @@ test('a small body is joined into one buffer; a large one keeps its pieces, empt
   assert.equal(large.pieces.length, 3);
   assert.equal(large.pieces[1], rows, 'the rows read are not copied');
   assert.equal(large.bytes, rows.length + 2);
+  const kept = joined(large);
+  assert.equal(kept.pieces.length, 1);
+  assert.equal(text(kept), text(large));
+  assert.equal(kept.bytes, large.bytes);
 });
 
 test('a body is kept in few pieces: as it is, unless it has more than 64, never copying a large one', () => {

@@ -41,11 +41,16 @@ export function bodyOf(pieces: readonly Buffer[]): AnswerBody {
     : { pieces: nonEmpty, bytes };
 }
 
+/** The body in one buffer, as an answer sent many times goes out fastest. */
+export function joined(body: AnswerBody): AnswerBody {
+  return body.pieces.length <= 1
+    ? body
+    : { pieces: [Buffer.concat(body.pieces)], bytes: body.bytes };
+}
+
 /**
  * The body in few pieces: as it is, unless it holds more than `mostPieces`, when each run of small
- * ones is joined. An answer kept to be sent many times is kept so. Joining it whole copied every
- * byte of it once more, which made the second request for a large answer, the one that keeps it,
- * cost far more than the same read with the cache off (a 10,000-row sheet: 0.7 MB copied).
+ * ones is joined, never a large one.
  */
 export function fewPieces(body: AnswerBody): AnswerBody {
   return body.pieces.length > mostPieces ? gathered(body) : body;

@@ -199,3 +199,19 @@ test('reads that differ each time never push a kept answer out', async () => {
   await ask(cache, filtered(1, 'popular'), reads);
   assert.equal(reads.count, before, 'the popular answer is still kept');
 });
+
+test('an answer is kept as the pieces it was read in, and joined into one buffer at its first hit', async () => {
+  const cache = new ReadCache(10_000_000);
+  const rows = Buffer.alloc(100 * 1024, 'x');
+  const read = { body: bodyOf([Buffer.from('["'), rows, Buffer.from('"]')]), total: 1 };
+  const sent = cache.set(whole(1), read);
+  assert.equal(sent, read.body, 'the answer sent as it is kept is the one read, not a copy');
+  const hit = await cache.answer(whole(1), () => assert.fail('a kept answer is not read again'));
+  assert.equal(hit.kind, 'whole');
+  if (hit.kind !== 'whole') return;
+  assert.equal(hit.body.pieces.length, 1);
+  assert.equal(hit.body.bytes, rows.length + 4);
+  assert.equal(Buffer.concat(hit.body.pieces).toString(), `["${rows.toString()}"]`);
+  const again = await cache.answer(whole(1), () => assert.fail('a kept answer is not read again'));
+  assert.ok(again.kind === 'whole' && again.body.pieces[0] === hit.body.pieces[0], 'joined once');
+});

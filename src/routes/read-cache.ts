@@ -1,5 +1,5 @@
 import type { RowsAppended } from '../store/store.ts';
-import { fewPieces, withRowsAppended, type AnswerBody } from './answer-body.ts';
+import { fewPieces, joined, withRowsAppended, type AnswerBody } from './answer-body.ts';
 
 /** An answer as sent: its body, and how many rows matched before paging. */
 export interface CachedAnswer {
@@ -37,6 +37,8 @@ interface Kept extends CachedAnswer {
    */
   appended: string[];
   appendedBytes: number;
+  /** Whether it was sent again since it was kept: it is then joined into one buffer. */
+  hit: boolean;
 }
 
 /** Bytes of rows waiting to be joined that any answer may take, however small it is. */
@@ -129,6 +131,11 @@ export class ReadCache {
       this.#entries.delete(key);
       this.#entries.set(key, kept);
       if (kept.appended.length > 0) this.#join(kept);
+      if (!kept.hit) {
+        // Asked for again: it may well be sent many times, and one buffer goes out fastest.
+        kept.hit = true;
+        kept.body = joined(kept.body);
+      }
       const { body, total } = kept;
       return Promise.resolve({ kind: 'whole', body, total, version: at.version });
     }
@@ -156,10 +163,13 @@ export class ReadCache {
   }
 
   /**
-   * Keeps an answer read by now, in few pieces (see `fewPieces`), as it may be sent many times;
-   * returns the body to send, the one kept if it was kept. Its pieces are not copied: a body's
-   * buffers are never written to once read, and those of a whole sheet are shared with the store's
-   * pool of blocks.
+   * Keeps an answer read by now, as it may be sent many times; returns the body to send, the one
+   * kept if it was kept. It is kept in the pieces it was read in (see `fewPieces`), not copied: a
+   * body's buffers are never written to once read, and those of a whole sheet are shared with the
+   * store's pool of blocks. It is joined into one buffer at its first hit, which sends it fastest
+   * (a hit on a whole 10,000-row sheet went 10% slower as 80 pieces): joined when kept, every
+   * large answer asked for twice and never again cost a copy of itself (0.7 MB for that sheet),
+   * and its request 0.6x the same read with the cache off.
    */
   set(at: AnswerKey, { body, total }: CachedAnswer): AnswerBody {
     const key = keyOf(at);
@@ -173,6 +183,7 @@ export class ReadCache {
       readBy: performance.now(),
       appended: [],
       appendedBytes: 0,
+      hit: false,
     });
     return kept;
   }
