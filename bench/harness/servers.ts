@@ -134,6 +134,33 @@ export function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/** A server that can be started afresh, on a new process, between runs. */
+export interface Restartable extends Server {
+  /** Stops the process at once (SIGINT) and starts a new one the same way. */
+  restart(): Promise<void>;
+}
+
+/** The server `start` starts, which `restart` replaces with a new one started the same way. */
+export async function restartable(start: () => Promise<Server>): Promise<Restartable> {
+  let current = await start();
+  return {
+    get name() {
+      return current.name;
+    },
+    get url() {
+      return current.url;
+    },
+    peakRssKib: () => current.peakRssKib(),
+    memoryKib: () => current.memoryKib(),
+    cpuSeconds: () => current.cpuSeconds(),
+    stop: (signal) => current.stop(signal),
+    async restart() {
+      await current.stop('SIGINT');
+      current = await start();
+    },
+  };
+}
+
 /** Which Sheetport to run, and how: another build's cli.js, Node options such as --cpu-prof. */
 export interface Launch {
   program?: string;
