@@ -48,9 +48,9 @@ import {
  * more than the cache could cost (up to a quarter, for the same server asked the same reads; see
  * BENCHMARKS.md), and three rounds of the same two processes only measure those two starts. The
  * other cases drive some of the same reads differently (cache off, more connections, two wrk
- * threads) and are kept as extra workloads. With a PostgreSQL `database`,
- * the uncached equality filter is also measured on a server over it, reported beside the goals
- * (its goal of 20% of bare is not held to).
+ * threads) and are kept as extra workloads. With a PostgreSQL `database`, the uncached equality
+ * filter is also measured on a server over it, reported beside the goals (its goal of 20% of bare
+ * is not held to).
  */
 
 const plan: LoadPlan = { connections: 16, threads: 1, warmupSeconds: 2, runSeconds: 6, runs: 3 };
